@@ -1,0 +1,84 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "segued",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "segued", targets: ["segued"]),
+        .executable(name: "seguectl", targets: ["seguectl"]),
+        .executable(name: "segue-bench", targets: ["segue-bench"]),
+        .library(name: "SegueKit", targets: ["SegueKit"]),
+        .library(name: "SegueClient", targets: ["SegueClient"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+    ],
+    targets: [
+        // The system Lua 5.4, found through pkg-config (Debian: liblua5.4-dev).
+        .systemLibrary(
+            name: "CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev"])]
+        ),
+        // C wrappers for Lua's macros, the host-call trampoline, the capping allocator and the hooks.
+        .target(name: "CLuaShim", dependencies: ["CLua"]),
+        // A small JSON value type with a fast, bounded parser and a serializer.
+        .target(name: "SegueJSON"),
+        // The transition engine: pure Swift, no I/O, driven by a clock.
+        .target(name: "SegueKit", dependencies: ["SegueJSON"]),
+        // The only module that touches Lua.
+        .target(name: "SegueLua", dependencies: ["SegueKit", "CLuaShim"]),
+        .target(
+            name: "SegueDaemon",
+            dependencies: [
+                "SegueKit", "SegueLua", "SegueJSON",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+        .target(name: "SegueClient", dependencies: ["SegueJSON"]),
+        .executableTarget(
+            name: "segued",
+            dependencies: [
+                "SegueDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "seguectl",
+            dependencies: [
+                "SegueClient", "SegueJSON",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "segue-bench",
+            dependencies: [
+                "SegueClient", "SegueJSON", "SegueKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "SegueKitTests", dependencies: ["SegueKit"]),
+        .testTarget(name: "SegueLuaTests", dependencies: ["SegueLua", "SegueKit"]),
+        .testTarget(
+            name: "SegueDaemonTests",
+            dependencies: [
+                "SegueDaemon", "SegueJSON",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["SegueClient", "SegueJSON", "segued", "seguectl"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,251 @@
+#include "CLuaShim.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define SEGUE_HOOK_STEP 1000
+
+segue_sandbox *segue_sandbox_of(lua_State *L) {
+    void *ud = NULL;
+    lua_getallocf(L, &ud);
+    return (segue_sandbox *)ud;
+}
+
+// The capping allocator. The cap is not enforced while host code runs (sb->host > 0), so host pushes never
+// raise "not enough memory" through a Swift frame.
+static void *capping_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    segue_sandbox *sb = (segue_sandbox *)ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        sb->used -= old;
+        free(ptr);
+        return NULL;
+    }
+    if (nsize > old && sb->limit && sb->host == 0 && sb->used - old + nsize > sb->limit) {
+        sb->memory_errors++;
+        return NULL;
+    }
+    void *p = realloc(ptr, nsize);
+    if (p == NULL) return NULL;
+    sb->used = sb->used - old + nsize;
+    if (sb->used > sb->peak) sb->peak = sb->used;
+    return p;
+}
+
+// The instruction budget. Once spent, the hook re-arms itself with count 1 so that every further instruction
+// raises again: a script cannot swallow the stop with pcall (Redis's "killed even when use pcall").
+static void budget_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    segue_sandbox *sb = segue_sandbox_of(L);
+    if (!sb->exhausted) {
+        int count = lua_gethookcount(L);
+        if (count != sb->hook_step) lua_sethook(L, budget_hook, LUA_MASKCOUNT, sb->hook_step);
+        sb->remaining -= count;
+        if (!sb->interrupt && (sb->budget == 0 || sb->remaining > 0)) return;
+        sb->exhausted = sb->interrupt ? 2 : 1;
+        lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
+    }
+    if (sb->exhausted == 2) luaL_error(L, "call timed out (lua.call_timeout_ms)");
+    luaL_error(L, "instruction budget exceeded (lua.instruction_budget)");
+}
+
+void segue_interrupt(lua_State *L) {
+    segue_sandbox *sb = segue_sandbox_of(L);
+    sb->interrupt = 1;
+    lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
+}
+
+static int traceback_handler(lua_State *L) {
+    const char *msg = lua_tostring(L, 1);
+    if (msg == NULL) {
+        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+int segue_pcall(lua_State *L, int nargs, int nresults, int top_level) {
+    segue_sandbox *sb = segue_sandbox_of(L);
+    int saved_host = sb->host;
+    if (top_level) {
+        sb->remaining = sb->budget;
+        sb->exhausted = 0;
+        sb->interrupt = 0;
+    }
+    int base = lua_gettop(L) - nargs;          // index of the function
+    lua_pushcfunction(L, traceback_handler);   // [... f args h]
+    lua_insert(L, base);                       // [... h f args]
+    sb->host = 0;
+    int status = lua_pcall(L, nargs, nresults, base);
+    sb->host = saved_host;
+    lua_remove(L, base);                       // [... results|message]
+    if (top_level && sb->exhausted) {
+        // The call was stopped: make sure what remains on the stack says so, whatever the script made of it.
+        if (status == LUA_OK) {
+            lua_settop(L, base - 1);
+            lua_pushstring(L, sb->exhausted == 2 ? "call timed out (lua.call_timeout_ms)"
+                                                 : "instruction budget exceeded (lua.instruction_budget)");
+            status = LUA_ERRRUN;
+        }
+        sb->exhausted = 0;
+        sb->interrupt = 0;
+    }
+    return status;
+}
+
+int segue_loadtext(lua_State *L, const char *text, size_t len, const char *chunkname) {
+    segue_sandbox *sb = segue_sandbox_of(L);
+    int saved_host = sb->host;
+    sb->host = 0;
+    int status = luaL_loadbufferx(L, text, len, chunkname, "t");
+    sb->host = saved_host;
+    return status;
+}
+
+static int trampoline(lua_State *L) {
+    segue_host_fn fn = (segue_host_fn)lua_touserdata(L, lua_upvalueindex(1));
+    void *ctx = lua_touserdata(L, lua_upvalueindex(2));
+    int index = (int)lua_tointeger(L, lua_upvalueindex(3));
+    segue_sandbox *sb = segue_sandbox_of(L);
+    sb->host++;
+    int n = fn(L, ctx, index);
+    sb->host--;
+    if (n < 0) return lua_error(L);
+    return n;
+}
+
+void segue_pushhost(lua_State *L, segue_host_fn fn, void *ctx, int index) {
+    lua_pushlightuserdata(L, (void *)fn);
+    lua_pushlightuserdata(L, ctx);
+    lua_pushinteger(L, index);
+    lua_pushcclosure(L, trampoline, 3);
+}
+
+// --- sandboxed replacements for base functions ---
+
+// load: text only. Keeps "no env argument" distinct from an explicit nil, as the original does.
+static int safe_load(lua_State *L) {
+    int n = lua_gettop(L);
+    lua_settop(L, n >= 4 ? 4 : 3);
+    lua_pushliteral(L, "t");
+    lua_replace(L, 3);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+static int safe_collectgarbage(lua_State *L) {
+    const char *opt = luaL_optstring(L, 1, "collect");
+    if (strcmp(opt, "count") != 0) return luaL_error(L, "collectgarbage: only \"count\" is allowed in plugins");
+    segue_sandbox *sb = segue_sandbox_of(L);
+    lua_pushnumber(L, (lua_Number)sb->used / 1024.0);
+    return 1;
+}
+
+static int safe_setmetatable(lua_State *L) {
+    if (lua_type(L, 2) == LUA_TTABLE) {
+        lua_pushliteral(L, "__gc");
+        if (lua_rawget(L, 2) != LUA_TNIL) return luaL_error(L, "setmetatable: __gc metamethods are not allowed in plugins");
+        lua_pop(L, 1);
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+static void copy_fields(lua_State *L, int from, int to, const char *const *names) {
+    for (; *names; names++) {
+        lua_getfield(L, from, *names);
+        lua_setfield(L, to, *names);
+    }
+}
+
+static const char *const base_names[] = {
+    "assert", "error", "getmetatable", "ipairs", "next", "pairs", "pcall", "rawequal", "rawget", "rawlen",
+    "rawset", "select", "tonumber", "tostring", "type", "xpcall", "_VERSION", NULL};
+
+static int build_sandbox(lua_State *L) {
+    luaL_openlibs(L);                                   // everything, in the default globals
+    lua_pushglobaltable(L);                             // [G]
+    int g = lua_gettop(L);
+    lua_createtable(L, 0, 32);                          // [G env]
+    int env = lua_gettop(L);
+    copy_fields(L, g, env, base_names);
+
+    lua_getfield(L, g, "load");
+    lua_pushcclosure(L, safe_load, 1);
+    lua_setfield(L, env, "load");
+    lua_getfield(L, g, "setmetatable");
+    lua_pushcclosure(L, safe_setmetatable, 1);
+    lua_setfield(L, env, "setmetatable");
+    lua_pushcfunction(L, safe_collectgarbage);
+    lua_setfield(L, env, "collectgarbage");
+
+    static const char *const libs[] = {"string", "table", "math", "utf8", "coroutine", NULL};
+    for (const char *const *lib = libs; *lib; lib++) {
+        lua_getfield(L, g, *lib);                       // [G env lib]
+        lua_createtable(L, 0, 32);                      // [G env lib copy]
+        lua_pushnil(L);
+        while (lua_next(L, -3)) {                       // [G env lib copy k v]
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);                          // [G env lib copy k k v]
+            lua_rawset(L, -4);                          // [G env lib copy k]
+        }
+        if (strcmp(*lib, "string") == 0) {
+            lua_pushnil(L);
+            lua_setfield(L, -2, "dump");
+            // Strings index the sanitized copy, so ("").dump does not reach string.dump.
+            lua_pushliteral(L, "");
+            lua_getmetatable(L, -1);                    // [... copy "" mt]
+            lua_pushvalue(L, -3);
+            lua_setfield(L, -2, "__index");
+            lua_pop(L, 2);
+        }
+        lua_setfield(L, env, *lib);                     // [G env lib]
+        lua_pop(L, 1);
+    }
+    lua_pushvalue(L, env);
+    lua_setfield(L, env, "_G");
+    // The sandbox table becomes the global table: chunks loaded from now on see only it.
+    lua_pushvalue(L, env);
+    lua_rawseti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+    // Drop the loaded-modules table so nothing reaches the original libraries through the registry.
+    lua_pushnil(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    lua_settop(L, 0);
+    return 0;
+}
+
+static void warn_ignore(void *ud, const char *msg, int tocont) {
+    (void)ud; (void)msg; (void)tocont;
+}
+
+lua_State *segue_newstate(size_t memory_limit, long long instruction_budget) {
+    segue_sandbox *sb = calloc(1, sizeof(segue_sandbox));
+    if (sb == NULL) return NULL;
+    sb->limit = memory_limit;
+    sb->budget = instruction_budget;
+    sb->remaining = instruction_budget;
+    sb->hook_step = SEGUE_HOOK_STEP;
+    sb->host = 1;                                   // building the sandbox is host work
+    lua_State *L = lua_newstate(capping_alloc, sb);
+    if (L == NULL) { free(sb); return NULL; }
+    lua_setwarnf(L, warn_ignore, NULL);
+    lua_pushcfunction(L, build_sandbox);
+    if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
+        lua_close(L);
+        free(sb);
+        return NULL;
+    }
+    sb->host = 0;
+    // Threads inherit the creating thread's hook, so coroutines are budgeted too.
+    lua_sethook(L, budget_hook, LUA_MASKCOUNT, sb->hook_step);
+    return L;
+}
+
+void segue_close(lua_State *L) {
+    segue_sandbox *sb = segue_sandbox_of(L);
+    lua_close(L);
+    free(sb);
+}

@@ -1,0 +1,157 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SegueJSON
+
+/// What went wrong talking to the daemon.
+public enum ClientError: Error, CustomStringConvertible, Sendable {
+    /// The daemon answered with a JSON-RPC error.
+    case rpc(code: Int, message: String, data: JSONValue?)
+    /// The socket could not be reached, or broke.
+    case connection(String)
+    /// The daemon said something that is not a JSON-RPC message.
+    case protocolError(String)
+    case timeout
+
+    public var description: String {
+        switch self {
+        case .rpc(let code, let message, let data):
+            return "error \(code): \(message)" + (data.map { " \($0.serialized())" } ?? "")
+        case .connection(let m): return "connection: \(m)"
+        case .protocolError(let m): return "protocol: \(m)"
+        case .timeout: return "timed out waiting for the daemon"
+        }
+    }
+}
+
+/// A blocking JSON-RPC client over the daemon's Unix socket, one line per message. Events that arrive while it
+/// waits for a response are kept, in order, in `events`.
+public final class SegueClient {
+    public static var defaultSocketPath: String {
+        if let dir = getenv("XDG_RUNTIME_DIR"), dir.pointee != 0 { return String(cString: dir) + "/segued.sock" }
+        return "/tmp/segued-\(getuid()).sock"
+    }
+
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private var nextID = 1
+    /// Event notifications received and not yet taken, oldest first.
+    public private(set) var events: [JSONValue] = []
+
+    public init(socketPath: String) throws(ClientError) {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw .connection("socket(): \(String(cString: strerror(errno)))") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(socketPath.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd)
+            throw .connection("socket path too long: \(socketPath)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw .connection("cannot connect to \(socketPath): \(reason) (is segued running?)")
+        }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// Sends one raw line (a newline is added).
+    public func send(line: String) throws(ClientError) {
+        var bytes = Array(line.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .connection("write: \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+    }
+
+    /// Reads the next line; nil when the timeout (ms, -1 = forever) passes first.
+    public func readLine(timeoutMs: Int32 = -1) throws(ClientError) -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pfd, 1, timeoutMs)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw .connection("poll: \(String(cString: strerror(errno)))")
+            }
+            if ready == 0 { return nil }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .connection("read: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { throw .connection("the daemon closed the connection") }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// Calls a method and returns its result; events that arrive first are kept in `events`.
+    public func call(_ method: String, _ params: JSONObject? = nil, timeoutMs: Int32 = 30_000) throws(ClientError)
+        -> JSONValue
+    {
+        let id = nextID
+        nextID += 1
+        var request = JSONObject([("jsonrpc", "2.0"), ("id", .number(Double(id))), ("method", .string(method))])
+        if let params { request["params"] = .object(params) }
+        try send(line: JSONValue.object(request).serialized())
+        while true {
+            guard let line = try readLine(timeoutMs: timeoutMs) else { throw .timeout }
+            let message: JSONValue
+            do throws(JSONParseError) {
+                message = try JSONParser.parse(line)
+            } catch {
+                throw .protocolError("unparsable line from the daemon: \(error)")
+            }
+            if message["method"]?.stringValue == "event" {
+                events.append(message["params"] ?? .null)
+                continue
+            }
+            guard message["id"]?.intValue == id || message["id"] == .null else { continue }
+            if let error = message["error"] {
+                throw .rpc(code: error["code"]?.intValue ?? 0, message: error["message"]?.stringValue ?? "",
+                           data: error["data"])
+            }
+            return message["result"] ?? .null
+        }
+    }
+
+    /// Takes the events received so far.
+    public func takeEvents() -> [JSONValue] {
+        defer { events.removeAll() }
+        return events
+    }
+
+    /// Waits for the next event (kept ones first); nil on timeout.
+    public func nextEvent(timeoutMs: Int32 = -1) throws(ClientError) -> JSONValue? {
+        if !events.isEmpty { return events.removeFirst() }
+        while true {
+            guard let line = try readLine(timeoutMs: timeoutMs) else { return nil }
+            guard let message = try? JSONParser.parse(line) else { continue }
+            if message["method"]?.stringValue == "event" { return message["params"] ?? .null }
+        }
+    }
+}

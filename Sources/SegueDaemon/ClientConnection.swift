@@ -1,0 +1,54 @@
+/// Where a connection's lines go: a NIO channel in the server, a buffer in tests.
+public protocol ConnectionOutput: AnyObject {
+    /// Queues one line (without its newline).
+    func send(_ line: String)
+    /// Writes out what was queued.
+    func flush()
+    /// Closes the connection after what was queued.
+    func close()
+}
+
+/// One client of the daemon: its current scene and its subscriptions, which die with it.
+public final class ClientConnection {
+    public let id: Int
+    let output: any ConnectionOutput
+    /// The scene that methods default to (the last one created with scene.create or chosen with scene.use).
+    public internal(set) var currentScene: String?
+    var subscriptions: [Int] = []
+    var needsFlush = false
+    /// The peer's uid, when known.
+    public let peerUID: UInt32?
+
+    init(id: Int, output: any ConnectionOutput, peerUID: UInt32?) {
+        self.id = id
+        self.output = output
+        self.peerUID = peerUID
+    }
+
+    func send(_ line: String) {
+        output.send(line)
+        needsFlush = true
+    }
+}
+
+/// An events.subscribe: which scene (nil: all) and which types.
+struct Subscription {
+    let id: Int
+    unowned let connection: ClientConnection
+    let scene: String?
+    /// Categories (`lifecycle`, `transition`, `plugin`, `frame`, `log`) or exact event types; `*` is everything.
+    let types: Set<String>
+
+    func wants(_ event: SegueKitEventView) -> Bool {
+        if let scene, let eventScene = event.scene, scene != eventScene { return false }
+        if types.contains("*") { return true }
+        return types.contains(event.category) || types.contains(event.type)
+    }
+}
+
+/// The parts of an event a subscription filters on.
+struct SegueKitEventView {
+    let scene: String?
+    let type: String
+    let category: String
+}

@@ -1,0 +1,374 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SegueJSON
+import SegueKit
+import SegueLua
+
+typealias MethodHandler = @Sendable (Daemon, Params, ClientConnection) throws(RPCError) -> JSONValue
+
+extension Daemon {
+    /// Every method, by name. Each reads and checks all its parameters before it changes anything, so a request
+    /// applies whole or not at all.
+    static let methods: [String: MethodHandler] = [
+        "daemon.ping": { _, p, _ throws(RPCError) in
+            try p.finish()
+            return "pong"
+        },
+        "daemon.info": { d, p, _ throws(RPCError) in
+            try p.finish()
+            return d.info
+        },
+        "daemon.stats": { d, p, _ throws(RPCError) in
+            try p.finish()
+            return d.statsJSON
+        },
+        "daemon.shutdown": { d, p, _ throws(RPCError) in
+            try p.finish()
+            d.onShutdownRequest?()
+            return .object(JSONObject([("stopping", true)]))
+        },
+        "plugins.list": { d, p, _ throws(RPCError) in
+            try p.finish()
+            return .array(d.plugins.records.map(\.json))
+        },
+        "scene.create": { d, p, c throws(RPCError) in try d.sceneCreate(p, c) },
+        "scene.use": { d, p, c throws(RPCError) in
+            let id = try p.requiredID("scene")
+            try p.finish()
+            guard d.scenes[id] != nil else { throw .notFound("scene", id, param: "scene") }
+            c.currentScene = id
+            return .object(JSONObject([("scene", .string(id))]))
+        },
+        "scene.list": { d, p, _ throws(RPCError) in
+            try p.finish()
+            return .array(d.sceneOrder.compactMap { d.scenes[$0]?.summary })
+        },
+        "scene.destroy": { d, p, c throws(RPCError) in
+            let scene = try d.scene(p, c)
+            try p.finish()
+            scene.finishAllTransitions()
+            d.realtimeDriver?.stop(scene: scene)
+            d.plugins.forget(scene: scene)
+            d.scenes[scene.id] = nil
+            d.sceneOrder.removeAll { $0 == scene.id }
+            for connection in d.connections.values where connection.currentScene == scene.id {
+                connection.currentScene = nil
+            }
+            return .object(JSONObject([("scene", .string(scene.id)), ("destroyed", true)]))
+        },
+        "scene.tree": { d, p, c throws(RPCError) in
+            let scene = try d.scene(p, c)
+            let presentation = try p.bool("presentation") ?? false
+            try p.finish()
+            return scene.tree(presentation: presentation)
+        },
+        "scene.set_root": { d, p, c throws(RPCError) in
+            let scene = try d.scene(p, c)
+            let vc = try d.viewController(p, scene, key: "vc")
+            try p.finish()
+            do throws(EngineError) { try scene.setRoot(vc) } catch { throw RPCError(error) }
+            return .object(JSONObject([("scene", .string(scene.id)), ("root", .string(vc.id))]))
+        },
+        "clock.advance": { d, p, c throws(RPCError) in
+            let scene = try d.scene(p, c)
+            guard p.has("ms") else { throw .invalidParams("ms", "missing parameter 'ms'") }
+            let ms = try p.number("ms", in: 0...3_600_000) ?? 0
+            try p.finish()
+            try d.requireManual(scene)
+            scene.advance(by: Int64((ms * 1e6).rounded()))
+            return .object(JSONObject([("time", .number(scene.time))]))
+        },
+        "clock.step": { d, p, c throws(RPCError) in
+            let scene = try d.scene(p, c)
+            let frames = try p.int("frames", in: 0...1_000_000) ?? 1
+            try p.finish()
+            try d.requireManual(scene)
+            scene.step(frames: frames)
+            return .object(JSONObject([("time", .number(scene.time))]))
+        },
+        "clock.now": { d, p, c throws(RPCError) in
+            let scene = try d.scene(p, c)
+            try p.finish()
+            return .object(JSONObject([("time", .number(scene.time))]))
+        },
+        "clock.set_speed": { d, p, c throws(RPCError) in
+            let scene = try d.scene(p, c)
+            guard let speed = try p.number("speed", in: 0...100), speed > 0 else {
+                throw .invalidParams("speed", "'speed' must be a number with 0 < speed ≤ 100")
+            }
+            try p.finish()
+            scene.speed = speed
+            return .object(JSONObject([("speed", .number(speed))]))
+        },
+        "vc.create": { d, p, c throws(RPCError) in try d.vcCreate(p, c) },
+        "vc.get": { d, p, c throws(RPCError) in
+            let scene = try d.scene(p, c)
+            let vc = try d.viewController(p, scene, key: "vc")
+            try p.finish()
+            return scene.json(of: vc)
+        },
+        "container.create": { d, p, c throws(RPCError) in try d.containerCreate(p, c) },
+        "container.select": { d, p, c throws(RPCError) in try d.containerSelect(p, c) },
+        "container.get": { d, p, c throws(RPCError) in
+            let scene = try d.scene(p, c)
+            let container = try d.container(p, scene)
+            try p.finish()
+            return scene.json(of: container)
+        },
+        "transition.get": { d, p, c throws(RPCError) in
+            let scene = try d.scene(p, c)
+            let id = try p.requiredID("transition")
+            try p.finish()
+            guard let transition = scene.transition(id) else { throw .notFound("transition", id, param: "transition") }
+            return scene.json(of: transition)
+        },
+        "transition.list": { d, p, c throws(RPCError) in
+            let scene = try d.scene(p, c)
+            let active = try p.bool("active") ?? false
+            try p.finish()
+            return .array(scene.transitions.filter { !active || !$0.isEnded }.map { scene.json(of: $0) })
+        },
+        "events.subscribe": { d, p, c throws(RPCError) in try d.subscribe(p, c) },
+        "events.unsubscribe": { d, p, c throws(RPCError) in
+            guard let id = try p.int("subscription", in: 1...Int(Int32.max)) else {
+                throw .invalidParams("subscription", "missing parameter 'subscription'")
+            }
+            try p.finish()
+            guard c.subscriptions.contains(id) else {
+                throw RPCError(code: -32001, message: "no subscription \(id) on this connection", kind: "not_found",
+                               param: "subscription", id: String(id))
+            }
+            c.subscriptions.removeAll { $0 == id }
+            d.subscriptions[id] = nil
+            d.subscriptionOrder.removeAll { $0 == id }
+            return .object(JSONObject([("subscription", .number(Double(id))), ("unsubscribed", true)]))
+        },
+    ]
+
+    var info: JSONValue {
+        .object(JSONObject([
+            ("version", .string(Daemon.version)), ("api", 1), ("lua", .string(PluginHost.luaVersion)),
+            ("pid", .number(Double(getpid()))), ("uptime", .number(uptime)), ("socket", .string(config.socketPath)),
+            ("plugins_dir", .string(config.pluginsDir)), ("clock_modes", ["manual", "realtime"]),
+            ("scenes", .number(Double(scenes.count))), ("connections", .number(Double(connections.count))),
+            ("state", .string(state.rawValue)),
+        ]))
+    }
+
+    var statsJSON: JSONValue {
+        var latency = JSONObject()
+        for method in stats.methods.keys.sorted() {
+            guard let m = stats.methods[method] else { continue }
+            let sorted = m.samples.sorted()
+            latency[method] = .object(JSONObject([
+                ("count", .number(Double(m.count))), ("p50_us", .number(RequestStats.percentile(sorted, 0.5))),
+                ("p99_us", .number(RequestStats.percentile(sorted, 0.99))),
+                ("p999_us", .number(RequestStats.percentile(sorted, 0.999))),
+            ]))
+        }
+        var errors = JSONObject()
+        for code in stats.errorsByCode.keys.sorted() { errors[String(code)] = .number(Double(stats.errorsByCode[code] ?? 0)) }
+        return .object(JSONObject([
+            ("requests", .number(Double(stats.requests))), ("errors", .object(errors)),
+            ("transitions", .object(JSONObject([
+                ("started", .number(Double(counters.transitionsStarted))),
+                ("completed", .number(Double(counters.transitionsCompleted))),
+                ("cancelled", .number(Double(counters.transitionsCancelled))),
+                ("failed_over", .number(Double(counters.transitionsFailedOver))),
+                ("watchdog", .number(Double(counters.transitionsWatchdog))),
+            ]))),
+            ("frames", .number(Double(counters.frames))), ("events_dropped", .number(Double(counters.eventsDropped))),
+            ("latency", .object(latency)),
+        ]))
+    }
+
+    func requireManual(_ scene: Scene) throws(RPCError) {
+        guard scene.clockMode == .manual else {
+            throw .invalidState("scene '\(scene.id)' has a realtime clock; clock.advance and clock.step need a manual one", id: scene.id)
+        }
+    }
+
+    func viewController(_ p: Params, _ scene: Scene, key: String) throws(RPCError) -> ViewController {
+        let id = try p.requiredID(key)
+        guard let vc = scene.viewController(id) else { throw .notFound("view controller", id, param: key) }
+        return vc
+    }
+
+    func container(_ p: Params, _ scene: Scene) throws(RPCError) -> ContainerViewController {
+        let id = try p.requiredID("container")
+        guard let container = scene.container(id) else {
+            if scene.viewController(id) != nil {
+                throw .invalidParams("container", "'\(id)' is a view controller, not a container")
+            }
+            throw .notFound("container", id, param: "container")
+        }
+        return container
+    }
+
+    func sceneCreate(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
+        let requested = try p.id("id")
+        guard let size = try p.size("size") else { throw .invalidParams("size", "missing parameter 'size' ({w, h})") }
+        guard let clockName = try p.oneOf("clock", ["manual", "realtime"]) else {
+            throw .invalidParams("clock", "missing parameter 'clock' (\"manual\" or \"realtime\")")
+        }
+        let fps = try p.int("fps", in: 1...1000)
+        let speed = try p.number("speed", in: 0...100)
+        if let speed, speed <= 0 { throw .invalidParams("speed", "'speed' must be > 0") }
+        try p.finish()
+        guard scenes.count < config.limits.maxScenes else {
+            throw .limit("the daemon has \(config.limits.maxScenes) scenes (limits.max_scenes)", limit: config.limits.maxScenes)
+        }
+        let id: String
+        if let requested {
+            guard scenes[requested] == nil else { throw .invalidParams("id", "a scene with id '\(requested)' already exists") }
+            id = requested
+        } else {
+            while scenes["scene-\(nextSceneNumber)"] != nil { nextSceneNumber += 1 }
+            id = "scene-\(nextSceneNumber)"
+            nextSceneNumber += 1
+        }
+        let scene = Scene(id: id, size: size, clock: clockName == "manual" ? .manual : .realtime, fps: fps,
+                          config: config.engine)
+        scene.speed = speed ?? 1
+        scene.sink = self
+        scene.animatorProvider = plugins
+        scenes[id] = scene
+        sceneOrder.append(id)
+        c.currentScene = id
+        if scene.clockMode == .realtime { realtimeDriver?.start(scene: scene, daemon: self) }
+        return .object(JSONObject([
+            ("scene", .string(id)), ("size", Shapes.size(size)), ("clock", .string(clockName)),
+            ("fps", .number(Double(scene.fps))),
+        ]))
+    }
+
+    func vcCreate(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
+        let scene = try scene(p, c)
+        let id = try p.id("id")
+        let title = try p.string("title")
+        let color = try p.color("color")
+        var animators: [String: String] = [:]
+        if let object = try p.objectValue("animators") {
+            for (kind, value) in object {
+                guard ["select", "push", "pop", "present", "dismiss"].contains(kind) else {
+                    throw .invalidParams("animators", "'animators' keys are select, push, pop, present, dismiss; got '\(kind)'")
+                }
+                guard let name = value.stringValue else { throw .invalidParams("animators", "'animators.\(kind)' must be a plugin name") }
+                animators[kind] = name
+            }
+        }
+        try p.finish()
+        do throws(EngineError) {
+            let vc = try scene.createViewController(id: id, title: title, color: color, animators: animators)
+            return .object(JSONObject([("vc", .string(vc.id)), ("view", .string(vc.view.id))]))
+        } catch {
+            throw RPCError(error)
+        }
+    }
+
+    func containerCreate(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
+        let scene = try scene(p, c)
+        let id = try p.id("id")
+        guard let kindName = try p.oneOf("kind", ContainerKind.allCases.map(\.rawValue)),
+            let kind = ContainerKind(rawValue: kindName)
+        else { throw .invalidParams("kind", "missing parameter 'kind' (custom, tab, navigation or paging)") }
+        guard kind == .custom else {
+            throw .invalidParams("kind", "container kind '\(kindName)' is not available yet in this build (custom is)")
+        }
+        var items: [ViewController] = []
+        for (i, value) in (try p.array("children") ?? []).enumerated() {
+            guard let childID = value.stringValue else { throw .invalidParams("children", "children[\(i)] must be a view controller id") }
+            guard let vc = scene.viewController(childID) else { throw .notFound("view controller", childID, param: "children") }
+            items.append(vc)
+        }
+        let whenBusy = try p.oneOf("when_busy", ["reject", "queue", "interrupt"]).flatMap(WhenBusy.init(rawValue:)) ?? .reject
+        if whenBusy == .queue { throw .invalidParams("when_busy", "when_busy 'queue' is not available yet in this build") }
+        for unsupported in ["root", "count", "reuse", "template", "delegate", "rules"] where p.has(unsupported) {
+            throw .invalidParams(unsupported, "'\(unsupported)' does not apply to a custom container in this build")
+        }
+        let title = try p.string("title")
+        try p.finish()
+        do throws(EngineError) {
+            let container = try scene.createContainer(id: id, kind: kind, items: items, whenBusy: whenBusy, title: title)
+            return .object(JSONObject([("container", .string(container.id)), ("view", .string(container.view.id))]))
+        } catch {
+            throw RPCError(error)
+        }
+    }
+
+    func containerSelect(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
+        let scene = try scene(p, c)
+        let container = try container(p, scene)
+        var index = try p.int("index", in: 0...Int(Int32.max))
+        if let vcID = try p.id("vc") {
+            guard index == nil else { throw .invalidParams("vc", "give either 'index' or 'vc', not both") }
+            guard let i = container.items.firstIndex(where: { $0.id == vcID }) else {
+                if scene.viewController(vcID) == nil { throw .notFound("view controller", vcID, param: "vc") }
+                throw .invalidParams("vc", "'\(vcID)' is not one of container '\(container.id)''s children")
+            }
+            index = i
+        }
+        guard let index else { throw .invalidParams("index", "missing parameter 'index' (or 'vc')") }
+        let animated = try p.bool("animated") ?? true
+        if p.has("interactive") {
+            let value = p.object["interactive"]
+            if value != .bool(false) {
+                throw .invalidParams("interactive", "interactive transitions are not available yet in this build")
+            }
+        }
+        let animator = try p.string("animator")
+        let whenBusy = try p.oneOf("when_busy", ["reject", "queue", "interrupt"]).flatMap(WhenBusy.init(rawValue:))
+        if whenBusy == .queue { throw .invalidParams("when_busy", "when_busy 'queue' is not available yet in this build") }
+        try p.finish()
+        let start: TransitionStart
+        do throws(EngineError) {
+            start = try scene.select(container, index: index, animated: animated, animator: animator, whenBusy: whenBusy)
+        } catch {
+            throw RPCError(error)
+        }
+        var result = JSONObject()
+        if let t = start.transition {
+            result["transition"] = .string(t.id)
+            result["animator"] = .string(t.animatorName)
+            result["duration"] = .number(t.duration)
+            result["state"] = .string(t.state.rawValue)
+        } else {
+            result["animator"] = .null
+            result["duration"] = 0
+        }
+        return .object(result)
+    }
+
+    func subscribe(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
+        let sceneID = try p.id("scene") ?? c.currentScene
+        if let sceneID, scenes[sceneID] == nil { throw .notFound("scene", sceneID, param: "scene") }
+        var types: Set<String> = ["lifecycle", "transition", "plugin", "log"]
+        if let array = try p.array("types") {
+            types = []
+            let categories: Set<String> = ["lifecycle", "transition", "plugin", "frame", "log", "*"]
+            for (i, value) in array.enumerated() {
+                guard let s = value.stringValue, categories.contains(s) || s.contains(".") || s == "frame" else {
+                    throw .invalidParams("types", "types[\(i)] must be one of lifecycle, transition, plugin, frame, log, * or an event type")
+                }
+                types.insert(s)
+            }
+        }
+        try p.finish()
+        guard c.subscriptions.count < config.limits.maxSubscriptions else {
+            throw .limit("this connection has \(config.limits.maxSubscriptions) subscriptions (limits.max_subscriptions)",
+                         limit: config.limits.maxSubscriptions)
+        }
+        let id = nextSubscriptionID
+        nextSubscriptionID += 1
+        subscriptions[id] = Subscription(id: id, connection: c, scene: sceneID, types: types)
+        subscriptionOrder.append(id)
+        c.subscriptions.append(id)
+        return .object(JSONObject([
+            ("subscription", .number(Double(id))), ("scene", sceneID.map { .string($0) } ?? .null),
+            ("types", .array(types.sorted().map { .string($0) })),
+        ]))
+    }
+}

@@ -1,0 +1,298 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Logging
+import SegueJSON
+import SegueKit
+import SegueLua
+
+/// Drives realtime scenes' clocks (the server schedules ticks on its event loop; tests have none).
+public protocol RealtimeDriver: AnyObject {
+    func start(scene: Scene, daemon: Daemon)
+    func stop(scene: Scene)
+}
+
+/// The daemon's state: scenes, plugins, connections and subscriptions, and the JSON-RPC dispatcher.
+///
+/// Not thread-safe by design: the server confines it to one event loop, and every request, tick and event runs
+/// there, so a request's events are written before its response (PROTOCOL.md "Ordering").
+public final class Daemon: EventSink, @unchecked Sendable {
+    /// The daemon's life: it serves while `running`, refuses new work while `draining`, and is gone once `stopped`.
+    public enum State: String, Sendable { case starting, running, draining, stopped }
+
+    public static let version = "0.1.0"
+
+    public let config: DaemonConfig
+    public let logger: Logger
+    public let plugins: PluginHost
+    public internal(set) var state: State = .starting
+    public weak var realtimeDriver: (any RealtimeDriver)?
+    /// Called when a client asks the daemon to stop (daemon.shutdown).
+    public var onShutdownRequest: (() -> Void)?
+
+    var scenes: [String: Scene] = [:]
+    var sceneOrder: [String] = []
+    var nextSceneNumber = 1
+    var connections: [Int: ClientConnection] = [:]
+    var nextConnectionID = 1
+    var subscriptions: [Int: Subscription] = [:]
+    var subscriptionOrder: [Int] = []
+    var nextSubscriptionID = 1
+    var daemonSeq = 0
+    var stats = RequestStats()
+    var counters = Counters()
+    let startedAt = FileSystemClock.monotonic()
+
+    struct Counters {
+        var transitionsStarted = 0
+        var transitionsCompleted = 0
+        var transitionsCancelled = 0
+        var transitionsFailedOver = 0
+        var transitionsWatchdog = 0
+        var frames = 0
+        var eventsDropped = 0
+    }
+
+    public init(config: DaemonConfig, logger: Logger) {
+        self.config = config
+        self.logger = logger
+        self.plugins = PluginHost(directory: config.pluginsDir, settings: config.lua)
+    }
+
+    /// Loads the plugins folder and starts serving.
+    public func start() {
+        for event in plugins.loadAll() { emitDaemonEvent(event) }
+        state = .running
+    }
+
+    // MARK: Connections
+
+    public var connectionCount: Int { connections.count }
+
+    public func connect(output: any ConnectionOutput, peerUID: UInt32? = nil) -> ClientConnection {
+        let connection = ClientConnection(id: nextConnectionID, output: output, peerUID: peerUID)
+        nextConnectionID += 1
+        connections[connection.id] = connection
+        return connection
+    }
+
+    /// Subscriptions die with their connection.
+    public func disconnect(_ connection: ClientConnection) {
+        for id in connection.subscriptions { subscriptions[id] = nil }
+        subscriptionOrder.removeAll { subscriptions[$0] == nil }
+        connection.subscriptions.removeAll()
+        connections[connection.id] = nil
+    }
+
+    /// Writes out every connection that has queued lines.
+    public func flushAll() {
+        for connection in connections.values where connection.needsFlush {
+            connection.needsFlush = false
+            connection.output.flush()
+        }
+    }
+
+    // MARK: Events
+
+    public func emit(_ event: EngineEvent) {
+        switch event.type {
+        case "transition.began": counters.transitionsStarted += 1
+        case "transition.completed":
+            if event.fields["completed"]?.boolValue == true { counters.transitionsCompleted += 1 } else { counters.transitionsCancelled += 1 }
+        case "transition.failed_over": counters.transitionsFailedOver += 1
+        case "transition.watchdog": counters.transitionsWatchdog += 1
+        case "frame": counters.frames += 1
+        case "plugin.warning", "plugin.failed":
+            logger.warning("\(event.type): \(event.fields["message"]?.stringValue ?? event.fields["error"]?.stringValue ?? "")",
+                           metadata: ["plugin.name": "\(event.fields["name"]?.stringValue ?? "")", "scene": "\(event.scene ?? "")"])
+        case "log":
+            logger.info("\(event.fields["message"]?.stringValue ?? "")",
+                        metadata: ["plugin.name": "\(event.fields["plugin"]?.stringValue ?? "")", "scene": "\(event.scene ?? "")"])
+        default: break
+        }
+        guard !subscriptionOrder.isEmpty else { return }
+        let view = SegueKitEventView(scene: event.scene, type: event.type, category: event.category)
+        var line: String?
+        for id in subscriptionOrder {
+            guard let subscription = subscriptions[id], subscription.wants(view) else { continue }
+            if line == nil {
+                var out = "{\"jsonrpc\":\"2.0\",\"method\":\"event\",\"params\":"
+                JSONValue.object(event.params).write(to: &out)
+                out += "}"
+                line = out
+            }
+            if let line { subscription.connection.send(line) }
+        }
+    }
+
+    func emitDaemonEvent(_ event: PluginEvent) {
+        daemonSeq += 1
+        if event.type == "plugin.loaded" {
+            logger.info("plugin loaded", metadata: ["plugin.name": "\(event.name)", "plugin.file": "\(event.file)"])
+        }
+        emit(EngineEvent(scene: nil, seq: daemonSeq, type: event.type, time: uptime, fields: event.fields))
+    }
+
+    var uptime: Double { Double(FileSystemClock.monotonic() - startedAt) / 1e9 }
+
+    // MARK: Requests
+
+    /// Handles one line from a connection. Returns the response line, or nil when there is nothing to answer
+    /// (notifications only). Events the request caused have been queued on their connections before it returns.
+    public func handle(line bytes: UnsafeBufferPointer<UInt8>, from connection: ClientConnection) -> String? {
+        let value: JSONValue
+        do throws(JSONParseError) {
+            value = try JSONParser.parse(bytes: bytes)
+        } catch {
+            stats.recordError(code: -32700)
+            return Daemon.response(id: .null, error: .parse(error.description))
+        }
+        switch value {
+        case .array(let elements):
+            guard !elements.isEmpty else {
+                stats.recordError(code: -32600)
+                return Daemon.response(id: .null, error: .invalidRequest("an empty batch"))
+            }
+            let responses = elements.compactMap { handleRequest($0, from: connection) }
+            return responses.isEmpty ? nil : "[" + responses.joined(separator: ",") + "]"
+        default:
+            return handleRequest(value, from: connection)
+        }
+    }
+
+    public func handle(line: String, from connection: ClientConnection) -> String? {
+        var bytes = Array(line.utf8)
+        return bytes.withUnsafeMutableBufferPointer { handle(line: UnsafeBufferPointer($0), from: connection) }
+    }
+
+    func handleRequest(_ value: JSONValue, from connection: ClientConnection) -> String? {
+        guard case .object(let request) = value else {
+            stats.recordError(code: -32600)
+            return Daemon.response(id: .null, error: .invalidRequest("a request must be an object"))
+        }
+        let id = request["id"]
+        if let id {
+            switch id {
+            case .string(let s) where s.utf8.count > 256:
+                stats.recordError(code: -32600)
+                return Daemon.response(id: .null, error: .invalidRequest("'id' is longer than 256 bytes"))
+            case .string, .number, .null: break
+            default:
+                stats.recordError(code: -32600)
+                return Daemon.response(id: .null, error: .invalidRequest("'id' must be a string, a number or null"))
+            }
+        }
+        let responseID = id ?? .null
+        guard request["jsonrpc"] == .string("2.0") else {
+            stats.recordError(code: -32600)
+            return Daemon.response(id: responseID, error: .invalidRequest("'jsonrpc' must be \"2.0\""))
+        }
+        guard let method = request["method"]?.stringValue else {
+            stats.recordError(code: -32600)
+            return Daemon.response(id: responseID, error: .invalidRequest("'method' must be a string"))
+        }
+        for key in request.keys where !["jsonrpc", "method", "params", "id"].contains(key) {
+            stats.recordError(code: -32600)
+            return Daemon.response(id: responseID, error: .invalidRequest("unknown member '\(key)'"))
+        }
+        let params: JSONObject
+        switch request["params"] {
+        case nil: params = JSONObject()
+        case .object(let o)?: params = o
+        case .array?:
+            stats.recordError(code: -32602)
+            return id == nil ? nil : Daemon.response(
+                id: responseID, error: .invalidParams("params", "params must be an object (parameters are given by name)"))
+        default:
+            stats.recordError(code: -32600)
+            return Daemon.response(id: responseID, error: .invalidRequest("'params' must be an object"))
+        }
+        let started = FileSystemClock.monotonic()
+        let result: Result<JSONValue, RPCError>
+        if let handler = Daemon.methods[method] {
+            if state == .draining || state == .stopped {
+                result = .failure(.shuttingDown)
+            } else {
+                do throws(RPCError) {
+                    let p = Params(params)
+                    result = .success(try handler(self, p, connection))
+                } catch {
+                    result = .failure(error)
+                }
+            }
+        } else {
+            result = .failure(.methodNotFound(method))
+        }
+        let elapsed = FileSystemClock.monotonic() - started
+        switch result {
+        case .success(let value):
+            stats.record(method: method, nanoseconds: elapsed, errorCode: nil)
+            return id == nil ? nil : Daemon.response(id: responseID, result: value)
+        case .failure(let error):
+            stats.record(method: Daemon.methods[method] == nil ? "(unknown)" : method, nanoseconds: elapsed, errorCode: error.code)
+            return id == nil ? nil : Daemon.response(id: responseID, error: error)
+        }
+    }
+
+    static func response(id: JSONValue, result: JSONValue) -> String {
+        var out = "{\"jsonrpc\":\"2.0\",\"id\":"
+        id.write(to: &out)
+        out += ",\"result\":"
+        result.write(to: &out)
+        out += "}"
+        return out
+    }
+
+    static func response(id: JSONValue, error: RPCError) -> String {
+        var out = "{\"jsonrpc\":\"2.0\",\"id\":"
+        id.write(to: &out)
+        out += ",\"error\":"
+        error.json.write(to: &out)
+        out += "}"
+        return out
+    }
+
+    // MARK: Scenes
+
+    func scene(_ p: Params, _ connection: ClientConnection) throws(RPCError) -> Scene {
+        guard let id = try p.id("scene") ?? connection.currentScene else {
+            throw .invalidParams("scene", "missing parameter 'scene' (this connection has no current scene: pass scene, or call scene.create or scene.use first)")
+        }
+        guard let scene = scenes[id] else { throw .notFound("scene", id, param: "scene") }
+        return scene
+    }
+
+    /// Realtime scenes: moves the clock to the wall time elapsed (times the scene's speed).
+    public func tickRealtime(_ scene: Scene, elapsedNanoseconds: Int64) {
+        guard scenes[scene.id] === scene else { return }
+        scene.advance(to: elapsedNanoseconds)
+        flushAll()
+    }
+
+    /// Graceful stop: refuse new requests, complete every running transition (their events are sent), flush.
+    public func drain() {
+        guard state == .running || state == .starting else { return }
+        state = .draining
+        for id in sceneOrder { scenes[id]?.finishAllTransitions() }
+        flushAll()
+    }
+
+    public func stop() {
+        drain()
+        state = .stopped
+        for id in sceneOrder {
+            if let scene = scenes[id] { realtimeDriver?.stop(scene: scene) }
+        }
+    }
+}
+
+/// Monotonic time for the daemon.
+enum FileSystemClock {
+    static func monotonic() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+}

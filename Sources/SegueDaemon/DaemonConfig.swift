@@ -1,0 +1,169 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SegueKit
+import SegueLua
+import TOMLKit
+
+/// Everything `segued` can be configured with (config/segued.toml, flags on top), each with its default.
+public struct DaemonConfig: Sendable {
+    /// `[daemon] socket`: default `$XDG_RUNTIME_DIR/segued.sock`, else `/tmp/segued-$UID.sock`.
+    public var socketPath: String = DaemonConfig.defaultSocketPath
+    /// `[daemon] log_level` (info).
+    public var logLevel: String = "info"
+    /// `[daemon] log_format`: text or json (text).
+    public var logFormat: String = "text"
+    /// `[plugins] dir` (plugins).
+    public var pluginsDir: String = "plugins"
+    public var engine = EngineConfig()
+    public var lua = LuaSettings()
+    public var limits = Limits()
+    /// `[security] allowed_uids`: peers allowed to connect (default: the daemon's own uid).
+    public var allowedUIDs: [UInt32] = [getuid()]
+    /// The file the config was read from, if any.
+    public var file: String?
+
+    /// `[limits]`.
+    public struct Limits: Sendable {
+        public var maxLineBytes = 1 << 20
+        public var maxConnections = 256
+        public var maxScenes = 1024
+        public var maxSubscriptions = 16
+        public init() {}
+    }
+
+    public init() {}
+
+    public static var defaultSocketPath: String {
+        if let dir = getenv("XDG_RUNTIME_DIR"), dir.pointee != 0 {
+            return String(cString: dir) + "/segued.sock"
+        }
+        return "/tmp/segued-\(getuid()).sock"
+    }
+
+    /// Why a config file was refused: names the file and the key.
+    public struct Problem: Error, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
+    }
+
+    /// Reads a TOML config file over the defaults. Unknown sections or keys and values of the wrong type or out of
+    /// range are refused, naming the key and the file.
+    public static func load(file: String) throws(Problem) -> DaemonConfig {
+        var config = DaemonConfig()
+        config.file = file
+        guard let text = readFile(file) else { throw Problem(message: "\(file): cannot read the config file") }
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw Problem(message: "\(file):\(error.source.begin.line): \(error.description)")
+        } catch {
+            throw Problem(message: "\(file): \(error)")
+        }
+        try config.apply(table, file: file)
+        return config
+    }
+
+    mutating func apply(_ root: TOMLTable, file: String) throws(Problem) {
+        let known: [String: [String]] = [
+            "daemon": ["socket", "log_level", "log_format"],
+            "plugins": ["dir"],
+            "engine": ["fps", "watchdog_factor", "watchdog_grace_ms", "max_duration_s", "timeline_retention"],
+            "lua": ["memory_limit_mb", "instruction_budget", "call_timeout_ms"],
+            "limits": ["max_line_bytes", "max_connections", "max_scenes", "max_views_per_scene", "max_subscriptions"],
+            "security": ["allowed_uids"],
+        ]
+        for section in root.keys {
+            guard let keys = known[section] else {
+                throw Problem(message: "\(file): unknown section [\(section)] (known: \(known.keys.sorted().joined(separator: ", ")))")
+            }
+            guard let table = root[section]?.table else {
+                throw Problem(message: "\(file): '\(section)' must be a section ([\(section)])")
+            }
+            for key in table.keys where !keys.contains(key) {
+                throw Problem(message: "\(file): unknown key '\(section).\(key)' (known in [\(section)]: \(keys.joined(separator: ", ")))")
+            }
+            for key in table.keys {
+                guard let value = table[key] else { continue }
+                try set(section: section, key: key, value: value, file: file)
+            }
+        }
+    }
+
+    private mutating func set(section: String, key: String, value: any TOMLValueConvertible, file: String)
+        throws(Problem)
+    {
+        let name = "\(section).\(key)"
+        func bad(_ expected: String) -> Problem { Problem(message: "\(file): '\(name)' must be \(expected)") }
+        func string() throws(Problem) -> String {
+            guard let s = value.string else { throw bad("a string") }
+            return s
+        }
+        func int(_ range: ClosedRange<Int>) throws(Problem) -> Int {
+            guard let i = value.int, range.contains(i) else { throw bad("an integer in \(range.lowerBound)...\(range.upperBound)") }
+            return i
+        }
+        func double(_ range: ClosedRange<Double>) throws(Problem) -> Double {
+            guard let d = value.double ?? value.int.map(Double.init), range.contains(d) else {
+                throw bad("a number in \(range.lowerBound)...\(range.upperBound)")
+            }
+            return d
+        }
+        switch name {
+        case "daemon.socket":
+            let s = try string()
+            guard !s.isEmpty, s.utf8.count < 108 else { throw bad("a path shorter than 108 bytes") }
+            socketPath = s
+        case "daemon.log_level":
+            let s = try string()
+            guard DaemonConfig.logLevels.contains(s) else { throw bad("one of \(DaemonConfig.logLevels.joined(separator: ", "))") }
+            logLevel = s
+        case "daemon.log_format":
+            let s = try string()
+            guard s == "text" || s == "json" else { throw bad("\"text\" or \"json\"") }
+            logFormat = s
+        case "plugins.dir": pluginsDir = try string()
+        case "engine.fps": engine.fps = try int(1...1000)
+        case "engine.watchdog_factor": engine.watchdogFactor = try double(1...1000)
+        case "engine.watchdog_grace_ms": engine.watchdogGraceMs = try int(0...3_600_000)
+        case "engine.max_duration_s": engine.maxDurationS = try double(0.001...3600)
+        case "engine.timeline_retention": engine.timelineRetention = try int(0...100_000)
+        case "lua.memory_limit_mb": lua.memoryLimitBytes = try int(1...4096) << 20
+        case "lua.instruction_budget": lua.instructionBudget = try int(1000...2_000_000_000)
+        case "lua.call_timeout_ms": lua.callTimeoutMs = try int(1...60_000)
+        case "limits.max_line_bytes": limits.maxLineBytes = try int(256...(1 << 30))
+        case "limits.max_connections": limits.maxConnections = try int(1...100_000)
+        case "limits.max_scenes": limits.maxScenes = try int(1...1_000_000)
+        case "limits.max_views_per_scene": engine.maxViewsPerScene = try int(1...10_000_000)
+        case "limits.max_subscriptions": limits.maxSubscriptions = try int(1...10_000)
+        case "security.allowed_uids":
+            guard let array = value.array else { throw bad("an array of uids") }
+            var uids: [UInt32] = []
+            for element in array {
+                guard let uid = element.int, uid >= 0, uid <= Int(UInt32.max) else { throw bad("an array of uids") }
+                uids.append(UInt32(uid))
+            }
+            allowedUIDs = uids
+        default:
+            throw Problem(message: "\(file): unknown key '\(name)'")
+        }
+    }
+
+    public static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+
+    static func readFile(_ path: String) -> String? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, file)
+            if n > 0 { bytes.append(contentsOf: buffer[0..<n]) }
+            if n < buffer.count || bytes.count > 1 << 20 { break }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,112 @@
+import SegueJSON
+import SegueKit
+
+/// A request's named parameters, read with typed accessors that name the parameter in every error. `finish()`
+/// refuses parameters the method does not know, so a typo never passes silently.
+final class Params {
+    let object: JSONObject
+    private var read: Set<String> = []
+
+    init(_ object: JSONObject) { self.object = object }
+
+    private func value(_ key: String) -> JSONValue? {
+        read.insert(key)
+        guard let v = object[key], !v.isNull else { return nil }
+        return v
+    }
+
+    func has(_ key: String) -> Bool {
+        read.insert(key)
+        return object[key].map { !$0.isNull } ?? false
+    }
+
+    func string(_ key: String) throws(RPCError) -> String? {
+        guard let v = value(key) else { return nil }
+        guard let s = v.stringValue else { throw .invalidParams(key, "'\(key)' must be a string, not \(v.typeName)") }
+        return s
+    }
+
+    func requiredString(_ key: String) throws(RPCError) -> String {
+        guard let s = try string(key) else { throw .invalidParams(key, "missing parameter '\(key)'") }
+        return s
+    }
+
+    /// An id: letters, digits, `-`, `_`, `.`, 1–64 characters.
+    func id(_ key: String) throws(RPCError) -> String? {
+        guard let s = try string(key) else { return nil }
+        guard Scene.isValidID(s) else {
+            throw .invalidParams(key, "'\(key)' must be 1-64 letters, digits, '-', '_' or '.'")
+        }
+        return s
+    }
+
+    func requiredID(_ key: String) throws(RPCError) -> String {
+        guard let s = try id(key) else { throw .invalidParams(key, "missing parameter '\(key)'") }
+        return s
+    }
+
+    func bool(_ key: String) throws(RPCError) -> Bool? {
+        guard let v = value(key) else { return nil }
+        guard let b = v.boolValue else { throw .invalidParams(key, "'\(key)' must be true or false, not \(v.typeName)") }
+        return b
+    }
+
+    func number(_ key: String, in range: ClosedRange<Double>) throws(RPCError) -> Double? {
+        guard let v = value(key) else { return nil }
+        guard let n = v.doubleValue, n.isFinite else { throw .invalidParams(key, "'\(key)' must be a number, not \(v.typeName)") }
+        guard range.contains(n) else {
+            throw .invalidParams(key, "'\(key)' must be in \(range.lowerBound)...\(range.upperBound), got \(n)")
+        }
+        return n
+    }
+
+    func int(_ key: String, in range: ClosedRange<Int>) throws(RPCError) -> Int? {
+        guard let v = value(key) else { return nil }
+        guard let n = v.intValue else { throw .invalidParams(key, "'\(key)' must be an integer, not \(v.typeName == "number" ? "a fraction" : v.typeName)") }
+        guard range.contains(n) else {
+            throw .invalidParams(key, "'\(key)' must be in \(range.lowerBound)...\(range.upperBound), got \(n)")
+        }
+        return n
+    }
+
+    func size(_ key: String) throws(RPCError) -> Size? {
+        guard let v = value(key) else { return nil }
+        guard let s = Shapes.parseSize(v), s.w > 0, s.h > 0, s.w <= 100_000, s.h <= 100_000 else {
+            throw .invalidParams(key, "'\(key)' must be {w, h} with 0 < w, h ≤ 100000")
+        }
+        return s
+    }
+
+    func color(_ key: String) throws(RPCError) -> Color? {
+        guard let s = try string(key) else { return nil }
+        guard let c = Color(hex: s) else { throw .invalidParams(key, "'\(key)' must be \"#rrggbb\" or \"#rrggbbaa\"") }
+        return c
+    }
+
+    func array(_ key: String) throws(RPCError) -> [JSONValue]? {
+        guard let v = value(key) else { return nil }
+        guard let a = v.arrayValue else { throw .invalidParams(key, "'\(key)' must be an array, not \(v.typeName)") }
+        return a
+    }
+
+    func objectValue(_ key: String) throws(RPCError) -> JSONObject? {
+        guard let v = value(key) else { return nil }
+        guard let o = v.objectValue else { throw .invalidParams(key, "'\(key)' must be an object, not \(v.typeName)") }
+        return o
+    }
+
+    func oneOf(_ key: String, _ choices: [String]) throws(RPCError) -> String? {
+        guard let s = try string(key) else { return nil }
+        guard choices.contains(s) else {
+            throw .invalidParams(key, "'\(key)' must be one of \(choices.joined(separator: ", ")), got '\(s)'")
+        }
+        return s
+    }
+
+    /// Refuses any parameter the method did not read.
+    func finish() throws(RPCError) {
+        for key in object.keys where !read.contains(key) {
+            throw .invalidParams(key, "unknown parameter '\(key)'")
+        }
+    }
+}

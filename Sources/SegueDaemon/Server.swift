@@ -1,0 +1,212 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Logging
+import NIOCore
+import NIOPosix
+import SegueKit
+
+/// Why the server could not start.
+public struct ServerError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
+
+/// The Unix-socket server: one event loop runs the daemon, every connection and every realtime tick.
+public final class Server: RealtimeDriver, @unchecked Sendable {
+    public let daemon: Daemon
+    let group: MultiThreadedEventLoopGroup
+    let loop: any EventLoop
+    private var serverChannel: (any Channel)?
+    private var children: [ObjectIdentifier: any Channel] = [:]
+    private var realtime: [String: (task: RepeatedTask, lastWall: Int64)] = [:]
+    private var signalSources: [any DispatchSourceSignal] = []
+    private let stopped = DispatchSemaphore(value: 0)
+    private var stopping = false
+
+    public init(daemon: Daemon) {
+        self.daemon = daemon
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        loop = group.next()
+    }
+
+    /// Binds the socket (mode 0600 from the moment it exists), loads plugins and starts serving.
+    public func start() throws(ServerError) {
+        let path = daemon.config.socketPath
+        guard path.utf8.count < 108 else { throw ServerError(message: "socket path is longer than 107 bytes: \(path)") }
+        try Server.prepareSocketPath(path)
+        let daemon = self.daemon
+        let maxLine = daemon.config.limits.maxLineBytes
+        let allowed = Set(daemon.config.allowedUIDs)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .childChannelInitializer { [weak self] channel in
+                Server.peerUID(of: channel).flatMap { uid -> EventLoopFuture<Void> in
+                    if let uid, !allowed.contains(uid) {
+                        daemon.logger.warning("refused a peer not in security.allowed_uids", metadata: ["peer.uid": "\(uid)"])
+                        return channel.close()
+                    }
+                    if daemon.connectionCount >= daemon.config.limits.maxConnections {
+                        let error = RPCError.limit(
+                            "too many connections (limits.max_connections)", limit: daemon.config.limits.maxConnections)
+                        var buffer = channel.allocator.buffer(capacity: 200)
+                        buffer.writeString(Daemon.response(id: .null, error: error) + "\n")
+                        return channel.writeAndFlush(buffer).flatMap { channel.close() }
+                    }
+                    let handler = RPCChannelHandler(daemon: daemon, peerUID: uid)
+                    let key = ObjectIdentifier(channel)
+                    self?.children[key] = channel
+                    handler.onClose = { [weak self] _ in self?.children[key] = nil }
+                    do {
+                        try channel.pipeline.syncOperations.addHandler(
+                            ByteToMessageHandler(LineFrameDecoder(maxLength: maxLine)))
+                        try channel.pipeline.syncOperations.addHandler(handler)
+                        return channel.eventLoop.makeSucceededVoidFuture()
+                    } catch {
+                        return channel.eventLoop.makeFailedFuture(error)
+                    }
+                }
+            }
+            .childChannelOption(.allowRemoteHalfClosure, value: false)
+
+        // The socket takes the umask at bind: make it 0600 from the start, never chmod after.
+        let oldMask = umask(0o177)
+        defer { umask(oldMask) }
+        do {
+            serverChannel = try bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).wait()
+        } catch {
+            throw ServerError(message: "cannot listen on \(path): \(error)")
+        }
+        daemon.realtimeDriver = self
+        daemon.onShutdownRequest = { [weak self] in self?.loop.execute { self?.shutdown() } }
+        do {
+            try loop.submit { daemon.start() }.wait()
+        } catch {
+            throw ServerError(message: "start-up failed: \(error)")
+        }
+        daemon.logger.info("segued listening", metadata: ["socket": "\(path)", "plugins.dir": "\(daemon.config.pluginsDir)"])
+    }
+
+    /// A live daemon on the path refuses the start; a stale socket file is removed; anything else is an error.
+    static func prepareSocketPath(_ path: String) throws(ServerError) {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return }
+        guard st.st_mode & S_IFMT == S_IFSOCK else {
+            throw ServerError(message: "\(path) exists and is not a socket; refusing to replace it")
+        }
+        if socketAcceptsConnections(path) {
+            throw ServerError(message: "another segued is already listening on \(path)")
+        }
+        unlink(path)
+    }
+
+    static func socketAcceptsConnections(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in bytes.enumerated() where i < raw.count - 1 { raw[i] = b }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        return result == 0
+    }
+
+    /// struct ucred (pid, uid, gid), which glibc declares only under _GNU_SOURCE.
+    struct PeerCredentials {
+        var pid: Int32 = 0
+        var uid: UInt32 = 0
+        var gid: UInt32 = 0
+    }
+
+    /// The peer's uid through SO_PEERCRED (nil when the channel cannot tell).
+    static func peerUID(of channel: any Channel) -> EventLoopFuture<UInt32?> {
+        guard let provider = channel as? any SocketOptionProvider else {
+            return channel.eventLoop.makeSucceededFuture(nil)
+        }
+        let future: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+        return future.map { Optional($0.uid) }.recover { _ in nil }
+    }
+
+    /// SIGTERM/SIGINT drain and stop; SIGHUP reloads the plugins; SIGPIPE is ignored.
+    public func installSignalHandlers() {
+        signal(SIGPIPE, SIG_IGN)
+        for sig in [SIGTERM, SIGINT, SIGHUP] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { [weak self] in
+                guard let self else { return }
+                self.loop.execute {
+                    if sig == SIGHUP {
+                        self.daemon.logger.info("SIGHUP: rescanning plugins")
+                        for event in self.daemon.plugins.loadAll() { self.daemon.emitDaemonEvent(event) }
+                        self.daemon.flushAll()
+                    } else {
+                        self.daemon.logger.info("signal \(sig): draining")
+                        self.shutdown()
+                    }
+                }
+            }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+
+    /// Graceful stop, on the loop: stop accepting, complete running transitions (their events are sent), flush,
+    /// close connections, remove the socket.
+    func shutdown() {
+        guard !stopping else { return }
+        stopping = true
+        serverChannel?.close(promise: nil)
+        daemon.stop()
+        for (_, entry) in realtime { entry.task.cancel() }
+        realtime.removeAll()
+        let closing = children.values.map { channel -> EventLoopFuture<Void> in
+            channel.flush()
+            return channel.close()
+        }
+        unlink(daemon.config.socketPath)
+        EventLoopFuture.andAllComplete(closing, on: loop).whenComplete { [weak self] _ in
+            self?.daemon.logger.info("segued stopped")
+            self?.stopped.signal()
+        }
+    }
+
+    /// Blocks until the server has stopped, then releases the event loop.
+    public func waitUntilStopped() {
+        stopped.wait()
+        try? group.syncShutdownGracefully()
+    }
+
+    // MARK: RealtimeDriver
+
+    public func start(scene: Scene, daemon: Daemon) {
+        let interval = Int64(1_000_000_000 / scene.fps)
+        let id = scene.id
+        let task = loop.scheduleRepeatedTask(initialDelay: .nanoseconds(interval), delay: .nanoseconds(interval)) {
+            [weak self, weak scene] _ in
+            guard let self, let scene, var entry = self.realtime[id] else { return }
+            let wall = FileSystemClock.monotonic()
+            let delta = Double(wall - entry.lastWall) * scene.speed
+            entry.lastWall = wall
+            self.realtime[id] = entry
+            daemon.tickRealtime(scene, elapsedNanoseconds: scene.now + Int64(delta))
+        }
+        realtime[id] = (task, FileSystemClock.monotonic())
+    }
+
+    public func stop(scene: Scene) {
+        realtime[scene.id]?.task.cancel()
+        realtime[scene.id] = nil
+    }
+}

@@ -1,0 +1,111 @@
+/// The animatable properties of a view. Each is a run of channels in a view's flat value array, so every
+/// animation interpolates the same way, component by component.
+public enum AnimatableProperty: Int, Sendable, CaseIterable {
+    case center, bounds, alpha, transform, color, cornerRadius
+
+    /// Where the property's channels start in `ViewValues.channels`.
+    @inline(__always)
+    public var offset: Int {
+        switch self {
+        case .center: 0
+        case .bounds: 2
+        case .alpha: 6
+        case .transform: 7
+        case .color: 23
+        case .cornerRadius: 27
+        }
+    }
+
+    @inline(__always)
+    public var count: Int {
+        switch self {
+        case .center: 2
+        case .bounds: 4
+        case .alpha: 1
+        case .transform: 16
+        case .color: 4
+        case .cornerRadius: 1
+        }
+    }
+
+    public static let channelCount = 28
+
+    /// The protocol's name for the property.
+    public var name: String {
+        switch self {
+        case .center: "center"
+        case .bounds: "bounds"
+        case .alpha: "alpha"
+        case .transform: "transform"
+        case .color: "color"
+        case .cornerRadius: "corner_radius"
+        }
+    }
+}
+
+/// The animatable values of a view, flat: center (2), bounds (4), alpha, transform (16), color (4), corner radius.
+/// `frame` is derived from center and bounds size (the layout frame: the transform is applied on top of it).
+public struct ViewValues: Sendable, Equatable {
+    public var channels: [Double]
+
+    public init(frame: Rect, alpha: Double = 1, color: Color = .white) {
+        channels = [Double](repeating: 0, count: AnimatableProperty.channelCount)
+        self.frame = frame
+        self.alpha = alpha
+        self.transform = .identity
+        self.color = color
+    }
+
+    public func get(_ property: AnimatableProperty) -> ArraySlice<Double> {
+        channels[property.offset..<(property.offset + property.count)]
+    }
+
+    public mutating func set(_ property: AnimatableProperty, _ values: some Collection<Double>) {
+        var i = property.offset
+        for v in values {
+            channels[i] = v
+            i += 1
+        }
+    }
+
+    public var center: Point {
+        get { Point(x: channels[0], y: channels[1]) }
+        set { channels[0] = newValue.x; channels[1] = newValue.y }
+    }
+
+    public var bounds: Rect {
+        get { Rect(x: channels[2], y: channels[3], w: channels[4], h: channels[5]) }
+        set { channels[2] = newValue.x; channels[3] = newValue.y; channels[4] = newValue.w; channels[5] = newValue.h }
+    }
+
+    /// The layout frame: a rect of the bounds' size centred on `center` (UIKit's frame with an identity transform).
+    public var frame: Rect {
+        get { Rect(x: channels[0] - channels[4] / 2, y: channels[1] - channels[5] / 2, w: channels[4], h: channels[5]) }
+        set {
+            channels[0] = newValue.x + newValue.w / 2
+            channels[1] = newValue.y + newValue.h / 2
+            channels[4] = newValue.w
+            channels[5] = newValue.h
+        }
+    }
+
+    public var alpha: Double {
+        get { channels[6] }
+        set { channels[6] = newValue }
+    }
+
+    public var transform: Transform3D {
+        get { Transform3D(values: Array(channels[7..<23])) }
+        set { set(.transform, newValue.values) }
+    }
+
+    public var color: Color {
+        get { Color(r: channels[23], g: channels[24], b: channels[25], a: channels[26]) }
+        set { channels[23] = newValue.r; channels[24] = newValue.g; channels[25] = newValue.b; channels[26] = newValue.a }
+    }
+
+    public var cornerRadius: Double {
+        get { channels[27] }
+        set { channels[27] = newValue }
+    }
+}

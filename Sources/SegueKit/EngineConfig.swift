@@ -1,0 +1,22 @@
+/// Engine settings (config `[engine]` and the view limit), each with its documented default.
+public struct EngineConfig: Sendable, Equatable {
+    /// Frames per second of realtime scenes and of manual clock steps (60).
+    public var fps: Int = 60
+    /// The watchdog completes a transition after duration × factor + grace of scene time (2.0).
+    public var watchdogFactor: Double = 2.0
+    /// (1000 ms)
+    public var watchdogGraceMs: Int = 1000
+    /// Declared durations above this are clamped with a `plugin.warning` (60 s).
+    public var maxDurationS: Double = 60
+    /// Finished transitions kept per scene (64).
+    public var timelineRetention: Int = 64
+    /// Views per scene (10 000).
+    public var maxViewsPerScene: Int = 10_000
+
+    public init() {}
+}
+
+/// A scene's clock: advanced only by the client (`manual`) or by wall time at `fps` (`realtime`).
+public enum ClockMode: String, Sendable {
+    case manual, realtime
+}

@@ -1,0 +1,364 @@
+import SegueJSON
+
+/// An isolated screen: a size, a window view, view controllers, a clock, running animations and transitions.
+///
+/// A scene is driven from one thread. Time is integer nanoseconds; manual scenes move only when told to, in frame
+/// steps of 1/fps plus a final partial step, so the same commands always give the same frames.
+public final class Scene {
+    public let id: String
+    public internal(set) var size: Size
+    public let clockMode: ClockMode
+    public let fps: Int
+    public var speed: Double = 1
+    public let config: EngineConfig
+    /// Scene time in nanoseconds.
+    public internal(set) var now: Int64 = 0
+    /// The window: the root of the view tree.
+    public let window: View
+    public internal(set) var root: ViewController?
+    public weak var sink: (any EventSink)?
+    public weak var animatorProvider: (any AnimatorProvider)?
+    /// Called with a plugin's problem (a second complete, an error in a completion): `plugin.warning`.
+    public internal(set) var eventSeq = 0
+
+    var viewsByID: [String: View] = [:]
+    var viewsBySerial: [Int: View] = [:]
+    var nextViewSerial = 0
+    var viewControllersByID: [String: ViewController] = [:]
+    var nextVCNumber = 1
+    var transitionsByID: [String: Transition] = [:]
+    /// Transitions in start order (running and retained finished ones).
+    var transitionOrder: [Transition] = []
+    var nextTransitionNumber = 1
+
+    // Animation machinery.
+    var running: [PropertyAnimation] = []
+    var blockStack: [(options: AnimationOptions, group: AnimationGroup)] = []
+    var nextGroupID = 0
+    var pendingCompletions: [(group: AnimationGroup, finished: Bool)] = []
+    var timers: [ScheduledCall] = []
+    var nextTimerID = 0
+    var dirtyViews: [View] = []
+    var isTicking = false
+    /// The transition whose animator code is running now: animation blocks opened meanwhile belong to it.
+    var currentTransition: Transition?
+
+    public init(id: String, size: Size, clock: ClockMode, fps: Int? = nil, config: EngineConfig = EngineConfig()) {
+        self.id = id
+        self.size = size
+        self.clockMode = clock
+        self.fps = max(1, min(fps ?? config.fps, 1000))
+        self.config = config
+        window = View(id: "window", serial: 0, frame: Rect(x: 0, y: 0, w: size.w, h: size.h), color: .clear)
+        nextViewSerial = 1
+        viewsByID["window"] = window
+        viewsBySerial[0] = window
+    }
+
+    public var time: Double { Double(now) / 1e9 }
+    public var views: Int { viewsByID.count }
+
+    // MARK: Events
+
+    /// Emits an event with this scene's next sequence number and the current time.
+    public func emit(_ type: String, _ fields: JSONObject) {
+        eventSeq += 1
+        sink?.emit(EngineEvent(scene: id, seq: eventSeq, type: type, time: time, fields: fields))
+    }
+
+    public func warn(_ plugin: String, _ message: String) {
+        emit("plugin.warning", JSONObject([("name", .string(plugin)), ("message", .string(message))]))
+    }
+
+    // MARK: Views
+
+    /// Makes a new view (not yet in the tree).
+    public func makeView(id: String? = nil, frame: Rect, color: Color = .white) throws(EngineError) -> View {
+        guard viewsByID.count < config.maxViewsPerScene else {
+            throw EngineError(.limitExceeded, "scene '\(self.id)' has \(config.maxViewsPerScene) views (limits.max_views_per_scene)")
+        }
+        let serial = nextViewSerial
+        let viewID = id ?? "v-\(serial)"
+        guard viewsByID[viewID] == nil else {
+            throw EngineError(.invalidParams, "a view with id '\(viewID)' already exists", param: "id")
+        }
+        nextViewSerial += 1
+        let view = View(id: viewID, serial: serial, frame: frame, color: color)
+        viewsByID[viewID] = view
+        viewsBySerial[serial] = view
+        return view
+    }
+
+    public func view(_ id: String) -> View? { viewsByID[id] }
+    public func view(serial: Int) -> View? { viewsBySerial[serial] }
+
+    /// addSubview: moves `view` to the top of `superview`'s subviews.
+    public func addSubview(_ view: View, to superview: View) {
+        guard view !== superview, !superview.isDescendant(of: view) else { return }
+        view.superview?.subviews.removeAll { $0 === view }
+        superview.subviews.append(view)
+        view.superview = superview
+    }
+
+    public func insertSubview(_ view: View, into superview: View, at index: Int) {
+        guard view !== superview, !superview.isDescendant(of: view) else { return }
+        view.superview?.subviews.removeAll { $0 === view }
+        let i = max(0, min(index, superview.subviews.count))
+        superview.subviews.insert(view, at: i)
+        view.superview = superview
+    }
+
+    public func removeFromSuperview(_ view: View) {
+        view.superview?.subviews.removeAll { $0 === view }
+        view.superview = nil
+    }
+
+    public func bringToFront(_ view: View) {
+        guard let superview = view.superview else { return }
+        superview.subviews.removeAll { $0 === view }
+        superview.subviews.append(view)
+    }
+
+    // MARK: Properties (animated inside `animate`)
+
+    public func set(_ view: View, frame: Rect) {
+        set(view, .center, [frame.x + frame.w / 2, frame.y + frame.h / 2])
+        var bounds = view.model.bounds
+        bounds.w = frame.w
+        bounds.h = frame.h
+        set(view, .bounds, [bounds.x, bounds.y, bounds.w, bounds.h])
+    }
+
+    public func set(_ view: View, bounds: Rect) { set(view, .bounds, [bounds.x, bounds.y, bounds.w, bounds.h]) }
+    public func set(_ view: View, center: Point) { set(view, .center, [center.x, center.y]) }
+    public func set(_ view: View, alpha: Double) { set(view, .alpha, [alpha]) }
+    public func set(_ view: View, transform: Transform3D) { set(view, .transform, transform.values) }
+    public func set(_ view: View, color: Color) { set(view, .color, [color.r, color.g, color.b, color.a]) }
+    public func set(_ view: View, cornerRadius: Double) { set(view, .cornerRadius, [cornerRadius]) }
+
+    public func set(_ view: View, hidden: Bool) {
+        guard view.hidden != hidden else { return }
+        view.hidden = hidden
+        markDirty(view, nil)
+    }
+
+    public func set(_ view: View, z: Double) {
+        view.z = z
+    }
+
+    /// Sets a property's model value. Inside an animation block it animates from the presentation value
+    /// (superseding a running animation of the property); outside, the presentation jumps with the model.
+    public func set(_ view: View, _ property: AnimatableProperty, _ values: [Double]) {
+        guard values.count == property.count, view.isAlive else { return }
+        let old = Array(view.model.get(property))
+        view.model.set(property, values)
+        if let block = blockStack.last, block.options.duration > 0 || block.options.delay > 0 {
+            guard old != values || view.animations[property.rawValue] != nil else { return }
+            let from = Array(view.presentation.get(property))
+            removeAnimation(of: view, property, finished: false)
+            let begin = now + Int64((block.options.delay * 1e9).rounded())
+            let animation = PropertyAnimation(
+                view: view, property: property, from: from, to: values, begin: begin, options: block.options,
+                group: block.group)
+            block.group.remaining += 1
+            view.animations[property.rawValue] = animation
+            running.append(animation)
+        } else {
+            let wasAnimating = view.animations[property.rawValue] != nil
+            removeAnimation(of: view, property, finished: false)
+            guard old != values || wasAnimating else { return }
+            view.presentation.set(property, values)
+            markDirty(view, property)
+        }
+    }
+
+    func markDirty(_ view: View, _ property: AnimatableProperty?) {
+        if view.dirty == 0 { dirtyViews.append(view) }
+        view.dirty |= property.map { 1 << UInt8($0.rawValue) } ?? 0x80
+    }
+
+    func removeAnimation(of view: View, _ property: AnimatableProperty, finished: Bool) {
+        guard let animation = view.animations[property.rawValue] else { return }
+        view.animations[property.rawValue] = nil
+        animation.removed = true
+        let group = animation.group
+        if !finished { group.finished = false }
+        group.remaining -= 1
+        if group.remaining == 0, !group.done {
+            group.done = true
+            pendingCompletions.append((group, group.finished))
+        }
+    }
+
+    // MARK: Animation blocks
+
+    /// UIView.animate: every property set in `changes` animates with `options`; `completion` runs once all the
+    /// block's animations have ended (finished = false when any was superseded or removed).
+    public func animate(_ options: AnimationOptions, _ changes: () -> Void, completion: ((Bool) -> Void)? = nil) {
+        beginAnimations(options, completion: completion)
+        changes()
+        commitAnimations()
+    }
+
+    /// Opens an animation block (for callers that cannot pass a closure, like the Lua bridge).
+    public func beginAnimations(_ options: AnimationOptions, completion: ((Bool) -> Void)?) {
+        nextGroupID += 1
+        let group = AnimationGroup(id: nextGroupID, completion: completion)
+        group.transition = currentTransition
+        blockStack.append((options, group))
+    }
+
+    /// Closes the innermost block. A block that animated nothing completes (finished = true) at the next tick.
+    public func commitAnimations() {
+        guard let block = blockStack.popLast() else { return }
+        if block.group.remaining == 0, !block.group.done {
+            block.group.done = true
+            pendingCompletions.append((block.group, true))
+        }
+    }
+
+    public var isInAnimationBlock: Bool { !blockStack.isEmpty }
+
+    // MARK: Timers
+
+    struct ScheduledCall {
+        let id: Int
+        let at: Int64
+        let action: () -> Void
+    }
+
+    /// Runs `action` after `seconds` of scene time (at the first tick at or after that time).
+    public func after(_ seconds: Double, _ action: @escaping () -> Void) {
+        nextTimerID += 1
+        let at = now + Int64((max(0, seconds) * 1e9).rounded())
+        timers.append(ScheduledCall(id: nextTimerID, at: at, action: action))
+    }
+
+    // MARK: Clock
+
+    /// The time of frame `k` on this scene's frame grid.
+    func frameTime(_ k: Int64) -> Int64 { k * 1_000_000_000 / Int64(fps) }
+
+    /// Advances a manual clock by `ns`: whole frame steps, then a final partial step. Returns the new time.
+    @discardableResult
+    public func advance(by ns: Int64) -> Int64 {
+        let target = now + max(0, ns)
+        advance(to: target)
+        return now
+    }
+
+    /// Advances by `frames` whole frame steps.
+    @discardableResult
+    public func step(frames: Int) -> Int64 {
+        for _ in 0..<max(0, frames) { tick(to: nextFrameTime()) }
+        return now
+    }
+
+    /// The first time on the frame grid strictly after `now`.
+    func nextFrameTime() -> Int64 {
+        var k = Int64((Double(now) * Double(fps) / 1e9).rounded(.down))
+        while k > 0, frameTime(k) > now { k -= 1 }
+        while frameTime(k) <= now { k += 1 }
+        return frameTime(k)
+    }
+
+    /// Ticks on the frame grid up to `target`, then once at `target` when it falls between frames.
+    public func advance(to target: Int64) {
+        while now < target {
+            tick(to: min(nextFrameTime(), target))
+        }
+    }
+
+    /// One tick: animations are evaluated, then completions run (their lifecycle and transition events), timers
+    /// fire, the watchdog looks at running transitions, and last the tick's `frame` event is emitted.
+    public func tick(to time: Int64) {
+        guard !isTicking else { return }
+        isTicking = true
+        defer { isTicking = false }
+        now = max(now, time)
+        evaluateAnimations()
+        runPendingCompletions()
+        fireTimers()
+        checkWatchdogs()
+        runPendingCompletions()
+        emitFrame()
+    }
+
+    func evaluateAnimations() {
+        let count = running.count
+        guard count > 0 else { return }
+        var anyRemoved = false
+        for i in 0..<count {
+            let animation = running[i]
+            if animation.removed {
+                anyRemoved = true
+                continue
+            }
+            let view = animation.view
+            if view.dirty == 0 { dirtyViews.append(view) }
+            if animation.evaluate(at: now) {
+                animation.removed = true
+                anyRemoved = true
+                view.animations[animation.property.rawValue] = nil
+                let group = animation.group
+                group.remaining -= 1
+                if group.remaining == 0, !group.done {
+                    group.done = true
+                    pendingCompletions.append((group, group.finished))
+                }
+            }
+        }
+        if anyRemoved { running.removeAll { $0.removed } }
+    }
+
+    func runPendingCompletions() {
+        var guardCount = 0
+        while !pendingCompletions.isEmpty, guardCount < 100_000 {
+            let (group, finished) = pendingCompletions.removeFirst()
+            guardCount += 1
+            let completion = group.completion
+            group.completion = nil
+            guard let completion else { continue }
+            let saved = currentTransition
+            currentTransition = group.transition
+            completion(finished)
+            currentTransition = saved
+        }
+    }
+
+    func fireTimers() {
+        guard !timers.isEmpty else { return }
+        let due = timers.filter { $0.at <= now }.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
+        guard !due.isEmpty else { return }
+        let dueIDs = Set(due.map(\.id))
+        timers.removeAll { dueIDs.contains($0.id) }
+        for call in due { call.action() }
+    }
+
+    func emitFrame() {
+        guard !dirtyViews.isEmpty else { return }
+        let views = dirtyViews.sorted { $0.serial < $1.serial }
+        dirtyViews.removeAll(keepingCapacity: true)
+        var entries: [JSONValue] = []
+        entries.reserveCapacity(views.count)
+        for view in views {
+            let dirty = view.dirty
+            view.dirty = 0
+            guard view.isAlive else { continue }
+            let p = view.presentation
+            var entry = JSONObject([("id", .string(view.id))])
+            if dirty & 0b11 != 0 {
+                entry["frame"] = Shapes.rect(p.frame)
+                if dirty & 0b10 != 0 { entry["bounds"] = Shapes.rect(p.bounds) }
+            }
+            if dirty & 0b100 != 0 { entry["alpha"] = .number(p.alpha) }
+            if dirty & 0b1000 != 0 { entry["transform"] = Shapes.transform(p.transform) }
+            if dirty & 0b10000 != 0 { entry["color"] = .string(p.color.hex) }
+            if dirty & 0b100000 != 0 { entry["corner_radius"] = .number(p.cornerRadius) }
+            if dirty & 0x80 != 0 { entry["hidden"] = .bool(view.hidden) }
+            entries.append(.object(entry))
+        }
+        guard !entries.isEmpty else { return }
+        emit("frame", JSONObject([("views", .array(entries))]))
+    }
+}

@@ -1,0 +1,63 @@
+/// The kinds of transition.
+public enum TransitionKind: String, Sendable {
+    case select, push, pop, set, present, dismiss
+}
+
+/// The states of PROTOCOL.md's `transition.get`.
+public enum TransitionState: String, Sendable {
+    case queued, animating, interactive, finishing, cancelling, completed, cancelled
+}
+
+/// A problem recorded on a transition (stable code, message).
+public struct TransitionProblem: Sendable, Equatable {
+    public let code: String
+    public let message: String
+}
+
+/// One transition between two view controllers of a container.
+public final class Transition {
+    public let id: String
+    public let kind: TransitionKind
+    public unowned let container: ContainerViewController
+    public let from: ViewController
+    public let to: ViewController
+    public let fromIndex: Int?
+    public let toIndex: Int?
+    public internal(set) var animatorName: String
+    var animator: any Animator
+    public internal(set) var state: TransitionState = .animating
+    public internal(set) var duration: Double = 0
+    public let startedAt: Int64
+    public internal(set) var endedAt: Int64?
+    public internal(set) var forced = false
+    public internal(set) var failedOver = false
+    public internal(set) var completeCalls = 0
+    public internal(set) var problems: [TransitionProblem] = []
+    /// Scene time (ns) at which the watchdog completes the transition.
+    var watchdogDeadline: Int64 = .max
+    /// Set once the context exists (right after init).
+    public internal(set) var context: TransitionContext?
+
+    init(id: String, kind: TransitionKind, container: ContainerViewController, from: ViewController,
+         to: ViewController, fromIndex: Int?, toIndex: Int?, animator: any Animator, startedAt: Int64)
+    {
+        self.id = id
+        self.kind = kind
+        self.container = container
+        self.from = from
+        self.to = to
+        self.fromIndex = fromIndex
+        self.toIndex = toIndex
+        self.animator = animator
+        self.animatorName = animator.name
+        self.startedAt = startedAt
+    }
+
+    /// `forward` when the to-index is above the from-index, `backward` when below, nil without indices.
+    public var direction: String? {
+        guard let fromIndex, let toIndex else { return nil }
+        return toIndex >= fromIndex ? "forward" : "backward"
+    }
+
+    public var isEnded: Bool { state == .completed || state == .cancelled }
+}

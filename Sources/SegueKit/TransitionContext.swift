@@ -1,0 +1,67 @@
+/// UIViewControllerContextTransitioning for one transition.
+public final class TransitionContext {
+    public unowned let scene: Scene
+    public unowned let transition: Transition
+    /// The view in which the transition takes place.
+    public let containerView: View
+    public let fromViewController: ViewController
+    public let toViewController: ViewController
+    public let isAnimated: Bool
+    public internal(set) var isInteractive = false
+    public internal(set) var transitionWasCancelled = false
+    /// The value the animator's `transitionDuration` returned.
+    public internal(set) var duration: Double = 0
+    let fromInitial: Rect, fromFinal: Rect, toInitial: Rect, toFinal: Rect
+
+    init(scene: Scene, transition: Transition, containerView: View, from: ViewController, to: ViewController,
+         animated: Bool, goingRight: Bool)
+    {
+        self.scene = scene
+        self.transition = transition
+        self.containerView = containerView
+        self.fromViewController = from
+        self.toViewController = to
+        self.isAnimated = animated
+        // Seed 000's PrivateTransitionContext.
+        let bounds = containerView.model.bounds
+        let travel = goingRight ? -bounds.w : bounds.w
+        fromInitial = bounds
+        toFinal = bounds
+        fromFinal = bounds.offsetBy(dx: travel, dy: 0)
+        toInitial = bounds.offsetBy(dx: -travel, dy: 0)
+    }
+
+    public var kind: TransitionKind { transition.kind }
+    public var fromIndex: Int? { transition.fromIndex }
+    public var toIndex: Int? { transition.toIndex }
+    public var direction: String? { transition.direction }
+
+    /// viewControllerForKey: "from" or "to".
+    public func viewController(forKey key: String) -> ViewController? {
+        switch key {
+        case "from": fromViewController
+        case "to": toViewController
+        default: nil
+        }
+    }
+
+    /// viewForKey: "from" or "to".
+    public func view(forKey key: String) -> View? { viewController(forKey: key)?.view }
+
+    public func initialFrame(for vc: ViewController) -> Rect {
+        if vc === fromViewController { return fromInitial }
+        if vc === toViewController { return toInitial }
+        return .zero
+    }
+
+    public func finalFrame(for vc: ViewController) -> Rect {
+        if vc === fromViewController { return fromFinal }
+        if vc === toViewController { return toFinal }
+        return .zero
+    }
+
+    /// completeTransition(_:). A second call is ignored with a `plugin.warning`.
+    public func completeTransition(_ didComplete: Bool) {
+        scene.completeTransition(transition, didComplete: didComplete, forced: false)
+    }
+}

@@ -1,0 +1,40 @@
+/// A view: model values (what was last set) and presentation values (what is on screen now), a place in the view
+/// tree, and the animations running on it. Views belong to one scene and are touched only on its thread.
+public final class View {
+    public let id: String
+    /// Scene-unique, increasing with creation: the order used wherever the engine must be deterministic.
+    public let serial: Int
+    public internal(set) var model: ViewValues
+    public internal(set) var presentation: ViewValues
+    public internal(set) weak var superview: View?
+    public internal(set) var subviews: [View] = []
+    public internal(set) var hidden = false
+    public internal(set) var z: Double = 0
+    /// The view controller whose view this is, if any.
+    public internal(set) weak var owner: ViewController?
+    /// The running animation of each property, by `AnimatableProperty.rawValue`.
+    var animations: [PropertyAnimation?] = [nil, nil, nil, nil, nil, nil]
+    /// Properties whose presentation value changed in the current tick (bit per property).
+    var dirty: UInt8 = 0
+    /// False once the view has been destroyed (a Lua proxy may still name it).
+    public internal(set) var isAlive = true
+
+    init(id: String, serial: Int, frame: Rect, color: Color) {
+        self.id = id
+        self.serial = serial
+        model = ViewValues(frame: frame, color: color)
+        presentation = model
+    }
+
+    public var isAnimating: Bool { animations.contains { $0 != nil } }
+
+    /// True when `self` is `view` or one of its descendants.
+    public func isDescendant(of view: View) -> Bool {
+        var current: View? = self
+        while let v = current {
+            if v === view { return true }
+            current = v.superview
+        }
+        return false
+    }
+}

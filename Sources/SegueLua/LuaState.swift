@@ -1,0 +1,185 @@
+import CLuaShim
+
+/// What a Lua call returned when it failed: the message (with traceback).
+public struct LuaError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// A host function: reads its arguments from the state's stack and returns a result count, or `.error(message)`.
+/// It must only use non-raising Lua calls (the shim raises after it returns).
+enum HostResult {
+    case results(Int32)
+    case error(String)
+}
+
+/// Owns one sandboxed `lua_State` (closed in deinit) and the Swift functions it can call.
+final class LuaState {
+    let L: OpaquePointer
+    private var hostFunctions: [(LuaState) -> HostResult] = []
+
+    /// A new sandboxed state, or nil when Lua cannot allocate one.
+    init?(memoryLimit: Int, instructionBudget: Int) {
+        guard let L = segue_newstate(memoryLimit, Int64(instructionBudget)) else { return nil }
+        self.L = L
+    }
+
+    deinit { segue_close(L) }
+
+    var sandbox: UnsafeMutablePointer<segue_sandbox> { segue_sandbox_of(L) }
+    var memoryUsed: Int { sandbox.pointee.used }
+
+    /// Pushes a C closure that calls `function` through the shim's trampoline.
+    func pushHostFunction(_ function: @escaping (LuaState) -> HostResult) {
+        hostFunctions.append(function)
+        segue_pushhost(L, luaHostEntry, Unmanaged.passUnretained(self).toOpaque(), Int32(hostFunctions.count - 1))
+    }
+
+    fileprivate func callHost(_ index: Int32) -> Int32 {
+        guard index >= 0, Int(index) < hostFunctions.count else {
+            push("segued: unknown host function")
+            return -1
+        }
+        switch hostFunctions[Int(index)](self) {
+        case .results(let n): return n
+        case .error(let message):
+            push(message)
+            return -1
+        }
+    }
+
+    // MARK: Stack
+
+    var top: Int32 { lua_gettop(L) }
+    func setTop(_ n: Int32) { lua_settop(L, n) }
+    func pop(_ n: Int32 = 1) { segue_pop(L, n) }
+    func type(at i: Int32) -> Int32 { lua_type(L, i) }
+    func isNil(_ i: Int32) -> Bool { lua_type(L, i) <= LUA_TNIL }
+    func typeName(at i: Int32) -> String { String(cString: lua_typename(L, lua_type(L, i))) }
+
+    func push(_ s: String) { _ = s.withCString { lua_pushstring(L, $0) } }
+    func push(_ n: Double) { lua_pushnumber(L, n) }
+    func push(_ n: Int) { lua_pushinteger(L, lua_Integer(n)) }
+    func push(_ b: Bool) { lua_pushboolean(L, b ? 1 : 0) }
+    func pushNil() { lua_pushnil(L) }
+    func pushValue(_ i: Int32) { lua_pushvalue(L, i) }
+
+    func string(at i: Int32) -> String? {
+        guard lua_type(L, i) == LUA_TSTRING else { return nil }
+        var length = 0
+        guard let p = segue_tostring(L, i, &length) else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(start: p, count: length), as: UTF8.self)
+    }
+
+    func number(at i: Int32) -> Double? {
+        guard lua_type(L, i) == LUA_TNUMBER else { return nil }
+        return lua_tonumberx(L, i, nil)
+    }
+
+    func bool(at i: Int32) -> Bool { lua_toboolean(L, i) != 0 }
+
+    /// Pushes `t[key]` (raw) for the table at `t`; returns the value's type. Pushes nil when `t` is no table.
+    @discardableResult
+    func rawField(_ t: Int32, _ key: String) -> Int32 {
+        guard lua_type(L, t) == LUA_TTABLE else {
+            lua_pushnil(L)
+            return LUA_TNIL
+        }
+        return segue_rawgetfield(L, t, key)
+    }
+
+    @discardableResult
+    func rawIndex(_ t: Int32, _ n: Int) -> Int32 {
+        guard lua_type(L, t) == LUA_TTABLE else {
+            lua_pushnil(L)
+            return LUA_TNIL
+        }
+        return lua_rawgeti(L, t, lua_Integer(n))
+    }
+
+    /// Sets `t[key] = top` (raw) and pops the value.
+    func setRawField(_ t: Int32, _ key: String) { segue_rawsetfield(L, t, key) }
+
+    func numberField(_ t: Int32, _ key: String) -> Double? {
+        rawField(t, key)
+        defer { pop() }
+        return number(at: -1)
+    }
+
+    func stringField(_ t: Int32, _ key: String) -> String? {
+        rawField(t, key)
+        defer { pop() }
+        return string(at: -1)
+    }
+
+    func newTable(arrayCount: Int32 = 0, fieldCount: Int32 = 0) { lua_createtable(L, arrayCount, fieldCount) }
+
+    // MARK: References
+
+    /// Pops the top value into the registry and returns its reference.
+    func ref() -> Int32 { luaL_ref(L, segue_registryindex()) }
+    func pushRef(_ ref: Int32) { lua_rawgeti(L, segue_registryindex(), lua_Integer(ref)) }
+    func unref(_ ref: Int32) { luaL_unref(L, segue_registryindex(), ref) }
+
+    // MARK: Calls
+
+    /// Loads Lua source text (never bytecode) as a function on the stack.
+    func load(_ source: String, chunkName: String) -> LuaError? {
+        var bytes = Array(source.utf8)
+        let status = bytes.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                segue_loadtext(L, $0, buffer.count, chunkName)
+            }
+        }
+        guard status == LUA_OK else {
+            let message = string(at: -1) ?? "load failed"
+            pop()
+            return LuaError(message)
+        }
+        return nil
+    }
+
+    /// Calls the function below `args` arguments. `topLevel` calls get a fresh instruction budget.
+    /// On success the results are on the stack; on failure the stack is as before the function and the error
+    /// is returned.
+    func call(args: Int32, results: Int32, topLevel: Bool) -> LuaError? {
+        let status = segue_pcall(L, args, results, topLevel ? 1 : 0)
+        guard status == LUA_OK else {
+            let message = string(at: -1) ?? "error"
+            pop()
+            return LuaError(message)
+        }
+        return nil
+    }
+
+    // MARK: Userdata proxies
+
+    /// Pushes a full userdata holding (tag, handle) with the metatable stored at registry reference `metatable`.
+    func pushProxy(tag: Int32, handle: Int, metatable: Int32) {
+        guard let raw = lua_newuserdatauv(L, 16, 0) else {
+            lua_pushnil(L)
+            return
+        }
+        raw.storeBytes(of: tag, toByteOffset: 0, as: Int32.self)
+        raw.storeBytes(of: Int64(handle), toByteOffset: 8, as: Int64.self)
+        pushRef(metatable)
+        lua_setmetatable(L, -2)
+    }
+
+    /// Reads a proxy pushed by `pushProxy` with the given tag; nil for anything else.
+    func proxy(at i: Int32, tag: Int32) -> Int? {
+        guard lua_type(L, i) == LUA_TUSERDATA, lua_rawlen(L, i) == 16, let raw = lua_touserdata(L, i) else {
+            return nil
+        }
+        guard raw.load(fromByteOffset: 0, as: Int32.self) == tag else { return nil }
+        return Int(raw.load(fromByteOffset: 8, as: Int64.self))
+    }
+}
+
+/// The one C entry point for every host function: finds the state and the function by index.
+private let luaHostEntry: segue_host_fn = { _, context, index in
+    guard let context else { return -1 }
+    let state = Unmanaged<LuaState>.fromOpaque(context).takeUnretainedValue()
+    return state.callHost(index)
+}

@@ -1,0 +1,248 @@
+import CLuaShim
+import SegueJSON
+import SegueKit
+
+/// Lua settings (config `[lua]`), each with its documented default.
+public struct LuaSettings: Sendable, Equatable {
+    /// Memory cap per plugin state (16 MiB).
+    public var memoryLimitBytes: Int = 16 << 20
+    /// Instructions per call from the engine: the deterministic limit (5 000 000).
+    public var instructionBudget: Int = 5_000_000
+    /// Wall-clock backstop per call (100 ms).
+    public var callTimeoutMs: Int = 100
+
+    public init() {}
+}
+
+/// One line of `plugins.list`.
+public struct PluginRecord: Sendable {
+    public var name: String
+    public var kind: String
+    public var version: String?
+    public var api: Int
+    public var file: String
+    public var status: String
+    public var error: String?
+    public var loadedAt: Double
+    public var loadMs: Double
+    public var memoryBytes: Int
+    public var calls: Int
+    public var failures: Int
+
+    public var json: JSONValue {
+        var o = JSONObject([
+            ("name", .string(name)), ("kind", .string(kind)), ("version", version.map { .string($0) } ?? .null),
+            ("api", .number(Double(api))), ("file", .string(file)), ("status", .string(status)),
+        ])
+        if let error { o["error"] = .string(error) }
+        o["loaded_at"] = .number(loadedAt)
+        o["load_ms"] = .number(loadMs)
+        o["memory_bytes"] = .number(Double(memoryBytes))
+        o["calls"] = .number(Double(calls))
+        o["failures"] = .number(Double(failures))
+        return .object(o)
+    }
+}
+
+/// A daemon-wide plugin event (`plugin.loaded`, `plugin.failed`, …).
+public struct PluginEvent: Sendable {
+    public let type: String
+    public let name: String
+    public let file: String
+    public let message: String?
+
+    public var fields: JSONObject {
+        var o = JSONObject([("name", .string(name)), ("file", .string(file))])
+        if let message { o[type == "plugin.failed" ? "error" : "message"] = .string(message) }
+        return o
+    }
+}
+
+/// Loads the plugins folder, answers `plugins.list`, and hands each scene its own Lua state per plugin file.
+public final class PluginHost: AnimatorProvider {
+    public static let apiVersion = 1
+
+    public let directory: String
+    public var settings: LuaSettings
+
+    struct LoadedFile {
+        let file: String
+        let source: String
+        var records: [PluginRecord]
+    }
+
+    private var files: [String: LoadedFile] = [:]  // by file path
+    private var byName: [String: String] = [:]  // plugin name -> file path
+    private var failed: [String: PluginRecord] = [:]  // by file path
+    private var instances: [ObjectIdentifier: [String: PluginInstance]] = [:]
+
+    public init(directory: String, settings: LuaSettings = LuaSettings()) {
+        self.directory = directory
+        self.settings = settings
+    }
+
+    /// The Lua library's version string (e.g. "Lua 5.4.4").
+    public static var luaVersion: String {
+        let release = segue_lua_release()
+        return "Lua \(release / 10000).\(release / 100 % 100).\(release % 100)"
+    }
+
+    /// Every plugin, loaded or failed, sorted by name.
+    public var records: [PluginRecord] {
+        var all: [PluginRecord] = []
+        for file in files.values {
+            for var record in file.records {
+                let counts = callCounts(file: file.file)
+                record.calls = counts.calls
+                record.failures = counts.failures
+                all.append(record)
+            }
+        }
+        all.append(contentsOf: failed.values)
+        return all.sorted { ($0.name, $0.file) < ($1.name, $1.file) }
+    }
+
+    private func callCounts(file: String) -> (calls: Int, failures: Int) {
+        var calls = 0, failures = 0
+        for perScene in instances.values {
+            if let instance = perScene[file] {
+                calls += instance.calls
+                failures += instance.failures
+            }
+        }
+        return (calls, failures)
+    }
+
+    public func record(named name: String) -> PluginRecord? { records.first { $0.name == name } }
+
+    /// Loads every `*.lua` file of the folder (in name order). Returns the events to report.
+    @discardableResult
+    public func loadAll() -> [PluginEvent] {
+        guard let names = FileSystem.list(directory) else {
+            return [PluginEvent(type: "plugin.failed", name: "", file: directory, message: "cannot read the plugins folder")]
+        }
+        var events: [PluginEvent] = []
+        for name in names where name.hasSuffix(".lua") && !name.hasPrefix(".") {
+            events.append(contentsOf: load(file: directory + "/" + name))
+        }
+        return events
+    }
+
+    /// Loads (or reloads) one file. A broken new version leaves a working one loaded.
+    public func load(file path: String) -> [PluginEvent] {
+        let base = PluginHost.baseName(path)
+        let started = FileSystem.monotonicNanoseconds()
+        func fail(_ message: String) -> [PluginEvent] {
+            if files[path] == nil {
+                failed[path] = PluginRecord(
+                    name: base, kind: "unknown", version: nil, api: PluginHost.apiVersion, file: path, status: "failed",
+                    error: message, loadedAt: FileSystem.wallSeconds(), loadMs: 0, memoryBytes: 0, calls: 0, failures: 0)
+            }
+            return [PluginEvent(type: "plugin.failed", name: base, file: path, message: message)]
+        }
+        guard let mode = FileSystem.mode(path), FileSystem.isRegularFile(path) else { return fail("not a regular file") }
+        if mode & 0o002 != 0 { return fail("refused: the file is writable by other users (chmod o-w)") }
+        guard let source = FileSystem.read(path) else { return fail("cannot read the file (or it is over 4 MiB)") }
+        let probe: PluginInstance
+        do {
+            probe = try PluginInstance(
+                source: source, file: path, chunkName: "@" + PluginHost.fileName(path), scene: nil,
+                memoryLimit: settings.memoryLimitBytes, instructionBudget: settings.instructionBudget)
+        } catch {
+            return fail(error.message)
+        }
+        let loadMs = Double(FileSystem.monotonicNanoseconds() - started) / 1e6
+        var records: [PluginRecord] = []
+        for (i, described) in probe.described.enumerated() {
+            let name = described.name ?? (probe.described.count == 1 ? base : "\(base)-\(i + 1)")
+            probe.pushField(described.ref, "api")
+            let api = probe.state.number(at: -1).map { Int($0) } ?? PluginHost.apiVersion
+            probe.state.pop()
+            if api > PluginHost.apiVersion {
+                return fail("plugin '\(name)' is written for plugin API \(api); this daemon supports API \(PluginHost.apiVersion)")
+            }
+            if let owner = byName[name], owner != path {
+                return fail("duplicate plugin name '\(name)': already defined by \(PluginHost.fileName(owner))")
+            }
+            if records.contains(where: { $0.name == name }) { return fail("duplicate plugin name '\(name)' in one file") }
+            if let problem = checkShape(probe, described, name: name) { return fail(problem) }
+            probe.pushField(described.ref, "version")
+            let version = probe.state.string(at: -1)
+            probe.state.pop()
+            records.append(PluginRecord(
+                name: name, kind: described.kind, version: version, api: api, file: path, status: "loaded", error: nil,
+                loadedAt: FileSystem.wallSeconds(), loadMs: loadMs, memoryBytes: probe.state.memoryUsed, calls: 0,
+                failures: 0))
+        }
+        // Swap atomically: names of the old version go, the new ones come.
+        if let old = files[path] { for record in old.records where byName[record.name] == path { byName[record.name] = nil } }
+        for record in records { byName[record.name] = path }
+        files[path] = LoadedFile(file: path, source: source, records: records)
+        failed[path] = nil
+        // Scenes make a fresh state from the new source on next use; running transitions keep their instance.
+        for key in instances.keys { instances[key]?[path] = nil }
+        return records.map { PluginEvent(type: "plugin.loaded", name: $0.name, file: path, message: nil) }
+    }
+
+    /// Checks that a description has the functions its kind needs.
+    private func checkShape(_ probe: PluginInstance, _ described: PluginInstance.Described, name: String) -> String? {
+        guard described.kind == "animator" else { return nil }
+        defer { probe.state.pop() }
+        guard probe.pushField(described.ref, "animate") == LUA_TFUNCTION else {
+            return "animator '\(name)' has no animate(ctx) function"
+        }
+        return nil
+    }
+
+    static func fileName(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+    }
+
+    static func baseName(_ path: String) -> String {
+        let file = fileName(path)
+        return file.hasSuffix(".lua") ? String(file.dropLast(4)) : file
+    }
+
+    // MARK: AnimatorProvider
+
+    public func animator(named name: String, for scene: Scene) throws(EngineError) -> (any Animator)? {
+        guard let path = byName[name], let file = files[path],
+            let record = file.records.first(where: { $0.name == name })
+        else { return nil }
+        guard record.kind == "animator" else {
+            throw EngineError(.invalidParams, "plugin '\(name)' is a \(record.kind), not an animator", param: "animator")
+        }
+        let instance = try instance(for: file, scene: scene)
+        guard let described = instance.described.first(where: { ($0.name ?? PluginHost.baseName(path)) == name })
+            ?? (instance.described.count == 1 ? instance.described.first : nil)
+        else {
+            throw EngineError(.pluginError, "plugin '\(name)' did not describe itself the same way twice")
+        }
+        return LuaAnimator(name: name, instance: instance, ref: described.ref)
+    }
+
+    func instance(for file: LoadedFile, scene: Scene) throws(EngineError) -> PluginInstance {
+        let key = ObjectIdentifier(scene)
+        if let existing = instances[key]?[file.file] { return existing }
+        let instance: PluginInstance
+        do {
+            instance = try PluginInstance(
+                source: file.source, file: file.file, chunkName: "@" + PluginHost.fileName(file.file), scene: scene,
+                memoryLimit: settings.memoryLimitBytes, instructionBudget: settings.instructionBudget)
+        } catch {
+            throw EngineError(.pluginError, "plugin file \(PluginHost.fileName(file.file)) failed to load: \(error.message)")
+        }
+        let plugin = PluginHost.baseName(file.file)
+        instance.onLog = { [weak scene] message in
+            scene?.emit("log", JSONObject([("level", "info"), ("plugin", .string(plugin)), ("message", .string(message))]))
+        }
+        instance.onWarning = { [weak scene] message in scene?.warn(plugin, message) }
+        instances[key, default: [:]][file.file] = instance
+        return instance
+    }
+
+    /// Drops a scene's plugin states (scene.destroy).
+    public func forget(scene: Scene) {
+        instances[ObjectIdentifier(scene)] = nil
+    }
+}

@@ -1,0 +1,402 @@
+import CLuaShim
+import SegueKit
+
+/// The primitives the prelude builds the `segue` API from. Every function checks its arguments and reports
+/// misuse as a Lua error naming the function; none of them raises through Swift.
+extension PluginInstance {
+    func registerHostAPI() {
+        state.newTable()
+        let table = state.top
+        func add(_ name: String, _ fn: @escaping (PluginInstance, LuaState) -> HostResult) {
+            state.pushHostFunction { [unowned self] s in fn(self, s) }
+            state.setRawField(table, name)
+        }
+        add("set_metatable") { me, s in
+            guard let which = s.string(at: 1), s.type(at: 2) == LUA_TTABLE else { return .error("set_metatable: bad arguments") }
+            s.pushValue(2)
+            let ref = s.ref()
+            if which == "view" { me.viewMetatable = ref } else { me.ctxMetatable = ref }
+            return .results(0)
+        }
+        add("view_get") { me, s in me.viewGet(s) }
+        add("view_set") { me, s in me.viewSet(s) }
+        add("view_same") { me, s in
+            s.push(me.view(at: 1).map { a in me.view(at: 2).map { $0 === a } ?? false } ?? false)
+            return .results(1)
+        }
+        add("view_add") { me, s in
+            guard let parent = me.view(at: 1) else { return .error(me.deadView("add")) }
+            guard let child = me.view(at: 2) else { return .error("view:add(view): the argument is not a live view") }
+            me.scene?.addSubview(child, to: parent)
+            return .results(0)
+        }
+        add("view_insert") { me, s in
+            guard let parent = me.view(at: 1) else { return .error(me.deadView("insert")) }
+            guard let child = me.view(at: 2) else { return .error("view:insert(view, index): the first argument is not a live view") }
+            guard let index = s.number(at: 3), index.isFinite else { return .error("view:insert(view, index): index must be a number") }
+            // Lua indices are 1-based.
+            me.scene?.insertSubview(child, into: parent, at: Int(max(0, min(index - 1, 1e9))))
+            return .results(0)
+        }
+        add("view_remove") { me, s in
+            guard let view = me.view(at: 1) else { return .error(me.deadView("remove")) }
+            me.scene?.removeFromSuperview(view)
+            return .results(0)
+        }
+        add("view_front") { me, s in
+            guard let view = me.view(at: 1) else { return .error(me.deadView("bring_to_front")) }
+            me.scene?.bringToFront(view)
+            return .results(0)
+        }
+        add("view_snapshot") { me, s in
+            guard let view = me.view(at: 1), let scene = me.scene else { return .error(me.deadView("snapshot")) }
+            do throws(EngineError) {
+                let copy = try scene.makeView(frame: view.presentation.frame, color: view.presentation.color)
+                scene.set(copy, alpha: view.presentation.alpha)
+                scene.set(copy, transform: view.presentation.transform)
+                scene.set(copy, cornerRadius: view.presentation.cornerRadius)
+                me.pushView(copy)
+                return .results(1)
+            } catch {
+                return .error("view:snapshot(): \(error.message)")
+            }
+        }
+        add("new_view") { me, s in
+            guard let scene = me.scene else { return .error("segue.view: no scene") }
+            guard s.type(at: 1) == LUA_TTABLE else { return .error("segue.view expects a table") }
+            do throws(EngineError) {
+                let view = try scene.makeView(frame: .zero)
+                me.pushView(view)
+                let ud = s.top
+                for key in ["frame", "bounds", "center", "alpha", "transform", "hidden", "color", "corner_radius", "z"] {
+                    s.rawField(1, key)
+                    defer { s.pop() }
+                    if s.isNil(-1) { continue }
+                    if let message = me.setProperty(view, key, at: s.top) {
+                        scene.destroyViewForPlugin(view)
+                        return .error("segue.view: \(message)")
+                    }
+                }
+                s.setTop(ud)
+                return .results(1)
+            } catch {
+                return .error("segue.view: \(error.message)")
+            }
+        }
+        add("ctx_get") { me, s in me.contextGet(s) }
+        add("ctx_view") { me, s in
+            guard let ctx = me.context(at: 1) else { return .error(me.deadContext) }
+            let key = s.string(at: 2) ?? ""
+            guard key == "from" || key == "to" else { return .error("ctx:view(key): key must be \"from\" or \"to\"") }
+            me.pushView(ctx.view(forKey: key))
+            return .results(1)
+        }
+        add("ctx_vc") { me, s in
+            guard let ctx = me.context(at: 1) else { return .error(me.deadContext) }
+            let key = s.string(at: 2) ?? ""
+            guard let vc = ctx.viewController(forKey: key) else { return .error("ctx:vc(key): key must be \"from\" or \"to\"") }
+            me.pushViewController(vc, context: ctx)
+            return .results(1)
+        }
+        add("ctx_frame") { me, s in
+            guard let ctx = me.context(at: 1) else { return .error(me.deadContext) }
+            let final = s.bool(at: 3)
+            var vc: ViewController?
+            if let key = s.string(at: 2) {
+                vc = ctx.viewController(forKey: key)
+            } else if s.type(at: 2) == LUA_TTABLE, let id = s.stringField(2, "id") {
+                vc = [ctx.fromViewController, ctx.toViewController].first { $0.id == id }
+            }
+            guard let vc else {
+                return .error("ctx:\(final ? "final" : "initial")_frame(key_or_vc): expected \"from\", \"to\" or a vc from ctx:vc()")
+            }
+            me.push(final ? ctx.finalFrame(for: vc) : ctx.initialFrame(for: vc))
+            return .results(1)
+        }
+        add("ctx_complete") { me, s in
+            guard let ctx = me.context(at: 1) else { return .error(me.deadContext) }
+            guard s.type(at: 2) == LUA_TBOOLEAN else {
+                return .error("ctx:complete(did_complete): did_complete must be a boolean, got \(s.typeName(at: 2))")
+            }
+            ctx.completeTransition(s.bool(at: 2))
+            return .results(0)
+        }
+        add("animate") { me, s in me.animate(s) }
+        add("after") { me, s in
+            guard let scene = me.scene else { return .error("segue.after: no scene") }
+            guard let seconds = s.number(at: 1), seconds.isFinite else { return .error("segue.after: seconds must be a number") }
+            s.pushValue(2)
+            let ref = s.ref()
+            scene.after(seconds) { [weak me] in me?.runCallback(ref, argument: nil, what: "segue.after callback") }
+            return .results(0)
+        }
+        add("now") { me, s in
+            s.push(me.scene?.time ?? 0)
+            return .results(1)
+        }
+        add("log") { me, s in
+            me.onLog?(s.string(at: 1) ?? "")
+            return .results(0)
+        }
+    }
+
+    func deadView(_ method: String) -> String { "view:\(method)(): the view no longer exists" }
+    var deadContext: String { "the transition context is no longer valid (its transition has ended)" }
+
+    // MARK: Views
+
+    func viewGet(_ s: LuaState) -> HostResult {
+        guard let view = view(at: 1) else { return .error("the view no longer exists") }
+        guard let key = s.string(at: 2) else { return .results(0) }
+        let m = view.model
+        switch key {
+        case "id": s.push(view.id)
+        case "frame": push(m.frame)
+        case "bounds": push(m.bounds)
+        case "center": pushPoint(m.center)
+        case "alpha": s.push(m.alpha)
+        case "transform": push(m.transform)
+        case "hidden": s.push(view.hidden)
+        case "color": s.push(m.color.hex)
+        case "corner_radius": s.push(m.cornerRadius)
+        case "z": s.push(view.z)
+        case "superview": pushView(view.superview)
+        case "subviews":
+            s.newTable(arrayCount: Int32(view.subviews.count))
+            for (i, subview) in view.subviews.enumerated() {
+                pushView(subview)
+                lua_rawseti(s.L, -2, lua_Integer(i + 1))
+            }
+        default: s.pushNil()
+        }
+        return .results(1)
+    }
+
+    func viewSet(_ s: LuaState) -> HostResult {
+        guard let view = view(at: 1) else { return .error("the view no longer exists") }
+        guard let key = s.string(at: 2) else { return .error("view properties are named by strings") }
+        if let message = setProperty(view, key, at: 3) { return .error(message) }
+        return .results(0)
+    }
+
+    /// Sets a view property from the Lua value at `i`; returns an error message when the value does not fit.
+    func setProperty(_ view: View, _ key: String, at i: Int32) -> String? {
+        guard let scene else { return "no scene" }
+        switch key {
+        case "frame", "bounds":
+            guard let rect = rect(at: i) else { return "view.\(key) expects a rect {x=, y=, w=, h=}, got \(state.typeName(at: i))" }
+            if key == "frame" { scene.set(view, frame: rect) } else { scene.set(view, bounds: rect) }
+        case "center":
+            guard let x = state.numberField(i, "x"), let y = state.numberField(i, "y"), x.isFinite, y.isFinite else {
+                return "view.center expects a point {x=, y=}"
+            }
+            scene.set(view, center: Point(x: x, y: y))
+        case "alpha":
+            guard let alpha = state.number(at: i), alpha.isFinite else { return "view.alpha expects a number, got \(state.typeName(at: i))" }
+            scene.set(view, alpha: min(max(alpha, 0), 1))
+        case "transform":
+            guard let transform = transform(at: i) else {
+                return "view.transform expects a transform from segue.transform.* ({a,b,c,d,tx,ty} or {m={16 numbers}}), got \(state.typeName(at: i))"
+            }
+            scene.set(view, transform: transform)
+        case "hidden":
+            guard state.type(at: i) == LUA_TBOOLEAN else { return "view.hidden expects a boolean" }
+            scene.set(view, hidden: state.bool(at: i))
+        case "color":
+            guard let text = state.string(at: i), let color = Color(hex: text) else {
+                return "view.color expects \"#rrggbb\" or \"#rrggbbaa\""
+            }
+            scene.set(view, color: color)
+        case "corner_radius":
+            guard let r = state.number(at: i), r.isFinite, r >= 0 else { return "view.corner_radius expects a number ≥ 0" }
+            scene.set(view, cornerRadius: r)
+        case "z":
+            guard let z = state.number(at: i), z.isFinite else { return "view.z expects a number" }
+            scene.set(view, z: z)
+        case "id", "superview", "subviews":
+            return "view.\(key) is read-only"
+        default:
+            return "views have no property '\(key)'"
+        }
+        return nil
+    }
+
+    func rect(at i: Int32) -> Rect? {
+        guard state.type(at: i) == LUA_TTABLE, let x = state.numberField(i, "x"), let y = state.numberField(i, "y"),
+            let w = state.numberField(i, "w"), let h = state.numberField(i, "h"),
+            x.isFinite, y.isFinite, w.isFinite, h.isFinite
+        else { return nil }
+        return Rect(x: x, y: y, w: w, h: h)
+    }
+
+    func transform(at i: Int32) -> Transform3D? {
+        if state.string(at: i) == "identity" { return .identity }
+        guard state.type(at: i) == LUA_TTABLE else { return nil }
+        if state.rawField(i, "m") == LUA_TTABLE {
+            let m = state.top
+            defer { state.pop() }
+            var values: [Double] = []
+            for k in 1...16 {
+                state.rawIndex(m, k)
+                defer { state.pop() }
+                guard let v = state.number(at: -1), v.isFinite else { return nil }
+                values.append(v)
+            }
+            return Transform3D(values: values)
+        }
+        state.pop()
+        guard let a = state.numberField(i, "a"), let b = state.numberField(i, "b"), let c = state.numberField(i, "c"),
+            let d = state.numberField(i, "d"), let tx = state.numberField(i, "tx"), let ty = state.numberField(i, "ty")
+        else { return nil }
+        let t = Transform3D(a: a, b: b, c: c, d: d, tx: tx, ty: ty)
+        return t.values.allSatisfy(\.isFinite) ? t : nil
+    }
+
+    func push(_ r: Rect) {
+        state.newTable(fieldCount: 4)
+        state.push(r.x); state.setRawField(-2, "x")
+        state.push(r.y); state.setRawField(-2, "y")
+        state.push(r.w); state.setRawField(-2, "w")
+        state.push(r.h); state.setRawField(-2, "h")
+    }
+
+    func pushPoint(_ p: Point) {
+        state.newTable(fieldCount: 2)
+        state.push(p.x); state.setRawField(-2, "x")
+        state.push(p.y); state.setRawField(-2, "y")
+    }
+
+    func push(_ t: Transform3D) {
+        if t.isAffine {
+            let a = t.affine
+            state.newTable(fieldCount: 6)
+            state.push(a.a); state.setRawField(-2, "a")
+            state.push(a.b); state.setRawField(-2, "b")
+            state.push(a.c); state.setRawField(-2, "c")
+            state.push(a.d); state.setRawField(-2, "d")
+            state.push(a.tx); state.setRawField(-2, "tx")
+            state.push(a.ty); state.setRawField(-2, "ty")
+        } else {
+            state.newTable(fieldCount: 1)
+            state.newTable(arrayCount: 16)
+            for (k, v) in t.values.enumerated() {
+                state.push(v)
+                lua_rawseti(state.L, -2, lua_Integer(k + 1))
+            }
+            state.setRawField(-2, "m")
+        }
+    }
+
+    // MARK: Context
+
+    func pushViewController(_ vc: ViewController, context: TransitionContext) {
+        state.newTable(fieldCount: 4)
+        state.push(vc.id); state.setRawField(-2, "id")
+        if let title = vc.title { state.push(title); state.setRawField(-2, "title") }
+        let index = vc === context.fromViewController ? context.fromIndex : (vc === context.toViewController ? context.toIndex : nil)
+        if let index { state.push(index); state.setRawField(-2, "index") }
+        pushView(vc.view); state.setRawField(-2, "view")
+    }
+
+    func contextGet(_ s: LuaState) -> HostResult {
+        guard let ctx = context(at: 1) else { return .error(deadContext) }
+        switch s.string(at: 2) ?? "" {
+        case "id": s.push(ctx.transition.id)
+        case "container": pushView(ctx.containerView)
+        case "kind": s.push(ctx.kind.rawValue)
+        case "duration": s.push(ctx.duration)
+        case "animated": s.push(ctx.isAnimated)
+        case "interactive": s.push(ctx.isInteractive)
+        case "cancelled": s.push(ctx.transitionWasCancelled)
+        case "from_index": if let i = ctx.fromIndex { s.push(i) } else { s.pushNil() }
+        case "to_index": if let i = ctx.toIndex { s.push(i) } else { s.pushNil() }
+        case "direction": if let d = ctx.direction { s.push(d) } else { s.pushNil() }
+        default: s.pushNil()
+        }
+        return .results(1)
+    }
+
+    // MARK: Animations
+
+    /// segue.animate(opts, animations, completion): the prelude has checked the argument types.
+    func animate(_ s: LuaState) -> HostResult {
+        guard let scene else { return .error("segue.animate: no scene") }
+        let options: AnimationOptions
+        switch animationOptions(at: 1) {
+        case .success(let o): options = o
+        case .failure(let e): return .error("segue.animate: \(e.message)")
+        }
+        var completion: ((Bool) -> Void)?
+        if s.type(at: 3) == LUA_TFUNCTION {
+            s.pushValue(3)
+            let ref = s.ref()
+            completion = { [weak self] finished in
+                self?.runCallback(ref, argument: finished, what: "animation completion")
+            }
+        }
+        scene.beginAnimations(options, completion: completion)
+        s.pushValue(2)
+        let error = s.call(args: 0, results: 0, topLevel: false)
+        scene.commitAnimations()
+        if let error { return .error(error.message) }
+        return .results(0)
+    }
+
+    func animationOptions(at i: Int32) -> Result<AnimationOptions, LuaError> {
+        let duration = state.numberField(i, "duration") ?? 0.2
+        guard duration.isFinite, duration >= 0 else { return .failure(LuaError("duration must be a number ≥ 0")) }
+        let delay = state.numberField(i, "delay") ?? 0
+        guard delay.isFinite, delay >= 0 else { return .failure(LuaError("delay must be a number ≥ 0")) }
+        var options = AnimationOptions(duration: min(duration, 3600), delay: min(delay, 3600))
+        if state.rawField(i, "spring") == LUA_TTABLE {
+            let spring = state.top
+            defer { state.pop() }
+            if let stiffness = state.numberField(spring, "stiffness") {
+                let mass = state.numberField(spring, "mass") ?? 1
+                let damping = state.numberField(spring, "damping") ?? 10
+                let velocity = state.numberField(spring, "velocity") ?? 0
+                guard let physical = Spring.physical(mass: mass, stiffness: stiffness, damping: damping, velocity: velocity)
+                else { return .failure(LuaError("spring: mass, stiffness and damping must be positive numbers")) }
+                options.timing = .spring(physical.spring)
+                options.duration = min(physical.duration, 3600)
+            } else {
+                let damping = state.numberField(spring, "damping") ?? 0.5
+                let velocity = state.numberField(spring, "velocity") ?? 0
+                guard damping > 0 else { return .failure(LuaError("spring.damping must be > 0 (a damping ratio)")) }
+                guard let uikit = Spring(dampingRatio: damping, initialVelocity: velocity, duration: max(options.duration, 1e-3))
+                else { return .failure(LuaError("spring: damping and velocity must be finite numbers")) }
+                options.timing = .spring(uikit)
+            }
+            return .success(options)
+        }
+        state.pop()
+        switch state.rawField(i, "curve") {
+        case LUA_TNIL:
+            state.pop()
+        case LUA_TSTRING:
+            let name = state.string(at: -1) ?? ""
+            state.pop()
+            guard let curve = CubicBezier.named(name) else {
+                return .failure(LuaError("unknown curve '\(name)' (linear, ease_in, ease_out, ease_in_out, default, or {x1, y1, x2, y2})"))
+            }
+            options.timing = .curve(curve)
+        case LUA_TTABLE:
+            let t = state.top
+            var v: [Double] = []
+            for k in 1...4 {
+                state.rawIndex(t, k)
+                if let n = state.number(at: -1) { v.append(n) }
+                state.pop()
+            }
+            state.pop()
+            guard v.count == 4 else { return .failure(LuaError("a curve table needs four numbers {x1, y1, x2, y2}")) }
+            let curve = CubicBezier(v[0], v[1], v[2], v[3])
+            guard curve.isValid else { return .failure(LuaError("curve x1 and x2 must lie in 0…1")) }
+            options.timing = .curve(curve)
+        default:
+            state.pop()
+            return .failure(LuaError("curve must be a name or {x1, y1, x2, y2}"))
+        }
+        return .success(options)
+    }
+}

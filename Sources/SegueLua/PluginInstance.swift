@@ -1,0 +1,152 @@
+import CLuaShim
+import SegueKit
+
+/// One plugin file loaded in its own Lua state, bound to one scene (or to none, when probing a file at load time).
+final class PluginInstance {
+    /// A plugin description the file returned.
+    struct Described {
+        let kind: String
+        let ref: Int32
+        let name: String?
+    }
+
+    let state: LuaState
+    let file: String
+    weak var scene: Scene?
+    /// Called for `segue.log` and for problems found outside a transition (errors in completions, timers).
+    var onLog: ((String) -> Void)?
+    var onWarning: ((String) -> Void)?
+    private(set) var described: [Described] = []
+    var calls = 0
+    var failures = 0
+
+    var viewMetatable: Int32 = segue_noref()
+    var ctxMetatable: Int32 = segue_noref()
+    var contexts: [Int: TransitionContext] = [:]
+    var contextHandles: [ObjectIdentifier: Int] = [:]
+    var nextContextHandle = 1
+
+    static let viewTag: Int32 = 0x5649_4557  // "VIEW"
+    static let ctxTag: Int32 = 0x4354_5854  // "CTXT"
+
+    /// Builds the state, runs the prelude and the plugin's source. Throws a message when any step fails.
+    init(source: String, file: String, chunkName: String, scene: Scene?, memoryLimit: Int, instructionBudget: Int)
+        throws(LuaError)
+    {
+        guard let state = LuaState(memoryLimit: memoryLimit, instructionBudget: instructionBudget) else {
+            throw LuaError("could not create a Lua state")
+        }
+        self.state = state
+        self.file = file
+        self.scene = scene
+        let base = state.top
+        // [prelude]
+        if let error = state.load(Prelude.source, chunkName: "=segue-prelude") { throw error }
+        registerHostAPI()  // [prelude host]
+        if let error = state.call(args: 1, results: 1, topLevel: true) { throw error }  // [describe]
+        // [describe chunk]
+        if let error = state.load(source, chunkName: chunkName) {
+            state.setTop(base)
+            throw error
+        }
+        if let error = state.call(args: 0, results: 1, topLevel: true) {  // [describe result]
+            state.setTop(base)
+            throw error
+        }
+        if let error = state.call(args: 1, results: 2, topLevel: true) {  // [list|nil message?]
+            state.setTop(base)
+            throw error
+        }
+        guard state.type(at: -2) == LUA_TTABLE else {
+            let message = state.string(at: -1) ?? "the file did not return a plugin"
+            state.setTop(base)
+            throw LuaError(message)
+        }
+        let list = state.top - 1
+        var index = 1
+        while state.rawIndex(list, index) == LUA_TTABLE {  // [list msg item]
+            let item = state.top
+            let kind = state.stringField(item, "kind") ?? "animator"
+            state.rawField(item, "desc")  // [list msg item desc]
+            let name = state.stringField(state.top, "name")
+            described.append(Described(kind: kind, ref: state.ref(), name: name))  // [list msg item]
+            state.pop()
+            index += 1
+        }
+        state.setTop(base)
+    }
+
+    // MARK: Calls into the plugin
+
+    /// Pushes field `key` of plugin description `ref`; returns its Lua type.
+    @discardableResult
+    func pushField(_ ref: Int32, _ key: String) -> Int32 {
+        state.pushRef(ref)
+        let type = state.rawField(-1, key)
+        lua_rotate(state.L, -2, 1)  // swap: [field desc]
+        state.pop()
+        return type
+    }
+
+    /// Calls the function on the stack (below `args` arguments) as one top-level plugin call.
+    func callPlugin(args: Int32, results: Int32) -> LuaError? {
+        calls += 1
+        let error = state.call(args: args, results: results, topLevel: true)
+        if error != nil { failures += 1 }
+        return error
+    }
+
+    // MARK: Proxies
+
+    func pushView(_ view: View?) {
+        guard let view, view.isAlive else {
+            state.pushNil()
+            return
+        }
+        state.pushProxy(tag: PluginInstance.viewTag, handle: view.serial, metatable: viewMetatable)
+    }
+
+    func view(at i: Int32) -> View? {
+        guard let serial = state.proxy(at: i, tag: PluginInstance.viewTag) else { return nil }
+        return scene?.view(serial: serial)
+    }
+
+    func pushContext(_ context: TransitionContext) {
+        let key = ObjectIdentifier(context)
+        let handle: Int
+        if let existing = contextHandles[key] {
+            handle = existing
+        } else {
+            handle = nextContextHandle
+            nextContextHandle += 1
+            contextHandles[key] = handle
+            contexts[handle] = context
+        }
+        state.pushProxy(tag: PluginInstance.ctxTag, handle: handle, metatable: ctxMetatable)
+    }
+
+    func forgetContext(_ context: TransitionContext) {
+        if let handle = contextHandles.removeValue(forKey: ObjectIdentifier(context)) {
+            contexts[handle] = nil
+        }
+    }
+
+    func context(at i: Int32) -> TransitionContext? {
+        guard let handle = state.proxy(at: i, tag: PluginInstance.ctxTag) else { return nil }
+        return contexts[handle]
+    }
+
+    /// Runs a completion or timer callback stored at `ref` (and releases it).
+    func runCallback(_ ref: Int32, argument: Bool?, what: String) {
+        state.pushRef(ref)
+        state.unref(ref)
+        var args: Int32 = 0
+        if let argument {
+            state.push(argument)
+            args = 1
+        }
+        if let error = callPlugin(args: args, results: 0) {
+            onWarning?("\(what) raised: \(error.message)")
+        }
+    }
+}

@@ -1,0 +1,169 @@
+/// The friendly `segue` API, written in Lua over the host's primitives (mpv's defaults.lua pattern). It runs in
+/// every plugin state before the plugin file, receives the primitives table as `...`, keeps it in locals the
+/// plugin cannot reach, and returns `describe`, which turns what a plugin file returned into a list of plugins.
+enum Prelude {
+    static let source = #"""
+local host = ...
+local type, error, tostring, select, setmetatable, rawget = type, error, tostring, select, setmetatable, rawget
+local concat = table.concat
+local cos, sin, sqrt = math.cos, math.sin, math.sqrt
+
+math.randomseed(0x5E9ED)
+
+local segue = { api = 1 }
+local described = setmetatable({}, { __mode = "k" })
+
+local function constructor(kind)
+  return function(t)
+    if type(t) ~= "table" then error("segue." .. kind .. " expects a table, got " .. type(t), 2) end
+    described[t] = kind
+    return t
+  end
+end
+segue.animator = constructor("animator")
+segue.interaction = constructor("interaction")
+segue.delegate = constructor("delegate")
+segue.presentation = constructor("presentation")
+
+-- Geometry ----------------------------------------------------------------------------------------------
+function segue.rect(x, y, w, h) return { x = x or 0, y = y or 0, w = w or 0, h = h or 0 } end
+function segue.offset(r, dx, dy) return { x = r.x + (dx or 0), y = r.y + (dy or 0), w = r.w, h = r.h } end
+function segue.inset(r, top, left, bottom, right)
+  return { x = r.x + left, y = r.y + top, w = r.w - left - right, h = r.h - top - bottom }
+end
+
+local T = {}
+T.identity = { a = 1, b = 0, c = 0, d = 1, tx = 0, ty = 0 }
+function T.translate(tx, ty) return { a = 1, b = 0, c = 0, d = 1, tx = tx or 0, ty = ty or 0 } end
+function T.scale(sx, sy) sy = sy or sx; return { a = sx, b = 0, c = 0, d = sy, tx = 0, ty = 0 } end
+function T.rotate(r) local c, s = cos(r), sin(r); return { a = c, b = s, c = -s, d = c, tx = 0, ty = 0 } end
+local function to_m(t)
+  if t.m then return t.m end
+  return { t.a, t.b, 0, 0, t.c, t.d, 0, 0, 0, 0, 1, 0, t.tx, t.ty, 0, 1 }
+end
+-- CGAffineTransformConcat / CATransform3DConcat: `a` then `b`.
+function T.concat(a, b)
+  if not a.m and not b.m then
+    return { a = a.a * b.a + a.b * b.c, b = a.a * b.b + a.b * b.d,
+             c = a.c * b.a + a.d * b.c, d = a.c * b.b + a.d * b.d,
+             tx = a.tx * b.a + a.ty * b.c + b.tx, ty = a.tx * b.b + a.ty * b.d + b.ty }
+  end
+  local p, q, m = to_m(a), to_m(b), {}
+  for i = 0, 3 do
+    for j = 0, 3 do
+      local s = 0
+      for k = 0, 3 do s = s + p[i * 4 + k + 1] * q[k * 4 + j + 1] end
+      m[i * 4 + j + 1] = s
+    end
+  end
+  return { m = m }
+end
+function T.invert(t)
+  if t.m then error("segue.transform.invert: only 2-D transforms can be inverted", 2) end
+  local det = t.a * t.d - t.b * t.c
+  if det == 0 then return t end
+  return { a = t.d / det, b = -t.b / det, c = -t.c / det, d = t.a / det,
+           tx = (t.c * t.ty - t.d * t.tx) / det, ty = (t.b * t.tx - t.a * t.ty) / det }
+end
+-- The perspective of a flip: m34 = -1/d.
+function T.perspective(d)
+  return { m = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -1 / d, 0, 0, 0, 1 } }
+end
+-- CATransform3DMakeRotation(angle, x, y, z).
+function T.rotate3d(angle, x, y, z)
+  local len = sqrt(x * x + y * y + z * z)
+  if len == 0 then return T.identity end
+  x, y, z = x / len, y / len, z / len
+  local c, s = cos(angle), sin(angle)
+  local t = 1 - c
+  return { m = { c + t * x * x, t * x * y + s * z, t * x * z - s * y, 0,
+                 t * x * y - s * z, c + t * y * y, t * y * z + s * x, 0,
+                 t * x * z + s * y, t * y * z - s * x, c + t * z * z, 0,
+                 0, 0, 0, 1 } }
+end
+segue.transform = T
+
+-- Views -------------------------------------------------------------------------------------------------
+local view_get, view_set = host.view_get, host.view_set
+local view_methods = {
+  add = function(self, v) return host.view_add(self, v) end,
+  insert = function(self, v, i) return host.view_insert(self, v, i) end,
+  remove = function(self) return host.view_remove(self) end,
+  bring_to_front = function(self) return host.view_front(self) end,
+  snapshot = function(self) return host.view_snapshot(self) end,
+}
+host.set_metatable("view", {
+  __index = function(self, k)
+    local m = view_methods[k]
+    if m ~= nil then return m end
+    return view_get(self, k)
+  end,
+  __newindex = function(self, k, v) view_set(self, k, v) end,
+  __eq = function(a, b) return host.view_same(a, b) end,
+  __tostring = function(self) return "view(" .. tostring(view_get(self, "id")) .. ")" end,
+  __metatable = "locked",
+})
+function segue.view(opts) return host.new_view(opts or {}) end
+
+-- The transition context --------------------------------------------------------------------------------
+local ctx_get = host.ctx_get
+local ctx_methods = {
+  view = function(self, key) return host.ctx_view(self, key) end,
+  vc = function(self, key) return host.ctx_vc(self, key) end,
+  initial_frame = function(self, k) return host.ctx_frame(self, k, false) end,
+  final_frame = function(self, k) return host.ctx_frame(self, k, true) end,
+  complete = function(self, did_complete) return host.ctx_complete(self, did_complete) end,
+}
+host.set_metatable("ctx", {
+  __index = function(self, k)
+    local m = ctx_methods[k]
+    if m ~= nil then return m end
+    return ctx_get(self, k)
+  end,
+  __newindex = function(self, k) error("the transition context is read-only (setting '" .. tostring(k) .. "')", 2) end,
+  __tostring = function(self) return "ctx(" .. tostring(ctx_get(self, "id")) .. ")" end,
+  __metatable = "locked",
+})
+
+-- Animations and the clock ------------------------------------------------------------------------------
+function segue.animate(opts, animations, completion)
+  if type(opts) ~= "table" then error("segue.animate: opts must be a table, got " .. type(opts), 2) end
+  if type(animations) ~= "function" then
+    error("segue.animate: animations must be a function, got " .. type(animations), 2)
+  end
+  if completion ~= nil and type(completion) ~= "function" then
+    error("segue.animate: completion must be a function or nil, got " .. type(completion), 2)
+  end
+  return host.animate(opts, animations, completion)
+end
+function segue.after(seconds, fn)
+  if type(seconds) ~= "number" then error("segue.after: seconds must be a number", 2) end
+  if type(fn) ~= "function" then error("segue.after: fn must be a function", 2) end
+  return host.after(seconds, fn)
+end
+segue.now = host.now
+function segue.log(...)
+  local parts = {}
+  for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
+  return host.log(concat(parts, " "))
+end
+
+_G.segue = segue
+
+return function(value)
+  if type(value) ~= "table" then
+    return nil, "the file must return a plugin made by segue.animator{} (or a list of plugins), not a " .. type(value)
+  end
+  local kind = described[value]
+  if kind then return { { kind = kind, desc = value } } end
+  local list = {}
+  for i = 1, #value do
+    local k = described[value[i]]
+    if not k then return nil, "item " .. i .. " of the returned list is not a plugin made by segue.*{}" end
+    list[i] = { kind = k, desc = value[i] }
+  end
+  if #list == 0 then return nil, "the file returned a table that is not a plugin (use segue.animator{...})" end
+  return list
+end
+"""#
+}
