@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@testable import SegueKit
+
+@Suite("Timing curves and springs")
+struct TimingTests {
+    /// Points on the curve computed directly from the Bézier polynomial at parameter s (independent of the
+    /// engine's solver, which goes the other way: from x to s).
+    func pointOnCurve(_ c: (Double, Double, Double, Double), _ s: Double) -> (x: Double, y: Double) {
+        let u = 1 - s
+        let x = 3 * u * u * s * c.0 + 3 * u * s * s * c.2 + s * s * s
+        let y = 3 * u * u * s * c.1 + 3 * u * s * s * c.3 + s * s * s
+        return (x, y)
+    }
+
+    @Test("named curves match their Bézier polynomials to 1e-6", arguments: [
+        ("linear", (0.0, 0.0, 1.0, 1.0)), ("ease_in", (0.42, 0.0, 1.0, 1.0)), ("ease_out", (0.0, 0.0, 0.58, 1.0)),
+        ("ease_in_out", (0.42, 0.0, 0.58, 1.0)), ("default", (0.25, 0.1, 0.25, 1.0)),
+    ])
+    func namedCurves(name: String, points: (Double, Double, Double, Double)) throws {
+        let curve = try #require(CubicBezier.named(name))
+        for i in 1..<100 {
+            let (x, y) = pointOnCurve(points, Double(i) / 100)
+            #expect(abs(curve.value(at: x) - y) < 1e-6, "\(name) at x=\(x)")
+        }
+    }
+
+    @Test("curve values at known points")
+    func knownPoints() {
+        #expect(CubicBezier.easeInOut.value(at: 0.5) == 0.5)  // symmetric curve
+        #expect(CubicBezier.linear.value(at: 0.25) == 0.25)
+        #expect(CubicBezier.easeIn.value(at: 0) == 0)
+        #expect(CubicBezier.easeIn.value(at: 1) == 1)
+        // ease-in lags, ease-out leads
+        #expect(CubicBezier.easeIn.value(at: 0.5) < 0.5)
+        #expect(CubicBezier.easeOut.value(at: 0.5) > 0.5)
+        // A steep custom curve is still solved to 1e-6.
+        let steep = CubicBezier(0.9, 0, 0.1, 1)
+        for i in 1..<50 {
+            let (x, y) = pointOnCurve((0.9, 0, 0.1, 1), Double(i) / 50)
+            #expect(abs(steep.value(at: x) - y) < 1e-6)
+        }
+    }
+
+    /// x'' + 2ζω x' + ω² x = 0 integrated with RK4 at a small step: an independent check of the closed form.
+    func integrate(omega: Double, zeta: Double, x0: Double, v0: Double, until t: Double) -> Double {
+        var x = x0, v = v0
+        // RK4 is stable for |h·λ| < 2.7: shrink the step for stiff (strongly overdamped) springs.
+        let step = min(1e-5, 0.5 / (2 * zeta * omega + omega))
+        let steps = max(1, Int(t / step))
+        let h = t / Double(steps)
+        func a(_ x: Double, _ v: Double) -> Double { -2 * zeta * omega * v - omega * omega * x }
+        for _ in 0..<steps {
+            let k1x = v, k1v = a(x, v)
+            let k2x = v + h / 2 * k1v, k2v = a(x + h / 2 * k1x, v + h / 2 * k1v)
+            let k3x = v + h / 2 * k2v, k3v = a(x + h / 2 * k2x, v + h / 2 * k2v)
+            let k4x = v + h * k3v, k4v = a(x + h * k3x, v + h * k3v)
+            x += h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x)
+            v += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v)
+        }
+        return x
+    }
+
+    @Test("UIKit springs match a numerical integration (under, critically and over damped, ζ up to 300)",
+          arguments: [(0.3, 0.0), (0.75, 0.5), (1.0, 0.0), (1.0, 2.0), (2.5, 0.5), (300.0, 0.0)])
+    func springMatchesIntegration(zeta: Double, velocity: Double) throws {
+        let spring = try #require(Spring(dampingRatio: zeta, initialVelocity: velocity, duration: 1))
+        for t in [0.05, 0.1, 0.25, 0.5, 0.8] {
+            let expected = integrate(omega: spring.omega, zeta: zeta, x0: 1, v0: -velocity, until: t)
+            #expect(abs(spring.displacement(at: t) - expected) < 1e-6, "ζ=\(zeta) t=\(t)")
+        }
+    }
+
+    @Test("the decay envelope falls to 1e-3 exactly at the duration")
+    func envelopeAtDuration() throws {
+        for (zeta, duration) in [(0.5, 1.0), (0.75, 0.3), (1.0, 2.0), (4.0, 1.0), (300.0, 0.5)] {
+            let spring = try #require(Spring(dampingRatio: zeta, initialVelocity: 0, duration: duration))
+            let rate = zeta < 1 ? zeta * spring.omega : spring.omega * (zeta - (zeta * zeta - 1).squareRoot())
+            #expect(abs(exp(-rate * duration) - 1e-3) < 1e-9, "ζ=\(zeta)")
+        }
+        // At the duration the animation snaps to its target.
+        let spring = try #require(Spring(dampingRatio: 0.75, initialVelocity: 0.5, duration: 1))
+        #expect(Timing.spring(spring).progress(at: 1, duration: 1) == 1)
+    }
+
+    @Test("an underdamped spring overshoots; ζ ≤ 0 is refused")
+    func overshootAndRefusal() throws {
+        let spring = try #require(Spring(dampingRatio: 0.3, initialVelocity: 0, duration: 1))
+        let peak = (1...100).map { spring.progress(at: Double($0) / 100) }.max() ?? 0
+        #expect(peak > 1.1)
+        #expect(Spring(dampingRatio: 0, initialVelocity: 0, duration: 1) == nil)
+        #expect(Spring(dampingRatio: -1, initialVelocity: 0, duration: 1) == nil)
+    }
+
+    @Test("CASpringAnimation form: the duration is the settling time")
+    func physicalSpring() throws {
+        let (spring, duration) = try #require(Spring.physical(mass: 1, stiffness: 100, damping: 10, velocity: 0))
+        #expect(abs(spring.omega - 10) < 1e-12)
+        #expect(abs(spring.zeta - 0.5) < 1e-12)
+        #expect(abs(duration - log(1000) / 5) < 1e-9)
+    }
+}

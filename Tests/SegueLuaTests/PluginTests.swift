@@ -1,0 +1,156 @@
+import SegueKit
+import Testing
+
+@testable import SegueLua
+
+@Suite("Lua plugins through the engine")
+struct PluginTests {
+    @Test("the bundled plugins load")
+    func bundledPluginsLoad() throws {
+        let host = PluginHost(directory: repositoryRoot + "/plugins")
+        let events = host.loadAll()
+        #expect(events.allSatisfy { $0.type == "plugin.loaded" })
+        let names = host.records.map(\.name)
+        #expect(names.contains("dt-slide"))
+        #expect(names.contains("cross-dissolve"))
+        #expect(host.records.allSatisfy { $0.status == "loaded" && $0.kind == "animator" })
+    }
+
+    @Test("dt-slide slides both views over 0.28 s with ease-in-out and ends with transforms reset")
+    func dtSlide() throws {
+        let host = PluginHost(directory: repositoryRoot + "/plugins")
+        host.loadAll()
+        let recorder = Recorder()
+        let (scene, container, a, b) = try makeScene(host: host, recorder: recorder)
+        let transition = try #require(try scene.select(container, index: 1, animator: "dt-slide").transition)
+        #expect(transition.duration == 0.28)
+        // At the start the to-view waits one width to the right.
+        #expect(b.view.presentation.transform.affine.tx == 320)
+        scene.advance(by: 140_000_000)  // half-way: ease-in-out is at 0.5
+        #expect(abs(b.view.presentation.transform.affine.tx - 160) < 3)
+        #expect(abs(a.view.presentation.transform.affine.tx + 160) < 3)
+        scene.advance(by: 160_000_000)
+        #expect(transition.state == .completed)
+        #expect(!transition.failedOver && !transition.forced)
+        #expect(b.view.presentation.transform.isIdentity && a.view.model.transform.isIdentity)
+        #expect(container.view.subviews.map(\.id) == ["b.view"])
+        #expect(b.view.model.frame == Rect(x: 0, y: 0, w: 320, h: 480))
+        // Backward: the new page comes in from the left.
+        _ = try scene.select(container, index: 0, animator: "dt-slide")
+        #expect(a.view.presentation.transform.affine.tx == -320)
+        scene.advance(by: 300_000_000)
+        #expect(container.selectedIndex == 0)
+    }
+
+    @Test("cross-dissolve fades the to-view in over 0.5 s and restores the from-view's alpha")
+    func crossDissolve() throws {
+        let host = PluginHost(directory: repositoryRoot + "/plugins")
+        host.loadAll()
+        let recorder = Recorder()
+        let (scene, container, a, b) = try makeScene(host: host, recorder: recorder)
+        let transition = try #require(try scene.select(container, index: 1, animator: "cross-dissolve").transition)
+        scene.advance(by: 250_000_000)
+        #expect(abs(b.view.presentation.alpha - 0.5) < 1e-6)
+        #expect(abs(a.view.presentation.alpha - 0.5) < 1e-6)
+        scene.advance(by: 300_000_000)
+        #expect(transition.state == .completed)
+        #expect(b.view.presentation.alpha == 1)
+        #expect(a.view.model.alpha == 1)
+        #expect(a.view.superview == nil)
+    }
+
+    @Test("an animator stuck in while true is stopped, the default finishes the transition")
+    func infiniteLoopAnimator() throws {
+        let dir = try makePluginFolder([
+            "spin.lua": "return segue.animator { duration = function() return 0.3 end, animate = function(ctx) while true do end end }",
+        ])
+        let host = PluginHost(directory: dir)
+        host.loadAll()
+        let recorder = Recorder()
+        let (scene, container, _, b) = try makeScene(host: host, recorder: recorder)
+        let transition = try #require(try scene.select(container, index: 1, animator: "spin").transition)
+        #expect(transition.failedOver)
+        #expect(transition.problems.first?.message.contains("instruction budget") == true)
+        scene.advance(by: 1_100_000_000)
+        #expect(transition.state == .completed)
+        #expect(b.view.superview === container.view)
+        #expect(recorder.types("transition.") == ["transition.began", "transition.failed_over", "transition.completed"])
+    }
+
+    @Test("an animator that never completes is completed by the watchdog")
+    func neverCompletes() throws {
+        let dir = try makePluginFolder([
+            "lazy.lua": "return segue.animator { duration = function() return 0.2 end, animate = function(ctx) ctx.container:add(ctx:view('to')) end }",
+        ])
+        let host = PluginHost(directory: dir)
+        host.loadAll()
+        let recorder = Recorder()
+        let (scene, container, _, _) = try makeScene(host: host, recorder: recorder)
+        let transition = try #require(try scene.select(container, index: 1, animator: "lazy").transition)
+        scene.advance(by: 1_500_000_000)  // 0.2 × 2 + 1 = 1.4 s
+        #expect(transition.state == .completed && transition.forced)
+        #expect(recorder.types("transition.").contains("transition.watchdog"))
+    }
+
+    @Test("broken files are reported by name and leave the others loaded")
+    func brokenFiles() throws {
+        let dir = try makePluginFolder([
+            "good.lua": "return segue.animator { duration = function() return 0.1 end, animate = function(ctx) ctx:complete(true) end }",
+            "syntax.lua": "return segue.animator {",
+            "future.lua": "return segue.animator { api = 2, animate = function() end }",
+            "notaplugin.lua": "return 42",
+            "loops.lua": "while true do end",
+            "escape.lua": "return io.open('/etc/passwd')",
+        ])
+        let host = PluginHost(directory: dir)
+        let events = host.loadAll()
+        let failed = Dictionary(uniqueKeysWithValues: events.filter { $0.type == "plugin.failed" }.map { ($0.name, $0.message ?? "") })
+        #expect(failed.keys.sorted() == ["escape", "future", "loops", "notaplugin", "syntax"])
+        #expect(failed["future"]?.contains("API 2") == true)
+        #expect(failed["loops"]?.contains("instruction budget") == true)
+        #expect(failed["escape"]?.contains("io") == true)
+        #expect(host.record(named: "good")?.status == "loaded")
+        #expect(host.record(named: "syntax")?.status == "failed")
+    }
+
+    @Test("wrong argument types raise clear errors and fail over")
+    func wrongTypes() throws {
+        let dir = try makePluginFolder([
+            "bad.lua": "return segue.animator { duration = function() return 0.1 end, animate = function(ctx) ctx:view('to').frame = 'wide' end }",
+        ])
+        let host = PluginHost(directory: dir)
+        host.loadAll()
+        let recorder = Recorder()
+        let (scene, container, _, _) = try makeScene(host: host, recorder: recorder)
+        let transition = try #require(try scene.select(container, index: 1, animator: "bad").transition)
+        #expect(transition.failedOver)
+        #expect(transition.problems.first?.message.contains("view.frame expects a rect") == true)
+        scene.advance(by: 1_100_000_000)
+        #expect(transition.state == .completed)
+    }
+
+    @Test("each scene gets its own plugin state")
+    func statePerScene() throws {
+        let dir = try makePluginFolder([
+            "counter.lua": """
+                count = 0
+                return segue.animator {
+                  duration = function() return 0 end,
+                  animate = function(ctx) count = count + 1; segue.log('count', count); ctx.container:add(ctx:view('to')); ctx:complete(true) end,
+                }
+                """,
+        ])
+        let host = PluginHost(directory: dir)
+        host.loadAll()
+        let r1 = Recorder(), r2 = Recorder()
+        let (s1, c1, _, _) = try makeScene(host: host, recorder: r1)
+        let (s2, c2, _, _) = try makeScene(host: host, recorder: r2)
+        _ = try s1.select(c1, index: 1, animator: "counter")
+        _ = try s1.select(c1, index: 0, animator: "counter")
+        _ = try s2.select(c2, index: 1, animator: "counter")
+        let logs1 = r1.events.filter { $0.type == "log" }.compactMap { $0.fields["message"]?.stringValue }
+        let logs2 = r2.events.filter { $0.type == "log" }.compactMap { $0.fields["message"]?.stringValue }
+        #expect(logs1 == ["count 1", "count 2"])
+        #expect(logs2 == ["count 1"])
+    }
+}
