@@ -116,3 +116,7 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
 extension JSONValue: CustomStringConvertible {
     public var description: String { serialized() }
 }
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self.init(elements) }
+}

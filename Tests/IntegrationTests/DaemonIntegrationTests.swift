@@ -1,0 +1,118 @@
+import Foundation
+import SegueClient
+import SegueJSON
+import Testing
+
+@Suite("The real segued on a socket", .serialized)
+struct DaemonIntegrationTests {
+    @Test("the README's quick start runs as written")
+    func quickStart() throws {
+        let daemon = try DaemonProcess()
+        let result = try runCommand("/bin/bash", [repositoryRoot + "/scripts/quickstart.sh"], environment: [
+            "SEGUECTL": binaryDirectory + "/seguectl", "SEGUED_SOCKET": daemon.socket,
+        ])
+        #expect(result.status == 0, "\(result.err)")
+        let lines = result.out.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
+        let types = lines.compactMap { $0["type"]?.stringValue }
+        #expect(types == [
+            "vc.will_move_to_parent", "vc.will_move_to_parent", "vc.view_will_disappear", "vc.view_will_appear",
+            "transition.began", "vc.view_did_disappear", "vc.view_did_appear", "vc.did_move_to_parent",
+            "vc.did_move_to_parent", "transition.completed",
+        ])
+        #expect(lines.contains { $0["transition"] == "t-1" && $0["state"] == "completed" && $0["animator"] == "dt-slide" })
+        #expect(lines.contains { $0["container"] == "tabs" && $0["selected"] == 1 })
+    }
+
+    @Test("the socket is mode 0600, and SIGTERM removes it and exits 0")
+    func socketModeAndSigterm() throws {
+        let daemon = try DaemonProcess()
+        let attributes = try FileManager.default.attributesOfItem(atPath: daemon.socket)
+        let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+        #expect(mode == 0o600)
+        #expect(daemon.terminate() == 0)
+        #expect(!FileManager.default.fileExists(atPath: daemon.socket))
+    }
+
+    @Test("a second daemon on a live socket refuses to start; a stale socket file is replaced")
+    func liveAndStaleSockets() throws {
+        let daemon = try DaemonProcess()
+        let second = try runCommand(binaryDirectory + "/segued", ["--socket", daemon.socket, "--plugins", repositoryRoot + "/plugins"])
+        #expect(second.status != 0)
+        #expect(second.err.contains("already listening"))
+        #expect(try daemon.client().call("daemon.ping") == "pong")
+    }
+
+    @Test("events a request causes arrive before its response")
+    func ordering() throws {
+        let daemon = try DaemonProcess()
+        let client = try daemon.client()
+        _ = try client.call("scene.create", ["id": "o", "size": ["w": 320, "h": 480], "clock": "manual"])
+        _ = try client.call("events.subscribe", ["types": ["lifecycle", "transition"]])
+        _ = try client.call("vc.create", ["id": "a"])
+        _ = try client.call("vc.create", ["id": "b"])
+        _ = try client.call("container.create", ["id": "c", "kind": "custom", "children": ["a", "b"]])
+        _ = try client.call("scene.set_root", ["vc": "c"])
+        _ = client.takeEvents()
+        _ = try client.call("container.select", ["container": "c", "index": 1, "animator": "cross-dissolve"])
+        #expect(client.takeEvents().compactMap { $0["type"]?.stringValue }.last == "transition.began")
+        _ = try client.call("clock.advance", ["ms": 600])
+        let after = client.takeEvents().compactMap { $0["type"]?.stringValue }
+        #expect(after.last == "transition.completed")
+        #expect(after.count == 5)
+    }
+
+    @Test("an animator looping forever does not stall the daemon: the transition ends and ping answers")
+    func infiniteLoopDoesNotStall() throws {
+        let folder = "/tmp/sgp-" + String(UUID().uuidString.prefix(8))
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+            return segue.animator {
+              duration = function(ctx) return 0.3 end,
+              animate = function(ctx) while true do pcall(function() while true do end end) end end,
+            }
+            """.write(toFile: folder + "/spin.lua", atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(plugins: folder)
+        let client = try daemon.client()
+        let other = try daemon.client()
+        _ = try client.call("scene.create", ["id": "s", "size": ["w": 320, "h": 480], "clock": "manual"])
+        _ = try client.call("events.subscribe", ["types": ["transition"]])
+        _ = try client.call("vc.create", ["id": "a"])
+        _ = try client.call("vc.create", ["id": "b"])
+        _ = try client.call("container.create", ["id": "c", "kind": "custom", "children": ["a", "b"]])
+        _ = try client.call("scene.set_root", ["vc": "c"])
+        let start = try client.call("container.select", ["container": "c", "index": 1, "animator": "spin"])
+        #expect(start["transition"] == "t-1")
+        #expect(try other.call("daemon.ping") == "pong")
+        _ = try client.call("clock.advance", ["ms": 1100])
+        let types = client.takeEvents().compactMap { $0["type"]?.stringValue }
+        #expect(types == ["transition.began", "transition.failed_over", "transition.completed"])
+        let transition = try client.call("transition.get", ["transition": "t-1"])
+        #expect(transition["state"] == "completed")
+        #expect(transition["failed_over"] == true)
+    }
+
+    @Test("seguectl call prints the result, or the error with exit status 1")
+    func seguectlCall() throws {
+        let daemon = try DaemonProcess()
+        let ok = try runCommand(binaryDirectory + "/seguectl", ["call", "--socket", daemon.socket, "daemon.ping"])
+        #expect(ok.status == 0 && ok.out == "\"pong\"\n")
+        let bad = try runCommand(binaryDirectory + "/seguectl", ["call", "--socket", daemon.socket, "vc.get", #"{"scene":"x","vc":"y"}"#])
+        #expect(bad.status == 1)
+        #expect(bad.err.contains("-32001"))
+        let down = try runCommand(binaryDirectory + "/seguectl", ["call", "--socket", daemon.directory + "/none.sock", "daemon.ping"])
+        #expect(down.status == 2)
+    }
+
+    @Test("a bad config file stops start-up naming the key and the file")
+    func badConfig() throws {
+        let dir = "/tmp/sgc-" + String(UUID().uuidString.prefix(8))
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "[engine]\nfsp = 60\n".write(toFile: dir + "/bad.toml", atomically: true, encoding: .utf8)
+        let result = try runCommand(binaryDirectory + "/segued", ["--config", dir + "/bad.toml", "--socket", dir + "/s.sock"])
+        #expect(result.status != 0)
+        #expect(result.err.contains("engine.fsp"))
+        #expect(result.err.contains("bad.toml"))
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import SegueClient
+
+let repositoryRoot: String = {
+    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)
+    return parts.joined(separator: "/")
+}()
+
+/// The folder holding the built executables (next to the test bundle).
+let binaryDirectory: String = {
+    let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    var url = URL(fileURLWithPath: exe).deletingLastPathComponent()
+    // On some platforms the test binary sits inside a .xctest bundle.
+    while url.path.contains(".xctest") { url = url.deletingLastPathComponent() }
+    return url.path
+}()
+
+/// A real `segued` on a temporary socket, stopped (SIGTERM) when released.
+final class DaemonProcess {
+    let directory: String
+    let socket: String
+    let process = Process()
+    let stderr = Pipe()
+
+    init(plugins: String = repositoryRoot + "/plugins", extraArguments: [String] = []) throws {
+        directory = "/tmp/sgt-" + String(UUID().uuidString.prefix(8))
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        socket = directory + "/s.sock"
+        process.executableURL = URL(fileURLWithPath: binaryDirectory + "/segued")
+        process.arguments = ["--config", repositoryRoot + "/config/segued.toml", "--socket", socket, "--plugins", plugins]
+            + extraArguments
+        process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+        process.standardError = stderr
+        try process.run()
+        try waitForSocket()
+    }
+
+    func waitForSocket() throws {
+        for _ in 0..<400 {
+            if FileManager.default.fileExists(atPath: socket), (try? SegueClient(socketPath: socket)) != nil { return }
+            if !process.isRunning { break }
+            usleep(25_000)
+        }
+        throw DaemonFailure(message: "segued did not start: \(stderrText())")
+    }
+
+    func client() throws -> SegueClient { try SegueClient(socketPath: socket) }
+
+    func stderrText() -> String {
+        if process.isRunning { return "(running)" }
+        return String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    /// Sends SIGTERM and waits (up to `seconds`) for the exit; returns the exit status, nil if it did not exit.
+    func terminate(waitingUpTo seconds: Double = 5) -> Int32? {
+        guard process.isRunning else { return process.terminationStatus }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+struct DaemonFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+/// Runs a command; returns (status, stdout, stderr).
+func runCommand(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws
+    -> (status: Int32, out: String, err: String)
+{
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+}
