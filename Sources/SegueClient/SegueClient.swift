@@ -36,6 +36,7 @@ public final class SegueClient {
 
     private let fd: Int32
     private var buffer: [UInt8] = []
+    private var chunk = [UInt8](repeating: 0, count: 65536)
     private var nextID = 1
     /// Event notifications received and not yet taken, oldest first.
     public private(set) var events: [JSONValue] = []
@@ -91,14 +92,15 @@ public final class SegueClient {
                 buffer.removeSubrange(...newline)
                 return line
             }
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pfd, 1, timeoutMs)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw .connection("poll: \(String(cString: strerror(errno)))")
+            if timeoutMs >= 0 {
+                var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&pfd, 1, timeoutMs)
+                if ready < 0 {
+                    if errno == EINTR { continue }
+                    throw .connection("poll: \(String(cString: strerror(errno)))")
+                }
+                if ready == 0 { return nil }
             }
-            if ready == 0 { return nil }
-            var chunk = [UInt8](repeating: 0, count: 65536)
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n < 0 {
                 if errno == EINTR { continue }
