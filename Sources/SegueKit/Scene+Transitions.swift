@@ -115,6 +115,7 @@ extension Scene {
             failOver(transition, reason: error.message)
             return
         }
+        guard !transition.isEnded else { return }  // the animator completed from inside duration()
         if !duration.isFinite || duration < 0 {
             warn(transition.animatorName, "duration \(duration) is not a non-negative number; using 0")
             duration = 0

@@ -230,7 +230,8 @@ public final class Scene {
     /// Runs `action` after `seconds` of scene time (at the first tick at or after that time).
     public func after(_ seconds: Double, _ action: @escaping () -> Void) {
         nextTimerID += 1
-        let at = now + Int64((max(0, seconds) * 1e9).rounded())
+        let clamped = seconds.isFinite ? min(max(0, seconds), 1e6) : 0
+        let at = now + Int64((clamped * 1e9).rounded())
         timers.append(ScheduledCall(id: nextTimerID, at: at, action: action))
     }
 

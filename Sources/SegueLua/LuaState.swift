@@ -18,6 +18,9 @@ enum HostResult {
 final class LuaState {
     let L: OpaquePointer
     private var hostFunctions: [(LuaState) -> HostResult] = []
+    /// How many Swift→Lua calls are running on this state: only the outermost gets a fresh budget, so a script
+    /// cannot refill its budget by making the engine call back into it (ctx:complete → ended).
+    private var callDepth = 0
 
     /// A new sandboxed state, or nil when Lua cannot allocate one.
     init?(memoryLimit: Int, instructionBudget: Int) {
@@ -144,7 +147,9 @@ final class LuaState {
     /// On success the results are on the stack; on failure the stack is as before the function and the error
     /// is returned.
     func call(args: Int32, results: Int32, topLevel: Bool) -> LuaError? {
-        let status = segue_pcall(L, args, results, topLevel ? 1 : 0)
+        callDepth += 1
+        let status = segue_pcall(L, args, results, topLevel && callDepth == 1 ? 1 : 0)
+        callDepth -= 1
         guard status == LUA_OK else {
             let message = string(at: -1) ?? "error"
             pop()

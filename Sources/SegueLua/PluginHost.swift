@@ -156,10 +156,11 @@ public final class PluginHost: AnimatorProvider {
         for (i, described) in probe.described.enumerated() {
             let name = described.name ?? (probe.described.count == 1 ? base : "\(base)-\(i + 1)")
             probe.pushField(described.ref, "api")
-            let api = probe.state.number(at: -1).map { Int($0) } ?? PluginHost.apiVersion
+            let apiValue = probe.state.number(at: -1) ?? Double(PluginHost.apiVersion)
+            let api = apiValue.isFinite && abs(apiValue) < 1e9 ? Int(apiValue.rounded(.up)) : Int.max
             probe.state.pop()
             if api > PluginHost.apiVersion {
-                return fail("plugin '\(name)' is written for plugin API \(api); this daemon supports API \(PluginHost.apiVersion)")
+                return fail("plugin '\(name)' is written for plugin API \(apiValue == apiValue.rounded() && abs(apiValue) < 1e15 ? String(Int64(apiValue)) : String(apiValue)); this daemon supports API \(PluginHost.apiVersion)")
             }
             if let owner = byName[name], owner != path {
                 return fail("duplicate plugin name '\(name)': already defined by \(PluginHost.fileName(owner))")

@@ -116,3 +116,13 @@ struct DaemonIntegrationTests {
         #expect(result.err.contains("bad.toml"))
     }
 }
+
+@Suite("Documentation")
+struct DocumentationTests {
+    @Test("the README shows scripts/quickstart.sh word for word")
+    func readmeShowsQuickStart() throws {
+        let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
+        let script = try String(contentsOfFile: repositoryRoot + "/scripts/quickstart.sh", encoding: .utf8)
+        #expect(readme.contains(script.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+}

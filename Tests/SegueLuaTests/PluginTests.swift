@@ -101,12 +101,13 @@ struct PluginTests {
             "notaplugin.lua": "return 42",
             "loops.lua": "while true do end",
             "escape.lua": "return io.open('/etc/passwd')",
+            "hugeapi.lua": "return segue.animator { api = 1e300, animate = function() end }",
         ])
         let host = PluginHost(directory: dir)
         let events = host.loadAll()
         let failed = Dictionary(uniqueKeysWithValues: events.filter { $0.type == "plugin.failed" }.map { ($0.name, $0.message ?? "") })
-        #expect(failed.keys.sorted() == ["escape", "future", "loops", "notaplugin", "syntax"])
-        #expect(failed["future"]?.contains("API 2") == true)
+        #expect(failed.keys.sorted() == ["escape", "future", "hugeapi", "loops", "notaplugin", "syntax"])
+        #expect(failed["future"]?.contains("API 2;") == true)
         #expect(failed["loops"]?.contains("instruction budget") == true)
         #expect(failed["escape"]?.contains("io") == true)
         #expect(host.record(named: "good")?.status == "loaded")
@@ -152,5 +153,35 @@ struct PluginTests {
         let logs2 = r2.events.filter { $0.type == "log" }.compactMap { $0.fields["message"]?.stringValue }
         #expect(logs1 == ["count 1", "count 2"])
         #expect(logs2 == ["count 1"])
+    }
+
+    @Test("extreme numbers from a plugin are clamped, never trapped on")
+    func extremeNumbers() throws {
+        let dir = try makePluginFolder([
+            "extreme.lua": """
+                return segue.animator {
+                  duration = function() return 1e300 end,
+                  animate = function(ctx)
+                    segue.after(1e300, function() end)
+                    local to = ctx:view('to')
+                    ctx.container:add(to)
+                    to.alpha = 1e308
+                    segue.animate({ duration = 1e300, delay = 1e300 }, function() to.alpha = 0.5 end)
+                    ctx:complete(true)
+                  end,
+                }
+                """,
+        ])
+        let host = PluginHost(directory: dir)
+        host.loadAll()
+        let recorder = Recorder()
+        let (scene, container, _, b) = try makeScene(host: host, recorder: recorder)
+        let transition = try #require(try scene.select(container, index: 1, animator: "extreme").transition)
+        #expect(transition.problems.map(\.message) == [])
+        #expect(transition.duration == 60)  // clamped to engine.max_duration_s, with a warning
+        #expect(recorder.types("plugin.warning").count == 1)
+        #expect(transition.state == .completed)
+        #expect(b.view.model.alpha == 0.5)
+        scene.advance(by: 1_000_000_000)
     }
 }
