@@ -4,6 +4,9 @@
 set -euo pipefail
 ctl() { "${SEGUECTL:-.build/release/seguectl}" "$@" ${SEGUED_SOCKET:+--socket "$SEGUED_SOCKET"}; }
 
+# Start clean if you ran this before (an error here just means there was nothing to remove).
+ctl call scene.destroy '{"scene":"quickstart"}' 2>/dev/null || true
+
 # A manual-clock scene: time moves only when we say so, so every run gives the same frames.
 ctl call scene.create '{"id":"quickstart","size":{"w":320,"h":480},"clock":"manual"}'
 

@@ -46,12 +46,7 @@ struct DaemonIntegrationTests {
     func ordering() throws {
         let daemon = try DaemonProcess()
         let client = try daemon.client()
-        _ = try client.call("scene.create", ["id": "o", "size": ["w": 320, "h": 480], "clock": "manual"])
-        _ = try client.call("events.subscribe", ["types": ["lifecycle", "transition"]])
-        _ = try client.call("vc.create", ["id": "a"])
-        _ = try client.call("vc.create", ["id": "b"])
-        _ = try client.call("container.create", ["id": "c", "kind": "custom", "children": ["a", "b"]])
-        _ = try client.call("scene.set_root", ["vc": "c"])
+        try setUpScene(client, types: ["lifecycle", "transition"])
         _ = client.takeEvents()
         _ = try client.call("container.select", ["container": "c", "index": 1, "animator": "cross-dissolve"])
         #expect(client.takeEvents().compactMap { $0["type"]?.stringValue }.last == "transition.began")
@@ -75,12 +70,7 @@ struct DaemonIntegrationTests {
         let daemon = try DaemonProcess(plugins: folder)
         let client = try daemon.client()
         let other = try daemon.client()
-        _ = try client.call("scene.create", ["id": "s", "size": ["w": 320, "h": 480], "clock": "manual"])
-        _ = try client.call("events.subscribe", ["types": ["transition"]])
-        _ = try client.call("vc.create", ["id": "a"])
-        _ = try client.call("vc.create", ["id": "b"])
-        _ = try client.call("container.create", ["id": "c", "kind": "custom", "children": ["a", "b"]])
-        _ = try client.call("scene.set_root", ["vc": "c"])
+        try setUpScene(client, types: ["transition"])
         let start = try client.call("container.select", ["container": "c", "index": 1, "animator": "spin"])
         #expect(start["transition"] == "t-1")
         #expect(try other.call("daemon.ping") == "pong")
@@ -125,4 +115,15 @@ struct DocumentationTests {
         let script = try String(contentsOfFile: repositoryRoot + "/scripts/quickstart.sh", encoding: .utf8)
         #expect(readme.contains(script.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
+}
+
+/// A manual scene with a custom container "c" of "a" and "b" on screen, and a subscription on this connection.
+func setUpScene(_ client: SegueClient, types: [JSONValue]) throws {
+    _ = try client.call("scene.create", ["size": ["w": 320, "h": 480], "clock": "manual"])
+    _ = try client.call("events.subscribe", ["types": .array(types)])
+    _ = try client.call("vc.create", ["id": "a"])
+    _ = try client.call("vc.create", ["id": "b"])
+    _ = try client.call("container.create", ["id": "c", "kind": "custom", "children": ["a", "b"]])
+    _ = try client.call("scene.set_root", ["vc": "c"])
+    _ = client.takeEvents()
 }
