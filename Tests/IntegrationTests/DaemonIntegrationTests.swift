@@ -82,6 +82,29 @@ struct DaemonIntegrationTests {
         #expect(transition["failed_over"] == true)
     }
 
+    @Test("a realtime scene's clock runs by itself: a select completes without clock.advance")
+    func realtimeScene() throws {
+        let daemon = try DaemonProcess()
+        let client = try daemon.client()
+        _ = try client.call("scene.create", ["id": "rt", "size": ["w": 320, "h": 480], "clock": "realtime", "fps": 120])
+        _ = try client.call("events.subscribe", ["types": ["transition"]])
+        _ = try client.call("vc.create", ["id": "a"])
+        _ = try client.call("vc.create", ["id": "b"])
+        _ = try client.call("container.create", ["id": "c", "kind": "custom", "children": ["a", "b"]])
+        _ = try client.call("scene.set_root", ["vc": "c"])
+        let error = #expect(throws: ClientError.self) { try client.call("clock.advance", ["ms": 10]) }
+        if case .rpc(let code, _, _)? = error { #expect(code == -32002) } else { Issue.record("expected -32002") }
+        _ = try client.call("container.select", ["container": "c", "index": 1, "animator": "dt-slide"])
+        var types: [String] = []
+        while let event = try client.nextEvent(timeoutMs: 5000) {
+            types.append(event["type"]?.stringValue ?? "")
+            if types.last == "transition.completed" { break }
+        }
+        #expect(types == ["transition.began", "transition.completed"])
+        let time = try client.call("clock.now")["time"]?.doubleValue ?? 0
+        #expect(time >= 0.28)
+    }
+
     @Test("seguectl call prints the result, or the error with exit status 1")
     func seguectlCall() throws {
         let daemon = try DaemonProcess()
