@@ -1,5 +1,7 @@
 /// Where a connection's lines go: a NIO channel in the server, a buffer in tests.
 public protocol ConnectionOutput: AnyObject {
+    /// False while the connection's unread output is over the high watermark (the reader is slow).
+    var isWritable: Bool { get }
     /// Queues one line (without its newline).
     func send(_ line: String)
     /// Writes out what was queued.
@@ -18,6 +20,13 @@ public final class ClientConnection {
     var needsFlush = false
     /// The peer's uid, when known.
     public let peerUID: UInt32?
+    /// While the reader is slow: frame events not sent (the latest per scene is kept), and their count.
+    var coalescedFrames: [(scene: String, line: String)] = []
+    var droppedCount = 0
+    /// Bytes queued while the connection was not writable (other events are never dropped, up to the hard cap).
+    var bytesWhileBlocked = 0
+    /// Set once the connection passed the hard cap and is being closed.
+    var choked = false
 
     init(id: Int, output: any ConnectionOutput, peerUID: UInt32?) {
         self.id = id

@@ -123,9 +123,65 @@ public final class Daemon: EventSink, @unchecked Sendable {
                 out += "}"
                 line = out
             }
-            if let line { subscription.connection.send(line) }
+            if let line { deliver(line, type: event.type, scene: event.scene, to: subscription.connection) }
         }
     }
+
+    /// The hard cap on a slow reader's unread output: past it the connection is closed as choked.
+    static let chokeBytes = 8 << 20
+
+    /// Sends an event line, never blocking on a slow reader: while the connection is over its high watermark,
+    /// frame events are coalesced (the latest per scene wins) and other events are queued up to the hard cap.
+    func deliver(_ line: String, type: String, scene: String?, to connection: ClientConnection) {
+        guard !connection.choked else { return }
+        if connection.output.isWritable && connection.coalescedFrames.isEmpty && connection.droppedCount == 0 {
+            connection.send(line)
+            return
+        }
+        if type == "frame" {
+            let key = scene ?? ""
+            if let i = connection.coalescedFrames.firstIndex(where: { $0.scene == key }) {
+                connection.coalescedFrames[i].line = line
+            } else {
+                connection.coalescedFrames.append((key, line))
+            }
+            connection.droppedCount += 1
+            counters.eventsDropped += 1
+            return
+        }
+        connection.bytesWhileBlocked += line.utf8.count + 1
+        if connection.bytesWhileBlocked > Daemon.chokeBytes - Daemon.highWatermark {
+            connection.choked = true
+            logger.warning("closing a subscriber that stopped reading (over 8 MiB unread)",
+                           metadata: ["connection.id": "\(connection.id)"])
+            connection.output.close()
+            return
+        }
+        connection.send(line)
+    }
+
+    /// The slow reader caught up: tell it how many frames it missed, then send the latest ones.
+    public func connectionDrained(_ connection: ClientConnection) {
+        connection.bytesWhileBlocked = 0
+        guard connection.droppedCount > 0 || !connection.coalescedFrames.isEmpty else { return }
+        let dropped = connection.droppedCount - connection.coalescedFrames.count
+        daemonSeq += 1
+        if dropped > 0 {
+            let event = EngineEvent(scene: nil, seq: daemonSeq, type: "events.dropped", time: uptime,
+                                    fields: JSONObject([("count", .number(Double(dropped))), ("types", ["frame"])]))
+            var out = "{\"jsonrpc\":\"2.0\",\"method\":\"event\",\"params\":"
+            JSONValue.object(event.params).write(to: &out)
+            connection.send(out + "}")
+        }
+        for frame in connection.coalescedFrames { connection.send(frame.line) }
+        connection.coalescedFrames.removeAll()
+        connection.droppedCount = 0
+        connection.needsFlush = false
+        connection.output.flush()
+    }
+
+    /// Unread output per connection above which frame events are coalesced (SwiftNIO's high watermark).
+    public static let highWatermark = 1 << 20
 
     func emitDaemonEvent(_ event: PluginEvent) {
         daemonSeq += 1

@@ -6,6 +6,8 @@ final class ChannelOutput: ConnectionOutput {
 
     init(channel: any Channel) { self.channel = channel }
 
+    var isWritable: Bool { channel.isWritable }
+
     func send(_ line: String) {
         var buffer = channel.allocator.buffer(capacity: line.utf8.count + 1)
         buffer.writeString(line)
@@ -58,6 +60,11 @@ final class RPCChannelHandler: ChannelInboundHandler {
         }
         if let response { connection.send(response) }
         daemon.flushAll()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, let connection { daemon.connectionDrained(connection) }
+        context.fireChannelWritabilityChanged()
     }
 
     func channelInactive(context: ChannelHandlerContext) {

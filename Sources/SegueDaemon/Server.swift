@@ -71,6 +71,9 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
                 }
             }
             .childChannelOption(.allowRemoteHalfClosure, value: false)
+            .childChannelOption(
+                .writeBufferWaterMark,
+                value: ChannelOptions.Types.WriteBufferWaterMark(low: Daemon.highWatermark / 2, high: Daemon.highWatermark))
 
         // The socket takes the umask at bind: make it 0600 from the start, never chmod after.
         let oldMask = umask(0o177)

@@ -105,6 +105,64 @@ struct DaemonIntegrationTests {
         #expect(time >= 0.28)
     }
 
+    @Test("a subscriber that stops reading never stalls the daemon: frames are coalesced, then events.dropped")
+    func slowSubscriber() throws {
+        let folder = "/tmp/sgp-" + String(UUID().uuidString.prefix(8))
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // 300 views animating for 20 s: about 25 KB of frame event per tick, 120 ticks a second.
+        try """
+            return segue.animator {
+              duration = function(ctx) return 20 end,
+              animate = function(ctx)
+                local views = {}
+                for i = 1, 300 do
+                  local v = segue.view { frame = segue.rect(i, i, 10, 10), color = "#336699" }
+                  ctx.container:add(v)
+                  views[i] = v
+                end
+                ctx.container:add(ctx:view("to"))
+                segue.animate({ duration = 20, curve = "linear" }, function()
+                  for i = 1, 300 do views[i].frame = segue.rect(300 - i, i * 2, 20, 20) views[i].alpha = 0 end
+                end, function() ctx:complete(not ctx.cancelled) end)
+              end,
+            }
+            """.write(toFile: folder + "/busy.lua", atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(plugins: folder)
+        let slow = try daemon.client()
+        let fast = try daemon.client()
+        _ = try slow.call("scene.create", ["id": "rt", "size": ["w": 320, "h": 480], "clock": "realtime", "fps": 120])
+        _ = try slow.call("vc.create", ["id": "a"])
+        _ = try slow.call("vc.create", ["id": "b"])
+        _ = try slow.call("container.create", ["id": "c", "kind": "custom", "children": ["a", "b"]])
+        _ = try slow.call("scene.set_root", ["vc": "c"])
+        _ = try slow.call("events.subscribe", ["types": ["frame", "transition"]])
+        _ = try slow.call("container.select", ["container": "c", "index": 1, "animator": "busy"])
+        // The slow client now reads nothing for 3 s while the fast one keeps asking.
+        var pings = 0
+        let until = Date().addingTimeInterval(3)
+        while Date() < until {
+            #expect(try fast.call("daemon.ping", timeoutMs: 5000) == "pong")
+            pings += 1
+            usleep(20_000)
+        }
+        #expect(pings > 10)
+        let stats = try fast.call("daemon.stats")
+        #expect((stats["events_dropped"]?.doubleValue ?? 0) > 0)
+        // When the slow client reads again it learns what it missed, and its connection still works.
+        var sawDropped = false
+        while let event = try slow.nextEvent(timeoutMs: 5000) {
+            if event["type"] == "events.dropped" {
+                sawDropped = true
+                #expect((event["count"]?.doubleValue ?? 0) > 0)
+                #expect(event["types"] == ["frame"])
+                break
+            }
+        }
+        #expect(sawDropped)
+        #expect(try slow.call("daemon.ping", timeoutMs: 5000) == "pong")
+    }
+
     @Test("seguectl call prints the result, or the error with exit status 1")
     func seguectlCall() throws {
         let daemon = try DaemonProcess()
