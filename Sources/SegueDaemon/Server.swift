@@ -75,6 +75,15 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
                 .writeBufferWaterMark,
                 value: ChannelOptions.Types.WriteBufferWaterMark(low: Daemon.highWatermark / 2, high: Daemon.highWatermark))
 
+        // Everything a request can reach is wired and loaded before the socket exists: a client that connects
+        // the instant it appears must find the plugins loaded and realtime scenes driven.
+        daemon.realtimeDriver = self
+        daemon.onShutdownRequest = { [weak self] in self?.loop.execute { self?.shutdown() } }
+        do {
+            try loop.submit { daemon.start() }.wait()
+        } catch {
+            throw ServerError(message: "start-up failed: \(error)")
+        }
         // The socket takes the umask at bind: make it 0600 from the start, never chmod after.
         let oldMask = umask(0o177)
         defer { umask(oldMask) }
@@ -82,13 +91,6 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
             serverChannel = try bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).wait()
         } catch {
             throw ServerError(message: "cannot listen on \(path): \(error)")
-        }
-        daemon.realtimeDriver = self
-        daemon.onShutdownRequest = { [weak self] in self?.loop.execute { self?.shutdown() } }
-        do {
-            try loop.submit { daemon.start() }.wait()
-        } catch {
-            throw ServerError(message: "start-up failed: \(error)")
         }
         daemon.logger.info("segued listening", metadata: ["socket": "\(path)", "plugins.dir": "\(daemon.config.pluginsDir)"])
     }

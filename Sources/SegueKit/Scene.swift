@@ -92,16 +92,42 @@ public final class Scene {
     public func view(_ id: String) -> View? { viewsByID[id] }
     public func view(serial: Int) -> View? { viewsBySerial[serial] }
 
+    /// How deep the view tree may go (the window is depth 0): deeper trees are refused, so nothing that walks the
+    /// tree recursively (scene.tree, serialization) can run out of stack.
+    public static let maxViewDepth = 128
+
+    /// Whether `view` (with its own subtree) can go into `superview`: not into itself, not too deep.
+    public func canAdd(_ view: View, to superview: View) -> Bool {
+        guard view !== superview, !superview.isDescendant(of: view) else { return false }
+        var depth = 0
+        var current: View? = superview
+        while let v = current, depth <= Scene.maxViewDepth {
+            depth += 1
+            current = v.superview
+        }
+        return depth + subtreeHeight(view) <= Scene.maxViewDepth
+    }
+
+    func subtreeHeight(_ view: View) -> Int {
+        var height = 0
+        var level = view.subviews
+        while !level.isEmpty, height <= Scene.maxViewDepth {
+            height += 1
+            level = level.flatMap(\.subviews)
+        }
+        return height
+    }
+
     /// addSubview: moves `view` to the top of `superview`'s subviews.
     public func addSubview(_ view: View, to superview: View) {
-        guard view !== superview, !superview.isDescendant(of: view) else { return }
+        guard canAdd(view, to: superview) else { return }
         view.superview?.subviews.removeAll { $0 === view }
         superview.subviews.append(view)
         view.superview = superview
     }
 
     public func insertSubview(_ view: View, into superview: View, at index: Int) {
-        guard view !== superview, !superview.isDescendant(of: view) else { return }
+        guard canAdd(view, to: superview) else { return }
         view.superview?.subviews.removeAll { $0 === view }
         let i = max(0, min(index, superview.subviews.count))
         superview.subviews.insert(view, at: i)

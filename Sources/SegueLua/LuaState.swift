@@ -129,12 +129,8 @@ final class LuaState {
 
     /// Loads Lua source text (never bytecode) as a function on the stack.
     func load(_ source: String, chunkName: String) -> LuaError? {
-        var bytes = Array(source.utf8)
-        let status = bytes.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                segue_loadtext(L, $0, buffer.count, chunkName)
-            }
-        }
+        let length = source.utf8.count
+        let status = source.withCString { segue_loadtext(L, $0, length, chunkName) }
         guard status == LUA_OK else {
             let message = string(at: -1) ?? "load failed"
             pop()

@@ -27,6 +27,7 @@ extension PluginInstance {
         add("view_add") { me, s in
             guard let parent = me.view(at: 1) else { return .error(me.deadView("add")) }
             guard let child = me.view(at: 2) else { return .error("view:add(view): the argument is not a live view") }
+            guard me.scene?.canAdd(child, to: parent) == true else { return .error(me.cannotAdd(child, parent)) }
             me.scene?.addSubview(child, to: parent)
             return .results(0)
         }
@@ -34,6 +35,7 @@ extension PluginInstance {
             guard let parent = me.view(at: 1) else { return .error(me.deadView("insert")) }
             guard let child = me.view(at: 2) else { return .error("view:insert(view, index): the first argument is not a live view") }
             guard let index = s.number(at: 3), index.isFinite else { return .error("view:insert(view, index): index must be a number") }
+            guard me.scene?.canAdd(child, to: parent) == true else { return .error(me.cannotAdd(child, parent)) }
             // Lua indices are 1-based.
             me.scene?.insertSubview(child, into: parent, at: Int(max(0, min(index - 1, 1e9))))
             return .results(0)
@@ -141,6 +143,12 @@ extension PluginInstance {
     }
 
     func deadView(_ method: String) -> String { "view:\(method)(): the view no longer exists" }
+
+    func cannotAdd(_ child: View, _ parent: View) -> String {
+        child === parent || parent.isDescendant(of: child)
+            ? "cannot add view \(child.id) inside itself"
+            : "cannot add view \(child.id): the view tree would be deeper than \(Scene.maxViewDepth) levels"
+    }
     var deadContext: String { "the transition context is no longer valid (its transition has ended)" }
 
     // MARK: Views

@@ -184,4 +184,35 @@ struct PluginTests {
         #expect(b.view.model.alpha == 0.5)
         scene.advance(by: 1_000_000_000)
     }
+
+    @Test("an empty file, a view inside itself and a 1000-deep view chain are refused cleanly")
+    func degenerateInputs() throws {
+        let dir = try makePluginFolder([
+            "empty.lua": "",
+            "deep.lua": """
+                return segue.animator {
+                  duration = function() return 0.1 end,
+                  animate = function(ctx)
+                    local parent = ctx.container
+                    for i = 1, 1000 do local v = segue.view {} parent:add(v) parent = v end
+                  end,
+                }
+                """,
+            "self.lua": "return segue.animator { duration = function() return 0.1 end, animate = function(ctx) ctx.container:add(ctx.container) end }",
+        ])
+        let host = PluginHost(directory: dir)
+        let events = host.loadAll()
+        #expect(events.first { $0.name == "empty" }?.type == "plugin.failed")
+        let recorder = Recorder()
+        let (scene, container, _, _) = try makeScene(host: host, recorder: recorder)
+        let deep = try #require(try scene.select(container, index: 1, animator: "deep").transition)
+        #expect(deep.failedOver)
+        #expect(deep.problems.first?.message.contains("deeper than 128") == true)
+        scene.advance(by: 1_100_000_000)
+        let own = try #require(try scene.select(container, index: 0, animator: "self").transition)
+        #expect(own.problems.first?.message.contains("inside itself") == true)
+        scene.advance(by: 1_100_000_000)
+        #expect(container.selectedIndex == 0)
+        _ = scene.tree(presentation: true)
+    }
 }
