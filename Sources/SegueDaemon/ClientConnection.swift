@@ -1,3 +1,5 @@
+import SegueKit
+
 /// Where a connection's lines go: a NIO channel in the server, a buffer in tests.
 public protocol ConnectionOutput: AnyObject {
     /// False while the connection's unread output is over the high watermark (the reader is slow).
@@ -48,16 +50,10 @@ struct Subscription {
     /// Categories (`lifecycle`, `transition`, `plugin`, `frame`, `log`) or exact event types; `*` is everything.
     let types: Set<String>
 
-    func wants(_ event: SegueKitEventView) -> Bool {
-        if let scene, let eventScene = event.scene, scene != eventScene { return false }
+    /// `category` is the event's category (`EngineEvent.category`), computed once per event by the caller.
+    func wants(type: String, category: String, scene eventScene: String?) -> Bool {
+        if let scene, let eventScene, scene != eventScene { return false }
         if types.contains("*") { return true }
-        return types.contains(event.category) || types.contains(event.type)
+        return types.contains(category) || types.contains(type)
     }
-}
-
-/// The parts of an event a subscription filters on.
-struct SegueKitEventView {
-    let scene: String?
-    let type: String
-    let category: String
 }

@@ -52,6 +52,7 @@ extension Daemon {
             scene.finishAllTransitions()
             d.realtimeDriver?.stop(scene: scene)
             d.plugins.forget(scene: scene)
+            d.counters.framesOfDestroyedScenes += scene.framesEvaluated
             d.scenes[scene.id] = nil
             d.sceneOrder.removeAll { $0 == scene.id }
             for connection in d.connections.values where connection.currentScene == scene.id {
@@ -180,9 +181,16 @@ extension Daemon {
                 ("failed_over", .number(Double(counters.transitionsFailedOver))),
                 ("watchdog", .number(Double(counters.transitionsWatchdog))),
             ]))),
-            ("frames", .number(Double(counters.frames))), ("events_dropped", .number(Double(counters.eventsDropped))),
+            ("frames", .number(Double(framesEvaluated))), ("events_dropped", .number(Double(counters.eventsDropped))),
             ("latency", .object(latency)),
         ]))
+    }
+
+    /// `when_busy`: reject or interrupt (queue is not available in this build).
+    func whenBusy(_ p: Params) throws(RPCError) -> WhenBusy? {
+        let value = try p.oneOf("when_busy", ["reject", "queue", "interrupt"]).flatMap(WhenBusy.init(rawValue:))
+        if value == .queue { throw .invalidParams("when_busy", "when_busy 'queue' is not available yet in this build") }
+        return value
     }
 
     func requireManual(_ scene: Scene) throws(RPCError) {
@@ -284,8 +292,7 @@ extension Daemon {
             guard let vc = scene.viewController(childID) else { throw .notFound("view controller", childID, param: "children") }
             items.append(vc)
         }
-        let whenBusy = try p.oneOf("when_busy", ["reject", "queue", "interrupt"]).flatMap(WhenBusy.init(rawValue:)) ?? .reject
-        if whenBusy == .queue { throw .invalidParams("when_busy", "when_busy 'queue' is not available yet in this build") }
+        let whenBusy = try self.whenBusy(p) ?? .reject
         for unsupported in ["root", "count", "reuse", "template", "delegate", "rules"] where p.has(unsupported) {
             throw .invalidParams(unsupported, "'\(unsupported)' does not apply to a custom container in this build")
         }
@@ -320,8 +327,7 @@ extension Daemon {
             }
         }
         let animator = try p.string("animator")
-        let whenBusy = try p.oneOf("when_busy", ["reject", "queue", "interrupt"]).flatMap(WhenBusy.init(rawValue:))
-        if whenBusy == .queue { throw .invalidParams("when_busy", "when_busy 'queue' is not available yet in this build") }
+        let whenBusy = try self.whenBusy(p)
         try p.finish()
         let start: TransitionStart
         do throws(EngineError) {

@@ -43,7 +43,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
     var daemonSeq = 0
     var stats = RequestStats()
     var counters = Counters()
-    let startedAt = FileSystemClock.monotonic()
+    let startedAt = FileSystem.monotonicNanoseconds()
 
     struct Counters {
         var transitionsStarted = 0
@@ -51,7 +51,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
         var transitionsCancelled = 0
         var transitionsFailedOver = 0
         var transitionsWatchdog = 0
-        var frames = 0
+        var framesOfDestroyedScenes = 0
         var eventsDropped = 0
     }
 
@@ -103,7 +103,6 @@ public final class Daemon: EventSink, @unchecked Sendable {
             if event.fields["completed"]?.boolValue == true { counters.transitionsCompleted += 1 } else { counters.transitionsCancelled += 1 }
         case "transition.failed_over": counters.transitionsFailedOver += 1
         case "transition.watchdog": counters.transitionsWatchdog += 1
-        case "frame": counters.frames += 1
         case "plugin.warning", "plugin.failed":
             logger.warning("\(event.type): \(event.fields["message"]?.stringValue ?? event.fields["error"]?.stringValue ?? "")",
                            metadata: ["plugin.name": "\(event.fields["name"]?.stringValue ?? "")", "scene": "\(event.scene ?? "")"])
@@ -113,10 +112,12 @@ public final class Daemon: EventSink, @unchecked Sendable {
         default: break
         }
         guard !subscriptionOrder.isEmpty else { return }
-        let view = SegueKitEventView(scene: event.scene, type: event.type, category: event.category)
+        let category = event.category
         var line: String?
         for id in subscriptionOrder {
-            guard let subscription = subscriptions[id], subscription.wants(view) else { continue }
+            guard let subscription = subscriptions[id],
+                subscription.wants(type: event.type, category: category, scene: event.scene)
+            else { continue }
             if line == nil {
                 var out = "{\"jsonrpc\":\"2.0\",\"method\":\"event\",\"params\":"
                 JSONValue.object(event.params).write(to: &out)
@@ -134,7 +135,8 @@ public final class Daemon: EventSink, @unchecked Sendable {
     /// frame events are coalesced (the latest per scene wins) and other events are queued up to the hard cap.
     func deliver(_ line: String, type: String, scene: String?, to connection: ClientConnection) {
         guard !connection.choked else { return }
-        if connection.output.isWritable && connection.coalescedFrames.isEmpty && connection.droppedCount == 0 {
+        // Frames are dropped only into `coalescedFrames`, so an empty list means nothing is owed to this reader.
+        if connection.output.isWritable && connection.coalescedFrames.isEmpty {
             connection.send(line)
             return
         }
@@ -163,7 +165,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
     /// The slow reader caught up: tell it how many frames it missed, then send the latest ones.
     public func connectionDrained(_ connection: ClientConnection) {
         connection.bytesWhileBlocked = 0
-        guard connection.droppedCount > 0 || !connection.coalescedFrames.isEmpty else { return }
+        guard !connection.coalescedFrames.isEmpty else { return }
         let dropped = connection.droppedCount - connection.coalescedFrames.count
         daemonSeq += 1
         if dropped > 0 {
@@ -183,6 +185,17 @@ public final class Daemon: EventSink, @unchecked Sendable {
     /// Unread output per connection above which frame events are coalesced (SwiftNIO's high watermark).
     public static let highWatermark = 1 << 20
 
+    public func isListening(to type: String, in scene: String) -> Bool {
+        let category = EngineEvent.category(of: type)
+        for id in subscriptionOrder {
+            if subscriptions[id]?.wants(type: type, category: category, scene: scene) == true { return true }
+        }
+        return false
+    }
+
+    /// Frames evaluated by every scene, the destroyed ones included.
+    var framesEvaluated: Int { counters.framesOfDestroyedScenes + scenes.values.reduce(0) { $0 + $1.framesEvaluated } }
+
     func emitDaemonEvent(_ event: PluginEvent) {
         daemonSeq += 1
         if event.type == "plugin.loaded" {
@@ -191,7 +204,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
         emit(EngineEvent(scene: nil, seq: daemonSeq, type: event.type, time: uptime, fields: event.fields))
     }
 
-    var uptime: Double { Double(FileSystemClock.monotonic() - startedAt) / 1e9 }
+    var uptime: Double { Double(FileSystem.monotonicNanoseconds() - startedAt) / 1e9 }
 
     // MARK: Requests
 
@@ -249,9 +262,11 @@ public final class Daemon: EventSink, @unchecked Sendable {
             stats.recordError(code: -32600)
             return Daemon.response(id: responseID, error: .invalidRequest("'method' must be a string"))
         }
-        for key in request.keys where !["jsonrpc", "method", "params", "id"].contains(key) {
-            stats.recordError(code: -32600)
-            return Daemon.response(id: responseID, error: .invalidRequest("unknown member '\(key)'"))
+        if request.count > 4 || (request.count == 4 && request["params"] == nil) {
+            for (key, _) in request where !["jsonrpc", "method", "params", "id"].contains(key) {
+                stats.recordError(code: -32600)
+                return Daemon.response(id: responseID, error: .invalidRequest("unknown member '\(key)'"))
+            }
         }
         let params: JSONObject
         switch request["params"] {
@@ -265,9 +280,10 @@ public final class Daemon: EventSink, @unchecked Sendable {
             stats.recordError(code: -32600)
             return Daemon.response(id: responseID, error: .invalidRequest("'params' must be an object"))
         }
-        let started = FileSystemClock.monotonic()
+        let started = FileSystem.monotonicNanoseconds()
         let result: Result<JSONValue, RPCError>
-        if let handler = Daemon.methods[method] {
+        let handler = Daemon.methods[method]
+        if let handler {
             if state == .draining || state == .stopped {
                 result = .failure(.shuttingDown)
             } else {
@@ -281,13 +297,13 @@ public final class Daemon: EventSink, @unchecked Sendable {
         } else {
             result = .failure(.methodNotFound(method))
         }
-        let elapsed = FileSystemClock.monotonic() - started
+        let elapsed = FileSystem.monotonicNanoseconds() - started
         switch result {
         case .success(let value):
             stats.record(method: method, nanoseconds: elapsed, errorCode: nil)
             return id == nil ? nil : Daemon.response(id: responseID, result: value)
         case .failure(let error):
-            stats.record(method: Daemon.methods[method] == nil ? "(unknown)" : method, nanoseconds: elapsed, errorCode: error.code)
+            stats.record(method: handler == nil ? "(unknown)" : method, nanoseconds: elapsed, errorCode: error.code)
             return id == nil ? nil : Daemon.response(id: responseID, error: error)
         }
     }
@@ -341,14 +357,5 @@ public final class Daemon: EventSink, @unchecked Sendable {
         for id in sceneOrder {
             if let scene = scenes[id] { realtimeDriver?.stop(scene: scene) }
         }
-    }
-}
-
-/// Monotonic time for the daemon.
-enum FileSystemClock {
-    static func monotonic() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 }

@@ -54,7 +54,7 @@ public struct DaemonConfig: Sendable {
     public static func load(file: String) throws(Problem) -> DaemonConfig {
         var config = DaemonConfig()
         config.file = file
-        guard let text = readFile(file) else { throw Problem(message: "\(file): cannot read the config file") }
+        guard let text = FileSystem.read(file, limit: 1 << 20) else { throw Problem(message: "\(file): cannot read the config file") }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -153,17 +153,4 @@ public struct DaemonConfig: Sendable {
     }
 
     public static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
-
-    static func readFile(_ path: String) -> String? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n > 0 { bytes.append(contentsOf: buffer[0..<n]) }
-            if n < buffer.count || bytes.count > 1 << 20 { break }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }

@@ -5,6 +5,16 @@ struct RequestStats {
         /// The last `window` latencies in nanoseconds (a ring).
         var samples: [Int64] = []
         var next = 0
+
+        mutating func add(_ nanoseconds: Int64) {
+            count += 1
+            if samples.count < RequestStats.window {
+                samples.append(nanoseconds)
+            } else {
+                samples[next] = nanoseconds
+                next = (next + 1) % RequestStats.window
+            }
+        }
     }
 
     static let window = 4096
@@ -15,15 +25,8 @@ struct RequestStats {
     mutating func record(method: String, nanoseconds: Int64, errorCode: Int?) {
         requests += 1
         if let errorCode { errorsByCode[errorCode, default: 0] += 1 }
-        var stats = methods[method] ?? MethodStats()
-        stats.count += 1
-        if stats.samples.count < RequestStats.window {
-            stats.samples.append(nanoseconds)
-        } else {
-            stats.samples[stats.next] = nanoseconds
-            stats.next = (stats.next + 1) % RequestStats.window
-        }
-        methods[method] = stats
+        // Mutated in place through the dictionary: copying MethodStats out would copy its sample array.
+        methods[method, default: MethodStats()].add(nanoseconds)
     }
 
     mutating func recordError(code: Int) {

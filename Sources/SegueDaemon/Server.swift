@@ -8,6 +8,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import SegueKit
+import SegueLua
 
 /// Why the server could not start.
 public struct ServerError: Error, CustomStringConvertible {
@@ -201,13 +202,13 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
         let task = loop.scheduleRepeatedTask(initialDelay: .nanoseconds(interval), delay: .nanoseconds(interval)) {
             [weak self, weak scene] _ in
             guard let self, let scene, var entry = self.realtime[id] else { return }
-            let wall = FileSystemClock.monotonic()
+            let wall = FileSystem.monotonicNanoseconds()
             let delta = Double(wall - entry.lastWall) * scene.speed
             entry.lastWall = wall
             self.realtime[id] = entry
             daemon.tickRealtime(scene, elapsedNanoseconds: scene.now + Int64(delta))
         }
-        realtime[id] = (task, FileSystemClock.monotonic())
+        realtime[id] = (task, FileSystem.monotonicNanoseconds())
     }
 
     public func stop(scene: Scene) {

@@ -20,7 +20,10 @@ public struct EngineEvent: Sendable {
     }
 
     /// The subscription category: `lifecycle`, `transition`, `plugin`, `frame`, `log` or `other`.
-    public var category: String {
+    public var category: String { EngineEvent.category(of: type) }
+
+    /// The subscription category of an event type.
+    public static func category(of type: String) -> String {
         if type.hasPrefix("vc.") { return "lifecycle" }
         if type.hasPrefix("transition.") { return "transition" }
         if type.hasPrefix("plugin.") { return "plugin" }
@@ -44,4 +47,11 @@ public struct EngineEvent: Sendable {
 /// Where a scene sends its events.
 public protocol EventSink: AnyObject {
     func emit(_ event: EngineEvent)
+    /// Whether any listener wants events of `type` from `scene`; a scene skips building costly events (frames)
+    /// nobody wants. Sequence numbers advance either way.
+    func isListening(to type: String, in scene: String) -> Bool
+}
+
+extension EventSink {
+    public func isListening(to type: String, in scene: String) -> Bool { true }
 }

@@ -51,18 +51,7 @@ extension Scene {
             }
         }
         guard let fromIndex = container.selectedIndex, let from = container.selected else {
-            // Nothing selected yet: add the child without a transition.
-            willMove(to, to: container)
-            container.children.append(to)
-            to.parent = container
-            addSubview(to.view, to: container.view)
-            set(to.view, frame: container.view.model.bounds)
-            container.selectedIndex = index
-            if container.isVisible {
-                beginAppearance(to, appearing: true, animated: false)
-                endAppearance(to)
-            }
-            didMove(to, to: container)
+            addSelectedChild(at: index, of: container)  // nothing selected yet: no transition
             return TransitionStart(transition: nil, animator: nil, duration: 0)
         }
 

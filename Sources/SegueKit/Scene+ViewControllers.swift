@@ -76,16 +76,25 @@ extension Scene {
         let container = ContainerViewController(
             id: vcID, title: title, view: view, kind: kind, items: items, whenBusy: whenBusy)
         viewControllersByID[vcID] = container
-        if let first = items.first {
-            willMove(first, to: container)
-            container.children.append(first)
-            first.parent = container
-            addSubview(first.view, to: container.view)
-            set(first.view, frame: container.view.model.bounds)
-            container.selectedIndex = 0
-            didMove(first, to: container)
-        }
+        if !items.isEmpty { addSelectedChild(at: 0, of: container) }
         return container
+    }
+
+    /// Makes `items[index]` the container's child and selection without a transition (addChild, view in place,
+    /// appearance when the container is on screen, didMove).
+    func addSelectedChild(at index: Int, of container: ContainerViewController) {
+        let child = container.items[index]
+        willMove(child, to: container)
+        container.children.append(child)
+        child.parent = container
+        addSubview(child.view, to: container.view)
+        set(child.view, frame: container.view.model.bounds)
+        container.selectedIndex = index
+        if container.isVisible {
+            beginAppearance(child, appearing: true, animated: false)
+            endAppearance(child)
+        }
+        didMove(child, to: container)
     }
 
     func isItemOfAnyContainer(_ vc: ViewController) -> Bool {
@@ -133,12 +142,7 @@ extension Scene {
     }
 
     /// view_did_appear / view_did_disappear, completing what `beginAppearance` started.
-    func endAppearance(_ vc: ViewController) {
-        let animated = false
-        endAppearance(vc, animated: animated)
-    }
-
-    func endAppearance(_ vc: ViewController, animated: Bool) {
+    func endAppearance(_ vc: ViewController, animated: Bool = false) {
         switch vc.appearance {
         case .appearing:
             vc.appearance = .appeared

@@ -18,8 +18,10 @@ public final class Scene {
     public internal(set) var root: ViewController?
     public weak var sink: (any EventSink)?
     public weak var animatorProvider: (any AnimatorProvider)?
-    /// Called with a plugin's problem (a second complete, an error in a completion): `plugin.warning`.
+    /// The last event sequence number of this scene.
     public internal(set) var eventSeq = 0
+    /// Ticks in which some presentation value changed (one `frame` event each, whether or not anyone listened).
+    public internal(set) var framesEvaluated = 0
 
     var viewsByID: [String: View] = [:]
     var viewsBySerial: [Int: View] = [:]
@@ -364,6 +366,17 @@ public final class Scene {
 
     func emitFrame() {
         guard !dirtyViews.isEmpty else { return }
+        guard sink?.isListening(to: "frame", in: id) ?? false else {
+            // Nobody wants frames: skip building the event, but keep the sequence as if it had been sent.
+            let anyAlive = dirtyViews.contains { $0.isAlive }
+            for view in dirtyViews { view.dirty = 0 }
+            dirtyViews.removeAll(keepingCapacity: true)
+            if anyAlive {
+                eventSeq += 1
+                framesEvaluated += 1
+            }
+            return
+        }
         let views = dirtyViews.sorted { $0.serial < $1.serial }
         dirtyViews.removeAll(keepingCapacity: true)
         var entries: [JSONValue] = []
@@ -386,6 +399,7 @@ public final class Scene {
             entries.append(.object(entry))
         }
         guard !entries.isEmpty else { return }
+        framesEvaluated += 1
         emit("frame", JSONObject([("views", .array(entries))]))
     }
 }

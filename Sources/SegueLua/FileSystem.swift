@@ -5,9 +5,9 @@ import Darwin
 #endif
 
 /// The few file operations the plugin host needs, over POSIX (no Foundation in this module).
-enum FileSystem {
+package enum FileSystem {
     /// The names of the entries of a directory, sorted; nil when it cannot be read.
-    static func list(_ path: String) -> [String]? {
+    package static func list(_ path: String) -> [String]? {
         guard let dir = opendir(path) else { return nil }
         defer { closedir(dir) }
         var names: [String] = []
@@ -21,7 +21,7 @@ enum FileSystem {
     }
 
     /// The contents of a regular file, at most `limit` bytes; nil when it cannot be read or is larger.
-    static func read(_ path: String, limit: Int = 4 << 20) -> String? {
+    package static func read(_ path: String, limit: Int = 4 << 20) -> String? {
         guard let file = fopen(path, "rb") else { return nil }
         defer { fclose(file) }
         var bytes: [UInt8] = []
@@ -36,31 +36,31 @@ enum FileSystem {
     }
 
     /// The permission bits, or nil when the path cannot be stat'ed.
-    static func mode(_ path: String) -> UInt32? {
+    package static func mode(_ path: String) -> UInt32? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
         return UInt32(st.st_mode)
     }
 
-    static func isRegularFile(_ path: String) -> Bool {
+    package static func isRegularFile(_ path: String) -> Bool {
         guard let mode = mode(path) else { return false }
         return mode & UInt32(S_IFMT) == UInt32(S_IFREG)
     }
 
-    static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         guard let mode = mode(path) else { return false }
         return mode & UInt32(S_IFMT) == UInt32(S_IFDIR)
     }
 
     /// Monotonic nanoseconds.
-    static func monotonicNanoseconds() -> Int64 {
+    package static func monotonicNanoseconds() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 
     /// Wall-clock seconds since the epoch.
-    static func wallSeconds() -> Double {
+    package static func wallSeconds() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9

@@ -23,23 +23,41 @@ struct DaemonIntegrationTests {
         #expect(lines.contains { $0["container"] == "tabs" && $0["selected"] == 1 })
     }
 
-    @Test("the socket is mode 0600, and SIGTERM removes it and exits 0")
-    func socketModeAndSigterm() throws {
+    @Test("the socket is mode 0600; SIGTERM and SIGINT remove it and exit 0", arguments: [SIGTERM, SIGINT])
+    func socketModeAndSignals(signal: Int32) throws {
         let daemon = try DaemonProcess()
         let attributes = try FileManager.default.attributesOfItem(atPath: daemon.socket)
         let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
         #expect(mode == 0o600)
-        #expect(daemon.terminate() == 0)
+        #expect(daemon.terminate(signal: signal) == 0)
         #expect(!FileManager.default.fileExists(atPath: daemon.socket))
     }
 
-    @Test("a second daemon on a live socket refuses to start; a stale socket file is replaced")
-    func liveAndStaleSockets() throws {
+    @Test("a second daemon on a live socket refuses to start")
+    func liveSocket() throws {
         let daemon = try DaemonProcess()
         let second = try runCommand(binaryDirectory + "/segued", ["--socket", daemon.socket, "--plugins", repositoryRoot + "/plugins"])
         #expect(second.status != 0)
         #expect(second.err.contains("already listening"))
         #expect(try daemon.client().call("daemon.ping") == "pong")
+    }
+
+    @Test("a stale socket file left by a killed daemon is replaced")
+    func staleSocket() throws {
+        let first = try DaemonProcess()
+        #expect(first.terminate(signal: SIGKILL) != nil)
+        #expect(FileManager.default.fileExists(atPath: first.socket))  // SIGKILL leaves it behind
+        #expect((try? SegueClient(socketPath: first.socket)) == nil)
+        let second = try DaemonProcess(socket: first.socket)
+        #expect(try second.client().call("daemon.ping") == "pong")
+    }
+
+    @Test("a peer whose uid is not in security.allowed_uids is disconnected")
+    func peerCredentials() throws {
+        let daemon = try DaemonProcess(config: "[plugins]\ndir = \"plugins\"\n[security]\nallowed_uids = [4242]\n")
+        let client = try SegueClient(socketPath: daemon.socket)
+        let error = #expect(throws: ClientError.self) { try client.call("daemon.ping", timeoutMs: 5000) }
+        if case .connection? = error {} else { Issue.record("expected the connection to be closed, got \(String(describing: error))") }
     }
 
     @Test("events a request causes arrive before its response")
@@ -58,16 +76,14 @@ struct DaemonIntegrationTests {
 
     @Test("an animator looping forever does not stall the daemon: the transition ends and ping answers")
     func infiniteLoopDoesNotStall() throws {
-        let folder = "/tmp/sgp-" + String(UUID().uuidString.prefix(8))
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try """
-            return segue.animator {
-              duration = function(ctx) return 0.3 end,
-              animate = function(ctx) while true do pcall(function() while true do end end) end end,
-            }
-            """.write(toFile: folder + "/spin.lua", atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(plugins: folder)
+        let daemon = try DaemonProcess(pluginFiles: [
+            "spin.lua": """
+                return segue.animator {
+                  duration = function(ctx) return 0.3 end,
+                  animate = function(ctx) while true do pcall(function() while true do end end) end end,
+                }
+                """,
+        ])
         let client = try daemon.client()
         let other = try daemon.client()
         try setUpScene(client, types: ["transition"])
@@ -86,12 +102,7 @@ struct DaemonIntegrationTests {
     func realtimeScene() throws {
         let daemon = try DaemonProcess()
         let client = try daemon.client()
-        _ = try client.call("scene.create", ["id": "rt", "size": ["w": 320, "h": 480], "clock": "realtime", "fps": 120])
-        _ = try client.call("events.subscribe", ["types": ["transition"]])
-        _ = try client.call("vc.create", ["id": "a"])
-        _ = try client.call("vc.create", ["id": "b"])
-        _ = try client.call("container.create", ["id": "c", "kind": "custom", "children": ["a", "b"]])
-        _ = try client.call("scene.set_root", ["vc": "c"])
+        try setUpScene(client, types: ["transition"], clock: "realtime", fps: 120)
         let error = #expect(throws: ClientError.self) { try client.call("clock.advance", ["ms": 10]) }
         if case .rpc(let code, _, _)? = error { #expect(code == -32002) } else { Issue.record("expected -32002") }
         _ = try client.call("container.select", ["container": "c", "index": 1, "animator": "dt-slide"])
@@ -107,11 +118,7 @@ struct DaemonIntegrationTests {
 
     @Test("a subscriber that stops reading never stalls the daemon: frames are coalesced, then events.dropped")
     func slowSubscriber() throws {
-        let folder = "/tmp/sgp-" + String(UUID().uuidString.prefix(8))
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        // 300 views animating for 20 s: about 25 KB of frame event per tick, 120 ticks a second.
-        try """
+        let daemon = try DaemonProcess(pluginFiles: ["busy.lua": """
             return segue.animator {
               duration = function(ctx) return 20 end,
               animate = function(ctx)
@@ -127,16 +134,10 @@ struct DaemonIntegrationTests {
                 end, function() ctx:complete(not ctx.cancelled) end)
               end,
             }
-            """.write(toFile: folder + "/busy.lua", atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(plugins: folder)
+            """])
         let slow = try daemon.client()
         let fast = try daemon.client()
-        _ = try slow.call("scene.create", ["id": "rt", "size": ["w": 320, "h": 480], "clock": "realtime", "fps": 120])
-        _ = try slow.call("vc.create", ["id": "a"])
-        _ = try slow.call("vc.create", ["id": "b"])
-        _ = try slow.call("container.create", ["id": "c", "kind": "custom", "children": ["a", "b"]])
-        _ = try slow.call("scene.set_root", ["vc": "c"])
-        _ = try slow.call("events.subscribe", ["types": ["frame", "transition"]])
+        try setUpScene(slow, types: ["frame", "transition"], clock: "realtime", fps: 120)
         _ = try slow.call("container.select", ["container": "c", "index": 1, "animator": "busy"])
         // The slow client now reads nothing for 3 s while the fast one keeps asking.
         var pings = 0
@@ -198,9 +199,9 @@ struct DocumentationTests {
     }
 }
 
-/// A manual scene with a custom container "c" of "a" and "b" on screen, and a subscription on this connection.
-func setUpScene(_ client: SegueClient, types: [JSONValue]) throws {
-    _ = try client.call("scene.create", ["size": ["w": 320, "h": 480], "clock": "manual"])
+/// A scene with a custom container "c" of "a" and "b" on screen, and a subscription on this connection.
+func setUpScene(_ client: SegueClient, types: [JSONValue], clock: String = "manual", fps: Int = 60) throws {
+    _ = try client.call("scene.create", ["size": ["w": 320, "h": 480], "clock": .string(clock), "fps": .number(Double(fps))])
     _ = try client.call("events.subscribe", ["types": .array(types)])
     _ = try client.call("vc.create", ["id": "a"])
     _ = try client.call("vc.create", ["id": "b"])

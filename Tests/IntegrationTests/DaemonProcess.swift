@@ -23,13 +23,26 @@ final class DaemonProcess {
     let process = Process()
     let stderr = Pipe()
 
-    init(plugins: String = repositoryRoot + "/plugins", extraArguments: [String] = []) throws {
+    /// `plugins` is a folder, or nil with `pluginFiles` to make a temporary one; `config` replaces the bundled file.
+    init(plugins: String = repositoryRoot + "/plugins", pluginFiles: [String: String]? = nil, config: String? = nil,
+         socket existing: String? = nil) throws
+    {
         directory = "/tmp/sgt-" + String(UUID().uuidString.prefix(8))
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        socket = directory + "/s.sock"
+        socket = existing ?? directory + "/s.sock"
+        var folder = plugins
+        if let pluginFiles {
+            folder = directory + "/plugins"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for (name, text) in pluginFiles { try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8) }
+        }
+        var configFile = repositoryRoot + "/config/segued.toml"
+        if let config {
+            configFile = directory + "/segued.toml"
+            try config.write(toFile: configFile, atomically: true, encoding: .utf8)
+        }
         process.executableURL = URL(fileURLWithPath: binaryDirectory + "/segued")
-        process.arguments = ["--config", repositoryRoot + "/config/segued.toml", "--socket", socket, "--plugins", plugins]
-            + extraArguments
+        process.arguments = ["--config", configFile, "--socket", socket, "--plugins", folder]
         process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
         process.standardError = stderr
         try process.run()
@@ -53,9 +66,9 @@ final class DaemonProcess {
     }
 
     /// Sends SIGTERM and waits (up to `seconds`) for the exit; returns the exit status, nil if it did not exit.
-    func terminate(waitingUpTo seconds: Double = 5) -> Int32? {
+    func terminate(signal: Int32 = SIGTERM, waitingUpTo seconds: Double = 5) -> Int32? {
         guard process.isRunning else { return process.terminationStatus }
-        process.terminate()
+        kill(process.processIdentifier, signal)
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning, Date() < deadline { usleep(10_000) }
         return process.isRunning ? nil : process.terminationStatus

@@ -97,6 +97,23 @@ struct MethodTests {
         #expect(h.daemon.subscriptions.count == 0)
     }
 
+    @Test("daemon.stats counts requests per method, errors by code, transitions and frames (heard or not)")
+    func stats() throws {
+        let h = try Harness()
+        try h.setUpScene()
+        for _ in 0..<3 { try h.call("daemon.ping") }
+        try h.call("nope.nope")
+        try h.call("container.select", ["container": "tabs", "index": 1, "animator": "dt-slide"])
+        try h.call("clock.advance", ["ms": 300])
+        let stats = try #require(try h.result("daemon.stats"))
+        #expect(stats["latency"]?["daemon.ping"]?["count"] == 3)
+        #expect(stats["errors"]?["-32601"] == 1)
+        #expect(stats["transitions"]?["started"] == 1 && stats["transitions"]?["completed"] == 1)
+        #expect(stats["frames"] == 17)  // 0.28 s of dt-slide on the 60 fps grid: frames 1…17
+        try h.call("scene.destroy", ["scene": "main"])
+        #expect(try h.result("daemon.stats")?["frames"] == 17)
+    }
+
     @Test("frame events carry the presentation values that changed")
     func frames() throws {
         let h = try Harness()

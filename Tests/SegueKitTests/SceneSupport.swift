@@ -67,6 +67,22 @@ final class CompletesTwice: Animator {
     func animationEnded(_ completed: Bool, context: TransitionContext) {}
 }
 
+extension Scene {
+    /// Gives the scene these test animators; the caller keeps the returned provider alive (scenes hold it weakly).
+    func use(_ animators: [String: () -> any Animator]) -> StaticProvider {
+        let provider = StaticProvider(animators)
+        animatorProvider = provider
+        return provider
+    }
+}
+
+/// A sink that records everything but says it listens to no frames.
+final class FrameDeafRecorder: EventSink {
+    var events: [EngineEvent] = []
+    func emit(_ event: EngineEvent) { events.append(event) }
+    func isListening(to type: String, in scene: String) -> Bool { type != "frame" }
+}
+
 final class StaticProvider: AnimatorProvider {
     let make: [String: () -> any Animator]
     init(_ make: [String: () -> any Animator]) { self.make = make }

@@ -81,8 +81,7 @@ struct SelectTransitionTests {
     func watchdog() throws {
         let recorder = EventRecorder()
         let (scene, container, _, b) = try makeScene(recorder: recorder)
-        let provider = StaticProvider(["never": { NeverCompletes() }])
-        scene.animatorProvider = provider
+        let provider = scene.use(["never": { NeverCompletes() }])
         defer { withExtendedLifetime(provider) {} }
         let transition = try #require(try scene.select(container, index: 1, animator: "never").transition)
         // duration 0.5 × factor 2 + grace 1 s = 2 s.
@@ -101,8 +100,7 @@ struct SelectTransitionTests {
     func failOver() throws {
         let recorder = EventRecorder()
         let (scene, container, a, _) = try makeScene(recorder: recorder)
-        let provider = StaticProvider(["raises": { Raises() }])
-        scene.animatorProvider = provider
+        let provider = scene.use(["raises": { Raises() }])
         defer { withExtendedLifetime(provider) {} }
         let transition = try #require(try scene.select(container, index: 1, animator: "raises").transition)
         #expect(transition.failedOver)
@@ -119,8 +117,7 @@ struct SelectTransitionTests {
     func completeTwice() throws {
         let recorder = EventRecorder()
         let (scene, container, _, _) = try makeScene(recorder: recorder)
-        let provider = StaticProvider(["twice": { CompletesTwice() }])
-        scene.animatorProvider = provider
+        let provider = scene.use(["twice": { CompletesTwice() }])
         defer { withExtendedLifetime(provider) {} }
         let transition = try #require(try scene.select(container, index: 1, animator: "twice").transition)
         #expect(transition.state == .completed)
@@ -159,6 +156,27 @@ struct ClockTests {
         #expect(scene.now == 1_010_000_000)
         scene.step(frames: 1)
         #expect(scene.now == 1_016_666_666)
+    }
+
+    @Test("frames nobody listens to are not built, and sequence numbers are the same either way")
+    func unheardFrames() throws {
+        func run(_ sink: any EventSink) throws -> Scene {
+            let scene = Scene(id: "s", size: Size(w: 100, h: 100), clock: .manual)
+            scene.sink = sink
+            let view = try scene.makeView(frame: Rect(x: 0, y: 0, w: 10, h: 10))
+            scene.animate(AnimationOptions(duration: 0.5)) { scene.set(view, alpha: 0) } completion: { _ in
+                scene.emit("log", ["message": "done"])
+            }
+            scene.advance(by: 1_000_000_000)
+            return scene
+        }
+        let hearing = EventRecorder(), deaf = FrameDeafRecorder()
+        let a = try run(hearing), b = try run(deaf)
+        #expect(hearing.events.filter { $0.type == "frame" }.count == 30)
+        #expect(deaf.events.filter { $0.type == "frame" }.isEmpty)
+        #expect(a.framesEvaluated == 30 && b.framesEvaluated == 30)
+        #expect(a.eventSeq == b.eventSeq)
+        #expect(hearing.events.first { $0.type == "log" }?.seq == deaf.events.first { $0.type == "log" }?.seq)
     }
 
     @Test("linear alpha animation: presentation values follow the curve, the model jumps at once")

@@ -52,8 +52,22 @@ func makePluginFolder(_ files: [String: String]) throws -> String {
 
 final class Recorder: EventSink {
     var events: [EngineEvent] = []
+    /// Keeps a plugin host alive as long as the test holds the recorder (scenes hold their provider weakly).
+    var host: PluginHost?
     func emit(_ event: EngineEvent) { events.append(event) }
     func types(_ prefix: String) -> [String] { events.map(\.type).filter { $0.hasPrefix(prefix) } }
+}
+
+/// A manual scene over a temporary plugins folder holding `files`; the host stays alive with the scene's recorder.
+func sceneWithPlugins(_ files: [String: String]) throws
+    -> (Scene, ContainerViewController, ViewController, ViewController, Recorder)
+{
+    let host = PluginHost(directory: try makePluginFolder(files))
+    host.loadAll()
+    let recorder = Recorder()
+    recorder.host = host
+    let (scene, container, a, b) = try makeScene(host: host, recorder: recorder)
+    return (scene, container, a, b, recorder)
 }
 
 /// A manual scene with a custom container [a, b] on screen, animators from `host`.

@@ -61,13 +61,9 @@ struct PluginTests {
 
     @Test("an animator stuck in while true is stopped, the default finishes the transition")
     func infiniteLoopAnimator() throws {
-        let dir = try makePluginFolder([
+        let (scene, container, _, b, recorder) = try sceneWithPlugins([
             "spin.lua": "return segue.animator { duration = function() return 0.3 end, animate = function(ctx) while true do end end }",
         ])
-        let host = PluginHost(directory: dir)
-        host.loadAll()
-        let recorder = Recorder()
-        let (scene, container, _, b) = try makeScene(host: host, recorder: recorder)
         let transition = try #require(try scene.select(container, index: 1, animator: "spin").transition)
         #expect(transition.failedOver)
         #expect(transition.problems.first?.message.contains("instruction budget") == true)
@@ -79,13 +75,9 @@ struct PluginTests {
 
     @Test("an animator that never completes is completed by the watchdog")
     func neverCompletes() throws {
-        let dir = try makePluginFolder([
+        let (scene, container, _, _, recorder) = try sceneWithPlugins([
             "lazy.lua": "return segue.animator { duration = function() return 0.2 end, animate = function(ctx) ctx.container:add(ctx:view('to')) end }",
         ])
-        let host = PluginHost(directory: dir)
-        host.loadAll()
-        let recorder = Recorder()
-        let (scene, container, _, _) = try makeScene(host: host, recorder: recorder)
         let transition = try #require(try scene.select(container, index: 1, animator: "lazy").transition)
         scene.advance(by: 1_500_000_000)  // 0.2 × 2 + 1 = 1.4 s
         #expect(transition.state == .completed && transition.forced)
@@ -116,13 +108,9 @@ struct PluginTests {
 
     @Test("wrong argument types raise clear errors and fail over")
     func wrongTypes() throws {
-        let dir = try makePluginFolder([
+        let (scene, container, _, _, recorder) = try sceneWithPlugins([
             "bad.lua": "return segue.animator { duration = function() return 0.1 end, animate = function(ctx) ctx:view('to').frame = 'wide' end }",
         ])
-        let host = PluginHost(directory: dir)
-        host.loadAll()
-        let recorder = Recorder()
-        let (scene, container, _, _) = try makeScene(host: host, recorder: recorder)
         let transition = try #require(try scene.select(container, index: 1, animator: "bad").transition)
         #expect(transition.failedOver)
         #expect(transition.problems.first?.message.contains("view.frame expects a rect") == true)
@@ -157,7 +145,7 @@ struct PluginTests {
 
     @Test("extreme numbers from a plugin are clamped, never trapped on")
     func extremeNumbers() throws {
-        let dir = try makePluginFolder([
+        let (scene, container, _, b, recorder) = try sceneWithPlugins([
             "extreme.lua": """
                 return segue.animator {
                   duration = function() return 1e300 end,
@@ -172,10 +160,6 @@ struct PluginTests {
                 }
                 """,
         ])
-        let host = PluginHost(directory: dir)
-        host.loadAll()
-        let recorder = Recorder()
-        let (scene, container, _, b) = try makeScene(host: host, recorder: recorder)
         let transition = try #require(try scene.select(container, index: 1, animator: "extreme").transition)
         #expect(transition.problems.map(\.message) == [])
         #expect(transition.duration == 60)  // clamped to engine.max_duration_s, with a warning
