@@ -32,6 +32,12 @@ public final class Scene {
     /// Transitions in start order (running and retained finished ones).
     var transitionOrder: [Transition] = []
     var nextTransitionNumber = 1
+    /// Transitions that have started and not ended.
+    var activeTransitionCount = 0
+    /// Ids handed to queued requests, not yet started.
+    var reservedTransitionIDs: Set<String> = []
+    var queuedOutcomes: [String: QueuedOutcome] = [:]
+    var queuedOutcomeOrder: [String] = []
 
     // Animation machinery.
     var running: [PropertyAnimation] = []
@@ -310,6 +316,7 @@ public final class Scene {
         fireTimers()
         checkWatchdogs()
         runPendingCompletions()
+        recordTimelines()
         emitFrame()
     }
 
@@ -362,6 +369,15 @@ public final class Scene {
         let dueIDs = Set(due.map(\.id))
         timers.removeAll { dueIDs.contains($0.id) }
         for call in due { call.action() }
+    }
+
+    /// Adds this tick to the timeline of every running transition.
+    func recordTimelines() {
+        guard activeTransitionCount > 0 else { return }
+        for transition in transitionOrder where !transition.isEnded {
+            guard let container = transition.context?.containerView else { continue }
+            transition.timeline.record(container, at: now)
+        }
     }
 
     func emitFrame() {

@@ -222,6 +222,33 @@ public final class PluginHost: AnimatorProvider {
         return LuaAnimator(name: name, instance: instance, ref: described.ref)
     }
 
+    /// Whether a loaded plugin has this name and kind.
+    public func hasPlugin(named name: String, kind: String) -> Bool {
+        guard let path = byName[name], let file = files[path] else { return false }
+        return file.records.contains { $0.name == name && $0.kind == kind }
+    }
+
+    /// A delegate plugin's `animator_for(op)`, in the plugin's state for this scene.
+    public func delegateAnimator(_ delegate: String, operation: TransitionOperation, for scene: Scene)
+        -> Result<String?, AnimatorFault>
+    {
+        guard let path = byName[delegate], let file = files[path],
+            let record = file.records.first(where: { $0.name == delegate })
+        else { return .failure(AnimatorFault("no delegate plugin named '\(delegate)' is loaded")) }
+        guard record.kind == "delegate" else {
+            return .failure(AnimatorFault("plugin '\(delegate)' is a \(record.kind), not a delegate"))
+        }
+        let instance: PluginInstance
+        do {
+            instance = try self.instance(for: file, scene: scene)
+        } catch {
+            return .failure(AnimatorFault(error.message))
+        }
+        guard let described = instance.described.first(where: { ($0.name ?? PluginHost.baseName(path)) == delegate })
+        else { return .failure(AnimatorFault("plugin '\(delegate)' did not describe itself the same way twice")) }
+        return instance.callDelegate(described.ref, operation)
+    }
+
     func instance(for file: LoadedFile, scene: Scene) throws(EngineError) -> PluginInstance {
         let key = ObjectIdentifier(scene)
         if let existing = instances[key]?[file.file] { return existing }
