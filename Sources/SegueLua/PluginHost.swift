@@ -187,6 +187,13 @@ public final class PluginHost: AnimatorProvider {
 
     /// Checks that a description has the functions its kind needs.
     private func checkShape(_ probe: PluginInstance, _ described: PluginInstance.Described, name: String) -> String? {
+        if described.kind == "delegate" {
+            defer { probe.state.pop() }
+            guard probe.pushField(described.ref, "animator_for") == LUA_TFUNCTION else {
+                return "delegate '\(name)' has no animator_for(op) function"
+            }
+            return nil
+        }
         guard described.kind == "animator" else { return nil }
         defer { probe.state.pop() }
         guard probe.pushField(described.ref, "animate") == LUA_TFUNCTION else {
