@@ -48,6 +48,15 @@ public enum AnimatableProperty: Int, Sendable, CaseIterable {
 public struct ViewValues: Sendable, Equatable {
     public var channels: [Double]
 
+    /// From `channelCount` channels (a shorter array is padded with zeros).
+    public init(channels: [Double]) {
+        var c = channels
+        if c.count < AnimatableProperty.channelCount {
+            c.append(contentsOf: [Double](repeating: 0, count: AnimatableProperty.channelCount - c.count))
+        }
+        self.channels = c
+    }
+
     public init(frame: Rect, alpha: Double = 1, color: Color = .white) {
         channels = [Double](repeating: 0, count: AnimatableProperty.channelCount)
         self.frame = frame

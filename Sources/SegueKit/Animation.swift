@@ -53,6 +53,8 @@ final class PropertyAnimation {
     let carried: [Double]?
     /// Plain: one pass, straight line, nothing carried — the fast path.
     let plain: Bool
+    /// Scene time (ns) at which the animation was made.
+    var createdAt: Int64 = 0
     var removed = false
 
     init(view: View, property: AnimatableProperty, from: [Double], to: [Double], begin: Int64, options: AnimationOptions,

@@ -418,7 +418,7 @@ extension Scene {
         emitBegan(transition, interactive: false)
         do {
             try transition.animator.animateTransition(using: context)
-            if !transition.isEnded { transition.timeline.record(context.containerView, at: now) }
+            if !transition.isEnded { transition.timeline.record(context.containerView, at: now, structureVersion: structureVersion, valueVersion: valueVersion) }
         } catch {
             guard !transition.isEnded else {
                 warn(transition.animatorName, "raised after completing: \(error.message)")
@@ -498,7 +498,7 @@ extension Scene {
         transition.state = completed ? .completed : .cancelled
         transition.endedAt = now
         transition.forced = transition.forced || forced
-        transition.timeline.record(context.containerView, at: now, final: true)
+        transition.timeline.record(context.containerView, at: now, structureVersion: structureVersion, valueVersion: valueVersion, final: true)
         activeTransitionCount -= 1
         if container.activeTransition === transition { container.activeTransition = nil }
         do {

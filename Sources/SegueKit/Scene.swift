@@ -32,6 +32,11 @@ public final class Scene {
     /// Transitions in start order (running and retained finished ones).
     var transitionOrder: [Transition] = []
     var nextTransitionNumber = 1
+    /// Increases whenever a view moves in the tree, is destroyed, or changes `hidden` or `z` (timelines reuse the
+    /// tree's shape while it stays the same).
+    var structureVersion = 0
+    /// Increases whenever a property is set outside an animation block.
+    var valueVersion = 0
     /// Transitions that have started and not ended.
     var activeTransitionCount = 0
     /// Ids handed to queued requests, not yet started.
@@ -64,6 +69,8 @@ public final class Scene {
     }
 
     public var time: Double { Double(now) / 1e9 }
+    /// Property animations running now.
+    public var runningAnimationCount: Int { running.count { !$0.removed } }
     public var views: Int { viewsByID.count }
 
     // MARK: Events
@@ -129,6 +136,7 @@ public final class Scene {
     /// addSubview: moves `view` to the top of `superview`'s subviews.
     public func addSubview(_ view: View, to superview: View) {
         guard canAdd(view, to: superview) else { return }
+        structureVersion &+= 1
         view.superview?.subviews.removeAll { $0 === view }
         superview.subviews.append(view)
         view.superview = superview
@@ -136,6 +144,7 @@ public final class Scene {
 
     public func insertSubview(_ view: View, into superview: View, at index: Int) {
         guard canAdd(view, to: superview) else { return }
+        structureVersion &+= 1
         view.superview?.subviews.removeAll { $0 === view }
         let i = max(0, min(index, superview.subviews.count))
         superview.subviews.insert(view, at: i)
@@ -143,11 +152,13 @@ public final class Scene {
     }
 
     public func removeFromSuperview(_ view: View) {
+        structureVersion &+= 1
         view.superview?.subviews.removeAll { $0 === view }
         view.superview = nil
     }
 
     public func bringToFront(_ view: View) {
+        structureVersion &+= 1
         guard let superview = view.superview else { return }
         superview.subviews.removeAll { $0 === view }
         superview.subviews.append(view)
@@ -173,6 +184,7 @@ public final class Scene {
     public func set(_ view: View, hidden: Bool) {
         guard view.hidden != hidden else { return }
         view.hidden = hidden
+        structureVersion &+= 1
         markDirty(view, nil)
     }
 
@@ -180,6 +192,7 @@ public final class Scene {
     public func set(_ view: View, z: Double) {
         guard view.z != z, z.isFinite else { return }
         view.z = z
+        structureVersion &+= 1
         if view.dirty == 0 { dirtyViews.append(view) }
         view.dirty |= 0x40
     }
@@ -204,6 +217,7 @@ public final class Scene {
             guard old != values || wasAnimating else { return }
             view.presentation.set(property, values)
             markDirty(view, property)
+            valueVersion &+= 1
         }
     }
 
@@ -223,6 +237,8 @@ public final class Scene {
         let animation = PropertyAnimation(
             view: view, property: property, from: from, to: values, begin: begin, options: options, group: group,
             path: path, carried: carried)
+        animation.createdAt = now
+        group.transition?.timeline.started(animation)
         group.remaining += 1
         view.animations[property.rawValue] = animation
         running.append(animation)
@@ -238,6 +254,7 @@ public final class Scene {
         view.animations[property.rawValue] = nil
         animation.removed = true
         let group = animation.group
+        if !finished { group.transition?.timeline.stopped(animation, at: now) }
         if !finished { group.finished = false }
         group.remaining -= 1
         if group.remaining == 0, !group.done {
@@ -457,7 +474,7 @@ public final class Scene {
         guard activeTransitionCount > 0 else { return }
         for transition in transitionOrder where !transition.isEnded {
             guard let container = transition.context?.containerView else { continue }
-            transition.timeline.record(container, at: now)
+            transition.timeline.record(container, at: now, structureVersion: structureVersion, valueVersion: valueVersion)
         }
     }
 

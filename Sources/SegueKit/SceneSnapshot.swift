@@ -38,6 +38,8 @@ extension Scene {
     }
 
     func restore(_ snapshot: SceneSnapshot) {
+        structureVersion &+= 1
+        valueVersion &+= 1
         // Views made since the snapshot go away.
         let created = viewsBySerial.values.filter { $0.serial >= snapshot.nextViewSerial }.sorted { $0.serial < $1.serial }
         for view in created { destroyView(view) }

@@ -1,40 +1,123 @@
-/// What a transition looked like over time: the container view's subtree at the transition's start, at every tick
-/// while it ran, and at its end. `render.*` replays finished transitions from it, so nothing has to be re-run.
-public struct Timeline: Sendable {
+/// What a transition looked like over time, kept so `render.*` can replay a finished transition without running it
+/// again. Recording costs nothing per tick: the timeline keeps full samples of the container view's subtree only
+/// when its shape changes or a value is set outside an animation (at the start, at the end, and in between when that
+/// happens), plus the animations the transition's animator started — which are pure functions of time. `sample(at:)`
+/// rebuilds the subtree at any instant from the last full sample and those animations.
+public struct Timeline {
+    /// The subtree's shape: depth first, superviews before their subviews, subviews back to front.
+    public final class Structure {
+        let views: [View]
+        public let serials: [Int]
+        public let ids: [String]
+        /// Index of each view's superview in the same arrays, or -1 for the subtree's root.
+        public let parents: [Int]
+        public let hidden: [Bool]
+        public let z: [Double]
+
+        init(views: [View], parents: [Int]) {
+            self.views = views
+            serials = views.map(\.serial)
+            ids = views.map(\.id)
+            self.parents = parents
+            hidden = views.map(\.hidden)
+            z = views.map(\.z)
+        }
+    }
+
     /// One view at one instant.
-    public struct ViewSample: Sendable {
+    public struct ViewSample {
         public let id: String
-        /// Index of the superview's sample in the same `Sample.views`, or -1 for the subtree's root.
         public let parent: Int
         public let values: ViewValues
         public let hidden: Bool
         public let z: Double
     }
 
-    public struct Sample: Sendable {
+    public struct Sample {
         /// Scene time in nanoseconds.
         public let time: Int64
-        /// Depth first, superviews before their subviews, subviews back to front.
-        public let views: [ViewSample]
+        public let structure: Structure
+        /// `AnimatableProperty.channelCount` channels per view, in `structure` order.
+        public var channels: [Double]
+
+        public var views: [ViewSample] {
+            let n = AnimatableProperty.channelCount
+            return structure.ids.indices.map { i in
+                ViewSample(id: structure.ids[i], parent: structure.parents[i],
+                           values: ViewValues(channels: Array(channels[(i * n)..<((i + 1) * n)])),
+                           hidden: structure.hidden[i], z: structure.z[i])
+            }
+        }
     }
 
+    /// Full samples, in time order (the first at the start, the last at the end).
     public internal(set) var samples: [Sample] = []
-    /// A transition longer than this many ticks keeps its first samples and its last one.
-    public static let maxSamples = 3600
+    /// The animations the transition's animator started, in start order, with when each stopped early (superseded
+    /// or removed), if it did.
+    var animations: [(animation: PropertyAnimation, stoppedAt: Int64?)] = []
+    /// The scene's versions when the last full sample was taken.
+    var structureVersion = -1
+    var valueVersion = -1
+    /// A transition whose shape keeps changing keeps its first samples and its last one.
+    public static let maxSamples = 4096
 
     public init() {}
 
-    mutating func record(_ root: View, at time: Int64, final: Bool = false) {
+    /// A full sample, unless nothing changed since the last one (then only the end of the transition is taken).
+    mutating func record(_ root: View, at time: Int64, structureVersion: Int, valueVersion: Int, final: Bool = false) {
+        guard final || structureVersion != self.structureVersion || valueVersion != self.valueVersion else { return }
+        self.structureVersion = structureVersion
+        self.valueVersion = valueVersion
         if let last = samples.last, last.time == time { samples.removeLast() }
         guard samples.count < Timeline.maxSamples || final else { return }
-        var views: [ViewSample] = []
+        var views: [View] = [], parents: [Int] = []
+        var channels: [Double] = []
         func walk(_ view: View, parent: Int, depth: Int) {
             let index = views.count
-            views.append(ViewSample(id: view.id, parent: parent, values: view.presentation, hidden: view.hidden, z: view.z))
+            views.append(view)
+            parents.append(parent)
+            channels.append(contentsOf: view.presentation.channels)
             guard depth < Scene.maxViewDepth else { return }
             for sub in view.subviews { walk(sub, parent: index, depth: depth + 1) }
         }
         walk(root, parent: -1, depth: 0)
-        samples.append(Sample(time: time, views: views))
+        samples.append(Sample(time: time, structure: Structure(views: views, parents: parents), channels: channels))
+    }
+
+    mutating func started(_ animation: PropertyAnimation) {
+        guard animations.count < 100_000 else { return }
+        animations.append((animation, nil))
+    }
+
+    mutating func stopped(_ animation: PropertyAnimation, at time: Int64) {
+        if let i = animations.lastIndex(where: { $0.animation === animation }), animations[i].stoppedAt == nil {
+            animations[i].stoppedAt = time
+        }
+    }
+
+    public var startTime: Int64? { samples.first?.time }
+    public var endTime: Int64? { samples.last?.time }
+
+    /// The subtree as it was on screen at `time`: the last full sample at or before it, with the animations running
+    /// then applied on top (each at its own elapsed time; one stopped early holds the value it had then).
+    public func sample(at time: Int64) -> Sample? {
+        guard let base = samples.last(where: { $0.time <= time }) ?? samples.first else { return nil }
+        if let last = samples.last, time >= last.time { return last }
+        var sample = base
+        var index: [Int: Int] = [:]
+        for (i, serial) in base.structure.serials.enumerated() { index[serial] = i }
+        let n = AnimatableProperty.channelCount
+        for (animation, stoppedAt) in animations {
+            guard animation.createdAt <= time, let i = index[animation.view.serial] else { continue }
+            // Already in the base sample: stopped, or over, by then.
+            if let stoppedAt, stoppedAt <= base.time { continue }
+            if animation.begin + animation.activeNs <= base.time { continue }
+            let at = min(time, stoppedAt ?? .max)
+            guard at >= animation.begin else { continue }
+            let values = animation.values(atElapsed: at - animation.begin)
+            let offset = i * n + animation.property.offset
+            for k in 0..<min(values.count, animation.property.count) { sample.channels[offset + k] = values[k] }
+        }
+        return Sample(time: time, structure: sample.structure, channels: sample.channels)
     }
 }

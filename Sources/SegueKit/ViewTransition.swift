@@ -75,6 +75,7 @@ extension Scene {
         {
             view.presentation.set(property, from)
             markDirty(view, property)
+            valueVersion &+= 1
             addAnimation(view, property, from: from, to: to, options: options, group: group, path: path)
         }
         let snapshotTransform = Array(snapshot.presentation.transform.values)

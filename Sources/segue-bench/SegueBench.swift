@@ -1,13 +1,15 @@
 import ArgumentParser
 import Foundation
 import SegueClient
+import SegueJSON
+import SegueKit
 
 @main
 struct SegueBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "segue-bench",
         abstract: "Benchmarks for segued (SPEC §5). Build with -c release before measuring.",
-        subcommands: [Ping.self])
+        subcommands: [Ping.self, Engine.self])
 }
 
 struct Ping: ParsableCommand {
@@ -114,5 +116,127 @@ enum PingBenchmark {
         let all = workers.flatMap(\.latencies).sorted()
         func pct(_ p: Double) -> Double { Double(all[min(all.count - 1, Int(Double(all.count) * p))]) / 1000 }
         return Result(total: all.count, perSecond: Double(all.count) / elapsed, p50: pct(0.5), p99: pct(0.99))
+    }
+}
+
+/// Counts frame events, and optionally serializes them as the daemon would, so the cost of building them is in.
+final class BenchSink: EventSink {
+    let serialize: Bool
+    let listening: Bool
+    var frames = 0
+    var bytes = 0
+    init(serialize: Bool, listening: Bool) {
+        self.serialize = serialize
+        self.listening = listening
+    }
+    func emit(_ event: EngineEvent) {
+        guard event.type == "frame" else { return }
+        frames += 1
+        if serialize { bytes += JSONValue.object(event.params).serialized().utf8.count }
+    }
+    func isListening(to type: String, in scene: String) -> Bool { listening || type != "frame" }
+}
+
+/// The built-in default's animation (both views' transform and alpha on a spring) over a chosen duration, so a
+/// round can tick for as long as asked.
+final class SlideAnimator: Animator, AnimatorProvider {
+    let duration: Double
+    init(duration: Double) { self.duration = duration }
+    var name: String { "bench-slide" }
+    func transitionDuration(using context: TransitionContext) -> Double { duration }
+    func animateTransition(using context: TransitionContext) {
+        let scene = context.scene
+        let from = context.fromViewController.view, to = context.toViewController.view
+        scene.addSubview(to, to: context.containerView)
+        scene.set(to, frame: context.finalFrame(for: context.toViewController))
+        scene.set(to, alpha: 0)
+        scene.set(to, transform: .translation(336, 0))
+        let spring = Spring(dampingRatio: 0.75, initialVelocity: 0.5, duration: duration).map { Timing.spring($0) }
+        scene.animate(AnimationOptions(duration: duration, timing: spring ?? .curve(.easeInOut))) {
+            scene.set(from, transform: .translation(-336, 0))
+            scene.set(from, alpha: 0)
+            scene.set(to, transform: .identity)
+            scene.set(to, alpha: 1)
+        } completion: { _ in
+            scene.set(from, transform: .identity)
+            scene.set(from, alpha: 1)
+            context.completeTransition(!context.transitionWasCancelled)
+        }
+    }
+    func animationEnded(_ completed: Bool, context: TransitionContext) {}
+    func animator(named name: String, for scene: Scene) -> (any Animator)? { name == self.name ? self : nil }
+}
+
+struct Engine: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The engine alone: N concurrent transitions on one manual scene, ns per animated property per frame.",
+        discussion: """
+            Makes --transitions custom containers of two view controllers each on one scene and selects them all at \
+            once with the built-in default animator's animation (a spring animating 4 properties: both views' \
+            transform and alpha; --duration long). Then steps the clock at --fps over 90 % of the duration and times \
+            each tick, with a frame subscriber whose events are built (and, with --serialize, written out as JSON). Repeats --rounds times \
+            (selecting back and forth) and reports the median tick.
+            """)
+
+    @Option(help: "Concurrent transitions.")
+    var transitions: Int = 1000
+
+    @Option(help: "Frames per second of the scene clock.")
+    var fps: Int = 120
+
+    @Option(help: "Rounds (each starts every transition again).")
+    var rounds: Int = 10
+
+    @Option(help: "Seconds each transition lasts (the default animator's animation, stretched); ticks are timed over 90 % of it.")
+    var duration: Double = 1
+
+    @Flag(help: "Also serialize every frame event to JSON, as the daemon does for a subscriber.")
+    var serialize = false
+
+    @Flag(help: "No frame subscriber: the engine skips building frame events (the daemon does this too).")
+    var noFrames = false
+
+    func run() throws {
+        var config = EngineConfig()
+        config.maxViewsPerScene = max(10_000, transitions * 3 + 10)
+        let scene = Scene(id: "bench", size: Size(w: 320, h: 480), clock: .manual, fps: fps, config: config)
+        let sink = BenchSink(serialize: serialize, listening: !noFrames)
+        scene.sink = sink
+        let animator = SlideAnimator(duration: duration)
+        scene.animatorProvider = animator
+        var containers: [ContainerViewController] = []
+        for i in 0..<transitions {
+            let a = try scene.createViewController(id: "a\(i)", title: nil, color: nil)
+            let b = try scene.createViewController(id: "b\(i)", title: nil, color: nil)
+            containers.append(try scene.createContainer(id: "c\(i)", kind: .custom, items: [a, b]))
+        }
+        var ticks: [Double] = []
+        var properties = 0
+        let framesPerRound = max(1, Int(Double(fps) * duration * 0.9))
+        for round in 0..<rounds {
+            let target = (round + 1) % 2
+            let startNs = DispatchTime.now().uptimeNanoseconds
+            for c in containers { _ = try scene.select(c, index: target, animator: animator.name) }
+            let startCost = Double(DispatchTime.now().uptimeNanoseconds - startNs) / Double(transitions)
+            properties = scene.runningAnimationCount
+            for _ in 0..<framesPerRound {
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                scene.step(frames: 1)
+                ticks.append(Double(DispatchTime.now().uptimeNanoseconds - t0))
+            }
+            scene.finishAllTransitions()
+            if round == 0 {
+                print(String(format: "start: %.1f µs per transition (select, resolve, context, animate)", startCost / 1000))
+            }
+        }
+        ticks.sort()
+        let median = ticks[ticks.count / 2], p99 = ticks[min(ticks.count - 1, ticks.count * 99 / 100)]
+        let perProperty = median / Double(max(1, properties))
+        print(String(format: "engine  transitions=%d  animated properties=%d  fps=%d%@", transitions, properties, fps,
+                     serialize ? "  (frames serialized)" : ""))
+        print(String(format: "tick: median %.1f µs, p99 %.1f µs  →  %.1f ns per animated property per frame", median / 1000,
+                     p99 / 1000, perProperty))
+        print(String(format: "sustained: %.0f frames/s on one core (%.1f%% of a core at %d Hz)", 1e9 / median,
+                     median * Double(fps) / 1e7, fps))
     }
 }

@@ -164,10 +164,33 @@ struct AnimationTests {
         }
         #expect(scene.transitions.map(\.id) == Array(ids.suffix(3)))
         let last = try #require(scene.transition(ids[5]))
-        // Start, every 1/60 s tick of the 1 s transition, and the end.
-        #expect(last.timeline.samples.count >= 60)
         #expect(last.timeline.samples.first?.time == last.startedAt)
         #expect(last.timeline.samples.last?.time == last.endedAt)
         #expect(last.timeline.samples.last?.views.first?.id == "c.view")
+    }
+
+    @Test("a timeline replays a finished transition exactly: every tick's presentation values, rebuilt from it")
+    func timelineReplay() throws {
+        let recorder = EventRecorder()
+        let (scene, container, a, b) = try makeScene(recorder: recorder)
+        let transition = try #require(try scene.select(container, index: 1).transition)
+        var seen: [(Int64, [Double], [Double])] = []
+        while !transition.isEnded {
+            scene.step(frames: 1)
+            seen.append((scene.now, a.view.presentation.channels, b.view.presentation.channels))
+        }
+        #expect(seen.count > 50)
+        // Few full samples: the start, the completion's resets, the end — not one per tick.
+        #expect(transition.timeline.samples.count < 6)
+        for (time, aValues, bValues) in seen.dropLast() {
+            let sample = try #require(transition.timeline.sample(at: time))
+            let views = sample.views
+            let ra = try #require(views.first { $0.id == "a.view" }), rb = try #require(views.first { $0.id == "b.view" })
+            for (x, y) in zip(ra.values.channels, aValues) { #expect(abs(x - y) < 1e-9) }
+            for (x, y) in zip(rb.values.channels, bValues) { #expect(abs(x - y) < 1e-9) }
+        }
+        // After the end: the final state (a.view gone, b.view in place).
+        let end = try #require(transition.timeline.sample(at: scene.now + 1))
+        #expect(end.views.map(\.id) == ["c.view", "b.view"])
     }
 }
