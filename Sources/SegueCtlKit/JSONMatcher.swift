@@ -91,7 +91,8 @@ public struct JSONMatcher: Sendable {
                     path: "\(path)",
                     expected: "elements matching \(Format.compact(argument)) in order (element \(miss.expectedIndex) "
                         + "\(Format.compact(wanted[miss.expectedIndex])) not found"
-                        + (miss.searchedFrom > 0 ? " after index \(miss.searchedFrom - 1))" : ")"),
+                        + (miss.searchedFrom > 0 ? " after index \(miss.searchedFrom - 1), where element "
+                            + "\(miss.expectedIndex - 1) matched)" : ")"),
                     got: Format.compact(actual)))
             }
         default:

@@ -196,23 +196,22 @@ public final class ScenarioRunner {
         return out
     }
 
-    /// Describes an unmet event subsequence: which expected event was not found, and where the nearest event of
-    /// the same type differs.
+    /// Describes an unmet event subsequence: which expected event was not found (its index in `events`, after
+    /// the event the previous one matched), and how the nearest event of the same type differs from it.
     func eventMiss(_ wanted: [JSONValue], _ miss: (expectedIndex: Int, searchedFrom: Int), _ events: [JSONValue],
                    _ matcher: JSONMatcher) -> Mismatch
     {
         let target = wanted[miss.expectedIndex]
-        let position = "event \(miss.expectedIndex + 1) of \(wanted.count) \(Format.compact(target))"
         let after = miss.searchedFrom > 0 ? " after event \(miss.searchedFrom - 1)" : ""
-        var got = events.isEmpty ? "no events" : "no such event\(after) (events listed below)"
-        if let type = target["type"],
-            let nearest = events.indices.dropFirst(miss.searchedFrom).first(where: { events[$0]["type"] == type })
-        {
-            let differences = matcher.mismatches(expected: target, actual: events[nearest], at: JSONPath(segments: []))
-            got = "event \(nearest) differs: " + differences.map(\.description).joined(separator: "; ")
-        } else if let type = target["type"], events.contains(where: { $0["type"] == type }) {
-            got = "a \(Format.compact(type)) event only before that point (events listed below)"
+        var got = events.isEmpty ? "no events" : "no such event (the step's events are listed below)"
+        if let type = target["type"] {
+            if let nearest = events.indices.dropFirst(miss.searchedFrom).first(where: { events[$0]["type"] == type }) {
+                let differences = matcher.mismatches(expected: target, actual: events[nearest], at: JSONPath(segments: []))
+                got = "event \(nearest) differs: " + differences.map(\.description).joined(separator: "; ")
+            } else if events.contains(where: { $0["type"] == type }) {
+                got = "\(Format.compact(type)) only earlier (the step's events are listed below)"
+            }
         }
-        return Mismatch(path: "events", expected: position + after, got: got)
+        return Mismatch(path: "events.\(miss.expectedIndex)", expected: Format.compact(target) + after, got: got)
     }
 }
