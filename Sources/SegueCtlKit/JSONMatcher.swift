@@ -61,7 +61,7 @@ public struct JSONMatcher: Sendable {
             for (i, (ev, av)) in zip(e, a).enumerated() { compare(ev, av, path.appending(i), &out) }
         default:
             if expected != actual {
-                let got = expected.typeName == actual.typeName ? Format.compact(actual)
+                let got = expected.typeName == actual.typeName || actual.isNull ? Format.compact(actual)
                     : "\(actual.typeName) \(Format.compact(actual))"
                 out.append(Mismatch(path: "\(path)", expected: Format.compact(expected), got: got))
             }

@@ -20,7 +20,7 @@ public struct ScenarioResult: Sendable {
 
     /// The lines a person reads: `PASS name` or `FAIL name (file)` followed by the failure, indented.
     public var text: String {
-        let origin = file.map { "  (\($0))" } ?? ""
+        let origin = file.flatMap { $0 == name ? nil : "  (\($0))" } ?? ""
         guard let failure else { return "PASS  \(name)" }
         return "FAIL  \(name)\(origin)\n" + failure.text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { "      " + $0 }.joined(separator: "\n")
