@@ -1,0 +1,56 @@
+import Foundation
+import SegueClient
+import SegueCtlKit
+import SegueJSON
+import Testing
+
+let repositoryRoot: String = {
+    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)
+    return parts.joined(separator: "/")
+}()
+
+/// The built executables sit next to the test bundle.
+let seguectl = DaemonLauncher.executableDirectory + "/seguectl"
+
+/// A segued of our own with the bundled plugins and config.
+func startDaemon() throws -> DaemonLauncher {
+    try DaemonLauncher(segued: DaemonLauncher.siblingSegued, plugins: repositoryRoot + "/plugins",
+                       config: repositoryRoot + "/config/segued.toml")
+}
+
+@Suite("The scenario suite (Tests/Scenarios) against a real segued")
+struct ScenarioSuiteTests {
+    @Test("every scenario in Tests/Scenarios passes")
+    func suitePasses() throws {
+        let daemon = try startDaemon()
+        defer { daemon.stop() }
+        let files = try ScenarioFiles.expand([repositoryRoot + "/Tests/Scenarios"])
+        let socket = daemon.socket
+        let report = ScenarioRunner { () throws(ClientError) in try SegueClient(socketPath: socket) }.run(files: files)
+        #expect(report.results.count >= 5)
+        #expect(report.failed == 0, "\(report.text)")
+    }
+
+    @Test("every bundled plugin has a scenario that runs it")
+    func scenarioPerPlugin() throws {
+        let plugins = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot + "/plugins")
+            .filter { $0.hasSuffix(".lua") }.map { String($0.dropLast(4)) }
+        #expect(!plugins.isEmpty)
+        var texts: [String] = []
+        for file in try ScenarioFiles.expand([repositoryRoot + "/Tests/Scenarios"]) {
+            texts.append(try ScenarioFiles.read(file))
+        }
+        for plugin in plugins {
+            let named = texts.contains { $0.contains("\"animator\": \"\(plugin)\"") || $0.contains("\"animator\":\"\(plugin)\"") }
+            #expect(named, "no scenario in Tests/Scenarios uses the bundled plugin \(plugin)")
+        }
+    }
+
+    @Test("every scenario file parses")
+    func filesParse() throws {
+        for file in try ScenarioFiles.expand([repositoryRoot + "/Tests/Scenarios"]) {
+            #expect(throws: Never.self, "\(file)") { try Scenario.parse(text: try ScenarioFiles.read(file), file: file) }
+        }
+    }
+}
