@@ -7,7 +7,7 @@ struct Plugins: ParsableCommand {
         discussion: """
             Examples:
               seguectl plugins
-              seguectl plugins --json        (plugins.list's full result: load times, memory, calls, failures)
+              seguectl plugins --json  # all of plugins.list: load time, memory, calls
             """)
 
     @OptionGroup var connection: Connection

@@ -14,7 +14,7 @@ struct SegueCtl: ParsableCommand {
         discussion: """
             Examples:
               seguectl call daemon.ping
-              seguectl call scene.create '{"id":"main","size":{"w":320,"h":480},"clock":"manual"}'
+              seguectl call scene.create '{"id":"main","size":{"w":320,"h":480}}'
               seguectl tree --scene main --presentation
               seguectl plugins
               seguectl check dt-slide

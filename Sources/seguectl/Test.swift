@@ -12,9 +12,9 @@ struct Test: ParsableCommand {
             A folder stands for its *.json files. The README's "Scripted integration tests" describes the format.
 
             Examples:
-              seguectl test Tests/Scenarios                 (against the running daemon)
-              seguectl test --spawn Tests/Scenarios/*.json  (starts its own segued on a temporary socket)
-              seguectl test --spawn --json my-test.json
+              seguectl test Tests/Scenarios             # against the running daemon
+              seguectl test --spawn Tests/Scenarios     # starts its own segued
+              seguectl test --spawn --json my-test.json # a JSON report
 
             Exit status: 0 every scenario passed; 1 one failed; 2 the daemon could not be reached or started, \
             or a file is missing.
@@ -26,7 +26,7 @@ struct Test: ParsableCommand {
     @Argument(help: "Scenario files, or folders of them.")
     var files: [String]
 
-    @Flag(help: "Start a segued of its own on a temporary socket (with the bundled plugins and config), stop it after.")
+    @Flag(help: "Start a segued of its own on a temporary socket, with the bundled plugins and config; stop it after.")
     var spawn = false
 
     @Option(help: "The segued to start with --spawn (default: the one next to seguectl).")

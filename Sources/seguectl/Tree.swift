@@ -14,7 +14,7 @@ struct Tree: ParsableCommand {
             Examples:
               seguectl tree --scene main
               seguectl tree --scene main --presentation
-              seguectl tree --json            (the only scene, as scene.tree returns it)
+              seguectl tree --json     # the only scene, as scene.tree returns it
             """)
 
     @OptionGroup var connection: Connection

@@ -54,3 +54,26 @@ struct ScenarioSuiteTests {
         }
     }
 }
+
+@Suite("The README's scenario example")
+struct ReadmeScenarioTests {
+    @Test("the example in \"Scripted integration tests\" parses and passes")
+    func readmeExamplePasses() throws {
+        let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
+        let section = try #require(readme.range(of: "## Scripted integration tests"))
+        let rest = readme[section.upperBound...]
+        let open = try #require(rest.range(of: "```json\n"))
+        let close = try #require(rest[open.upperBound...].range(of: "```"))
+        let text = String(rest[open.upperBound..<close.lowerBound])
+        let scenarios = try Scenario.parse(text: text, file: "README.md")
+        let daemon = try startDaemon()
+        defer { daemon.stop() }
+        let socket = daemon.socket
+        let runner = ScenarioRunner { () throws(ClientError) in try SegueClient(socketPath: socket) }
+        for scenario in scenarios {
+            let result = runner.run(scenario)
+            #expect(result.passed, "\(result.text)")
+            #expect(result.stepsRun == scenario.steps.count)
+        }
+    }
+}
