@@ -13,7 +13,7 @@ public final class DaemonLauncher {
     public init(segued: String, plugins: String?, config: String?, logLevel: String = "warning",
                 waitSeconds: Double = 15) throws(ScenarioError)
     {
-        directory = NSTemporaryDirectory().appending("sgs-" + String(UUID().uuidString.prefix(8)))
+        directory = "/tmp/sgs-" + String(UUID().uuidString.prefix(8))
         socket = directory + "/s.sock"
         logPath = directory + "/segued.log"
         do {

@@ -41,7 +41,7 @@ public struct Scenario: Sendable {
         do throws(JSONParseError) {
             value = try JSONParser.parse(text)
         } catch {
-            throw ScenarioError("not valid JSON: \(error)")
+            throw ScenarioError("not valid JSON: \(error.message) at \(position(ofByte: error.offset, in: text))")
         }
         return try parse(value, file: file)
     }
@@ -91,6 +91,20 @@ public struct Scenario: Sendable {
             steps.append(try ScenarioStep.parse(step, number: i + 1, prefix: prefix))
         }
         return Scenario(name: name, file: file, scene: scene, subscribe: subscribe, tolerance: tolerance, steps: steps)
+    }
+
+    /// `line L, column C` (1-based, columns in bytes) of a byte offset.
+    static func position(ofByte offset: Int, in text: String) -> String {
+        var line = 1, column = 1
+        for byte in text.utf8.prefix(max(0, offset)) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+        }
+        return "line \(line), column \(column)"
     }
 
     static func parseTolerance(_ value: JSONValue?, what: String) throws(ScenarioError) -> Double? {

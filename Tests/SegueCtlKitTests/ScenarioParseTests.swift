@@ -36,6 +36,13 @@ struct ScenarioParseTests {
         #expect(step.tolerance == 0.5 && step.note == "why")
     }
 
+    @Test("invalid JSON is reported with its line and column")
+    func jsonPosition() {
+        let error = #expect(throws: ScenarioError.self) { try Scenario.parse(text: "{\"name\": \"n\",\n  \"steps\": [}, ]}") }
+        #expect(error?.message.hasPrefix("not valid JSON: ") == true)
+        #expect(error?.message.hasSuffix(" at line 2, column 13") == true, "\(String(describing: error))")
+    }
+
     @Test("a file may hold an array of scenarios")
     func arrayOfScenarios() throws {
         let text = #"[{"name": "a", "steps": [{"call": "x"}]}, {"name": "b", "steps": [{"call": "y"}]}]"#
