@@ -1,7 +1,12 @@
--- dt-slide: seed 004's DTTransitionAnimator. Both views slide together over 0.28 s with ease-in-out; the
--- direction comes from the indices (to above from: the new page comes in from the right).
+-- dt-slide: seed 004's DTTransitionAnimator and its DTTransitionDelegate. Both views slide together over 0.28 s
+-- with ease-in-out; the direction comes from the indices (to above from: the new page comes in from the right).
 -- Cancel-correct: transforms are reset whatever happened, and the context is told the truth.
-return segue.animator {
+--
+-- The file returns two plugins: the animator `dt-slide`, and the delegate `dt-slide-delegate`, which chooses it by
+-- index as the seed's dt_animationControllerForContainerViewController:…atIndex:… does. Give a container the
+-- delegate (`container.create {…, delegate = "dt-slide-delegate"}` or `container.set_delegate`) and every select
+-- between indexed pages slides, without naming an animator in each request.
+local animator = segue.animator {
   name = "dt-slide",
   version = "1.0.0",
   api = 1,
@@ -31,3 +36,19 @@ return segue.animator {
     end)
   end,
 }
+
+local delegate = segue.delegate {
+  name = "dt-slide-delegate",
+  version = "1.0.0",
+  api = 1,
+
+  -- The seed: "fromIndex and toIndex only decide the direction" — any move between two indices slides.
+  animator_for = function(op)
+    if op.from_index ~= nil and op.to_index ~= nil and op.from_index ~= op.to_index then
+      return "dt-slide"
+    end
+    return nil
+  end,
+}
+
+return { animator, delegate }

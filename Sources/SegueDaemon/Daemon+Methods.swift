@@ -113,6 +113,36 @@ extension Daemon {
         },
         "container.create": { d, p, c throws(RPCError) in try d.containerCreate(p, c) },
         "container.select": { d, p, c throws(RPCError) in try d.containerSelect(p, c) },
+        "nav.push": { d, p, c throws(RPCError) in try d.navPush(p, c) },
+        "nav.pop": { d, p, c throws(RPCError) in try d.navPop(p, c, toRoot: false) },
+        "nav.pop_to_root": { d, p, c throws(RPCError) in try d.navPop(p, c, toRoot: true) },
+        "nav.set": { d, p, c throws(RPCError) in try d.navSet(p, c) },
+        "container.set_delegate": { d, p, c throws(RPCError) in
+            let scene = try d.scene(p, c)
+            let container = try d.container(p, scene)
+            let delegate = try p.string("delegate")
+            let rules = try d.rules(p)
+            try p.finish()
+            if let delegate, !d.plugins.hasPlugin(named: delegate, kind: "delegate") {
+                throw .notFound("delegate plugin", delegate, param: "delegate")
+            }
+            scene.setDelegate(of: container, plugin: delegate, rules: rules ?? [])
+            return scene.json(of: container)
+        },
+        "scene.resize": { d, p, c throws(RPCError) in
+            let scene = try d.scene(p, c)
+            guard let size = try p.size("size") else { throw .invalidParams("size", "missing parameter 'size' ({w, h})") }
+            try p.finish()
+            scene.resize(to: size)
+            return .object(JSONObject([("scene", .string(scene.id)), ("size", Shapes.size(size))]))
+        },
+        "vc.destroy": { d, p, c throws(RPCError) in
+            let scene = try d.scene(p, c)
+            let vc = try d.viewController(p, scene, key: "vc")
+            try p.finish()
+            do throws(EngineError) { try scene.destroyViewController(vc) } catch { throw RPCError(error) }
+            return .object(JSONObject([("vc", .string(vc.id)), ("destroyed", true)]))
+        },
         "container.get": { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             let container = try d.container(p, scene)
@@ -123,8 +153,9 @@ extension Daemon {
             let scene = try d.scene(p, c)
             let id = try p.requiredID("transition")
             try p.finish()
-            guard let transition = scene.transition(id) else { throw .notFound("transition", id, param: "transition") }
-            return scene.json(of: transition)
+            if let transition = scene.transition(id) { return scene.json(of: transition) }
+            if let queued = scene.queuedJSON(id) { return queued }
+            throw .notFound("transition", id, param: "transition")
         },
         "transition.list": { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
@@ -186,11 +217,134 @@ extension Daemon {
         ]))
     }
 
-    /// `when_busy`: reject or interrupt (queue is not available in this build).
+    /// `when_busy`: reject, queue or interrupt.
     func whenBusy(_ p: Params) throws(RPCError) -> WhenBusy? {
-        let value = try p.oneOf("when_busy", ["reject", "queue", "interrupt"]).flatMap(WhenBusy.init(rawValue:))
-        if value == .queue { throw .invalidParams("when_busy", "when_busy 'queue' is not available yet in this build") }
-        return value
+        try p.oneOf("when_busy", ["reject", "queue", "interrupt"]).flatMap(WhenBusy.init(rawValue:))
+    }
+
+    /// `interactive`: only `false` is accepted until interactive transitions land.
+    func notInteractive(_ p: Params) throws(RPCError) {
+        if p.has("interactive"), p.object["interactive"] != .bool(false) {
+            throw .invalidParams("interactive", "interactive transitions are not available yet in this build")
+        }
+    }
+
+    /// `rules: [{when: {kind?, from?, to?, direction?}, animator, interaction?}]`.
+    func rules(_ p: Params) throws(RPCError) -> [TransitionRule]? {
+        guard let array = try p.array("rules") else { return nil }
+        guard array.count <= 256 else { throw .invalidParams("rules", "at most 256 rules") }
+        var rules: [TransitionRule] = []
+        for (i, value) in array.enumerated() {
+            guard case .object(let o) = value else { throw .invalidParams("rules", "rules[\(i)] must be an object") }
+            for key in o.keys where !["when", "animator", "interaction"].contains(key) {
+                throw .invalidParams("rules", "rules[\(i)] has an unknown key '\(key)' (when, animator, interaction)")
+            }
+            guard let animator = o["animator"]?.stringValue else {
+                throw .invalidParams("rules", "rules[\(i)].animator must be an animator name")
+            }
+            var rule = TransitionRule(animator: animator)
+            if let interaction = o["interaction"] {
+                guard let name = interaction.stringValue else { throw .invalidParams("rules", "rules[\(i)].interaction must be a name") }
+                rule.interaction = name
+            }
+            if let when = o["when"] {
+                guard case .object(let w) = when else { throw .invalidParams("rules", "rules[\(i)].when must be an object") }
+                for (key, v) in w {
+                    guard let text = v.stringValue else { throw .invalidParams("rules", "rules[\(i)].when.\(key) must be a string") }
+                    switch key {
+                    case "kind":
+                        guard TransitionKind(rawValue: text) != nil else {
+                            throw .invalidParams("rules", "rules[\(i)].when.kind must be select, push, pop, set, present or dismiss")
+                        }
+                        rule.kind = text
+                    case "from": rule.from = text
+                    case "to": rule.to = text
+                    case "direction":
+                        guard text == "forward" || text == "backward" else {
+                            throw .invalidParams("rules", "rules[\(i)].when.direction must be forward or backward")
+                        }
+                        rule.direction = text
+                    default:
+                        throw .invalidParams("rules", "rules[\(i)].when has an unknown key '\(key)' (kind, from, to, direction)")
+                    }
+                }
+            }
+            rules.append(rule)
+        }
+        return rules
+    }
+
+    /// The result of a request that may start a transition.
+    func startResult(_ start: TransitionStart) -> JSONValue {
+        var result = JSONObject()
+        if let t = start.transition {
+            result["transition"] = .string(t.id)
+            result["animator"] = .string(t.animatorName)
+            result["duration"] = .number(t.duration)
+            result["state"] = .string(t.state.rawValue)
+        } else if let queued = start.queuedID {
+            result["transition"] = .string(queued)
+            result["animator"] = .null
+            result["duration"] = 0
+            result["state"] = "queued"
+        } else {
+            result["animator"] = .null
+            result["duration"] = 0
+        }
+        return .object(result)
+    }
+
+    func navPush(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
+        let scene = try scene(p, c)
+        let nav = try container(p, scene)
+        let vc = try viewController(p, scene, key: "vc")
+        let animated = try p.bool("animated") ?? true
+        try notInteractive(p)
+        let animator = try p.string("animator")
+        let whenBusy = try self.whenBusy(p)
+        try p.finish()
+        do throws(EngineError) {
+            return startResult(try scene.push(nav, vc, animated: animated, animator: animator, whenBusy: whenBusy))
+        } catch {
+            throw RPCError(error)
+        }
+    }
+
+    func navPop(_ p: Params, _ c: ClientConnection, toRoot: Bool) throws(RPCError) -> JSONValue {
+        let scene = try scene(p, c)
+        let nav = try container(p, scene)
+        let animated = try p.bool("animated") ?? true
+        try notInteractive(p)
+        let animator = try p.string("animator")
+        let whenBusy = try self.whenBusy(p)
+        try p.finish()
+        do throws(EngineError) {
+            return startResult(try scene.pop(nav, toRoot: toRoot, animated: animated, animator: animator, whenBusy: whenBusy))
+        } catch {
+            throw RPCError(error)
+        }
+    }
+
+    func navSet(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
+        let scene = try scene(p, c)
+        let nav = try container(p, scene)
+        guard let array = try p.array("vcs") else { throw .invalidParams("vcs", "missing parameter 'vcs' (view controller ids, root first)") }
+        var vcs: [ViewController] = []
+        for (i, value) in array.enumerated() {
+            guard let id = value.stringValue else { throw .invalidParams("vcs", "vcs[\(i)] must be a view controller id") }
+            guard let vc = scene.viewController(id) else { throw .notFound("view controller", id, param: "vcs") }
+            vcs.append(vc)
+        }
+        let animated = try p.bool("animated") ?? true
+        try notInteractive(p)
+        let animator = try p.string("animator")
+        let whenBusy = try self.whenBusy(p)
+        try p.finish()
+        do throws(EngineError) {
+            return startResult(try scene.setStack(nav, vcs, animated: animated, animator: animator, whenBusy: whenBusy))
+        } catch {
+            throw RPCError(error)
+        }
     }
 
     func requireManual(_ scene: Scene) throws(RPCError) {
@@ -283,23 +437,70 @@ extension Daemon {
         guard let kindName = try p.oneOf("kind", ContainerKind.allCases.map(\.rawValue)),
             let kind = ContainerKind(rawValue: kindName)
         else { throw .invalidParams("kind", "missing parameter 'kind' (custom, tab, navigation or paging)") }
-        guard kind == .custom else {
-            throw .invalidParams("kind", "container kind '\(kindName)' is not available yet in this build (custom is)")
-        }
         var items: [ViewController] = []
         for (i, value) in (try p.array("children") ?? []).enumerated() {
             guard let childID = value.stringValue else { throw .invalidParams("children", "children[\(i)] must be a view controller id") }
             guard let vc = scene.viewController(childID) else { throw .notFound("view controller", childID, param: "children") }
             items.append(vc)
         }
-        let whenBusy = try self.whenBusy(p) ?? .reject
-        for unsupported in ["root", "count", "reuse", "template", "delegate", "rules"] where p.has(unsupported) {
-            throw .invalidParams(unsupported, "'\(unsupported)' does not apply to a custom container in this build")
+        if let rootID = try p.id("root") {
+            guard kind == .navigation else { throw .invalidParams("root", "'root' applies to navigation containers only") }
+            guard items.isEmpty else { throw .invalidParams("root", "give either 'root' or 'children' (the stack), not both") }
+            guard let vc = scene.viewController(rootID) else { throw .notFound("view controller", rootID, param: "root") }
+            items = [vc]
         }
+        var count = 0
+        var reuse = 3
+        var template = PageTemplate()
+        if kind == .paging {
+            guard let n = try p.int("count", in: 0...1_000_000) else {
+                throw .invalidParams("count", "a paging container needs 'count' (the number of pages)")
+            }
+            count = n
+            reuse = try p.int("reuse", in: 2...1000) ?? 3
+            if let t = try p.objectValue("template") {
+                for (key, value) in t {
+                    switch key {
+                    case "title_prefix":
+                        guard let prefix = value.stringValue, prefix.utf8.count <= 256 else {
+                            throw .invalidParams("template", "template.title_prefix must be a string of at most 256 bytes")
+                        }
+                        template.titlePrefix = prefix
+                    case "colors":
+                        guard case .array(let list) = value, list.count <= 256 else {
+                            throw .invalidParams("template", "template.colors must be an array of at most 256 colors")
+                        }
+                        var colors: [Color] = []
+                        for (i, entry) in list.enumerated() {
+                            guard let text = entry.stringValue, let color = Color(hex: text) else {
+                                throw .invalidParams("template", "template.colors[\(i)] must be \"#rrggbb\" or \"#rrggbbaa\"")
+                            }
+                            colors.append(color)
+                        }
+                        template.colors = colors
+                    default:
+                        throw .invalidParams("template", "template has an unknown key '\(key)' (title_prefix, colors)")
+                    }
+                }
+            }
+        } else {
+            for key in ["count", "reuse", "template"] where p.has(key) {
+                throw .invalidParams(key, "'\(key)' applies to paging containers only")
+            }
+        }
+        let delegate = try p.string("delegate")
+        if let delegate, !plugins.hasPlugin(named: delegate, kind: "delegate") {
+            throw .notFound("delegate plugin", delegate, param: "delegate")
+        }
+        let rules = try self.rules(p) ?? []
+        let whenBusy = try self.whenBusy(p) ?? .reject
         let title = try p.string("title")
         try p.finish()
         do throws(EngineError) {
-            let container = try scene.createContainer(id: id, kind: kind, items: items, whenBusy: whenBusy, title: title)
+            let container = try scene.createContainer(
+                id: id, kind: kind, items: items, whenBusy: whenBusy, title: title, pageCount: count, reuse: reuse,
+                template: template)
+            scene.setDelegate(of: container, plugin: delegate, rules: rules)
             return .object(JSONObject([("container", .string(container.id)), ("view", .string(container.view.id))]))
         } catch {
             throw RPCError(error)
@@ -312,40 +513,31 @@ extension Daemon {
         var index = try p.int("index", in: 0...Int(Int32.max))
         if let vcID = try p.id("vc") {
             guard index == nil else { throw .invalidParams("vc", "give either 'index' or 'vc', not both") }
-            guard let i = container.items.firstIndex(where: { $0.id == vcID }) else {
-                if scene.viewController(vcID) == nil { throw .notFound("view controller", vcID, param: "vc") }
-                throw .invalidParams("vc", "'\(vcID)' is not one of container '\(container.id)''s children")
+            if container.containerKind == .paging {
+                guard let page = container.pageOf[vcID], container.alive.contains(where: { $0.id == vcID }) else {
+                    if scene.viewController(vcID) == nil { throw .notFound("view controller", vcID, param: "vc") }
+                    throw .invalidParams("vc", "'\(vcID)' is not one of paging container '\(container.id)''s view controllers")
+                }
+                index = page
+            } else {
+                guard let i = container.items.firstIndex(where: { $0.id == vcID }) else {
+                    if scene.viewController(vcID) == nil { throw .notFound("view controller", vcID, param: "vc") }
+                    throw .invalidParams("vc", "'\(vcID)' is not one of container '\(container.id)''s children")
+                }
+                index = i
             }
-            index = i
         }
         guard let index else { throw .invalidParams("index", "missing parameter 'index' (or 'vc')") }
         let animated = try p.bool("animated") ?? true
-        if p.has("interactive") {
-            let value = p.object["interactive"]
-            if value != .bool(false) {
-                throw .invalidParams("interactive", "interactive transitions are not available yet in this build")
-            }
-        }
+        try notInteractive(p)
         let animator = try p.string("animator")
         let whenBusy = try self.whenBusy(p)
         try p.finish()
-        let start: TransitionStart
         do throws(EngineError) {
-            start = try scene.select(container, index: index, animated: animated, animator: animator, whenBusy: whenBusy)
+            return startResult(try scene.select(container, index: index, animated: animated, animator: animator, whenBusy: whenBusy))
         } catch {
             throw RPCError(error)
         }
-        var result = JSONObject()
-        if let t = start.transition {
-            result["transition"] = .string(t.id)
-            result["animator"] = .string(t.animatorName)
-            result["duration"] = .number(t.duration)
-            result["state"] = .string(t.state.rawValue)
-        } else {
-            result["animator"] = .null
-            result["duration"] = 0
-        }
-        return .object(result)
     }
 
     func subscribe(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {

@@ -1,13 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// How a block of property changes animates (UIView.animate's options).
 public struct AnimationOptions: Sendable, Equatable {
     public var duration: Double
     public var delay: Double
     public var timing: Timing
+    /// How many times the animation runs (fractions allowed); 0 and 1 both mean once.
+    public var repeatCount: Double = 0
+    /// Run forward then backward each time (UIViewAnimationOptionAutoreverse). As in UIKit, when the animation
+    /// ends the view shows its model value, the one set in the block.
+    public var autoreverses = false
 
-    public init(duration: Double, delay: Double = 0, timing: Timing = .curve(.easeInOut)) {
+    public init(duration: Double, delay: Double = 0, timing: Timing = .curve(.easeInOut), repeatCount: Double = 0,
+                autoreverses: Bool = false)
+    {
         self.duration = duration
         self.delay = delay
         self.timing = timing
+        self.repeatCount = repeatCount
+        self.autoreverses = autoreverses
+    }
+
+    /// The whole time the animation runs, repeats and reversals included.
+    var activeDuration: Double {
+        duration * (autoreverses ? 2 : 1) * max(1, repeatCount.isFinite ? repeatCount : 1)
     }
 }
 
@@ -19,14 +39,24 @@ final class PropertyAnimation {
     let to: [Double]
     /// Scene time (ns) at which the animation starts moving (after its delay).
     let begin: Int64
+    /// One pass, and everything (repeats and reversals).
     let durationNs: Int64
+    let activeNs: Int64
     let duration: Double
     let timing: Timing
     let group: AnimationGroup
+    let autoreverses: Bool
+    /// The values along the way for a given progress, when they are not a straight line: transforms
+    /// interpolated by decomposition, flips, keyframes.
+    let path: ((Double) -> [Double])?
+    /// Absolute velocity per channel carried over from a superseded animation (springs only), per second.
+    let carried: [Double]?
+    /// Plain: one pass, straight line, nothing carried — the fast path.
+    let plain: Bool
     var removed = false
 
     init(view: View, property: AnimatableProperty, from: [Double], to: [Double], begin: Int64, options: AnimationOptions,
-         group: AnimationGroup)
+         group: AnimationGroup, path: ((Double) -> [Double])? = nil, carried: [Double]? = nil)
     {
         self.view = view
         self.property = property
@@ -35,8 +65,13 @@ final class PropertyAnimation {
         self.begin = begin
         self.duration = options.duration
         self.durationNs = Int64((options.duration * 1e9).rounded())
+        self.activeNs = Int64((min(options.activeDuration, 1e7) * 1e9).rounded())
         self.timing = options.timing
         self.group = group
+        self.autoreverses = options.autoreverses
+        self.path = path
+        self.carried = carried
+        plain = path == nil && carried == nil && activeNs == durationNs
     }
 
     /// Writes the value at `now` into the view's presentation values; returns true when the animation is over.
@@ -44,12 +79,16 @@ final class PropertyAnimation {
     func evaluate(at now: Int64) -> Bool {
         let elapsed = now - begin
         let offset = property.offset
-        if elapsed >= durationNs {
+        if elapsed >= activeNs {
             for i in 0..<to.count { view.presentation.channels[offset + i] = to[i] }
             view.dirty |= 1 << UInt8(property.rawValue)
             return true
         }
         if elapsed < 0 { return false }
+        if !plain {
+            write(values(atElapsed: elapsed))
+            return false
+        }
         let p = timing.progress(at: Double(elapsed) / 1e9, duration: duration)
         for i in 0..<to.count {
             let a = from[i]
@@ -57,6 +96,46 @@ final class PropertyAnimation {
         }
         view.dirty |= 1 << UInt8(property.rawValue)
         return false
+    }
+
+    func write(_ values: [Double]) {
+        let offset = property.offset
+        for i in 0..<min(values.count, property.count) { view.presentation.channels[offset + i] = values[i] }
+        view.dirty |= 1 << UInt8(property.rawValue)
+    }
+
+    /// The value `elapsed` ns after the start (repeats and reversals applied), without writing it.
+    func values(atElapsed elapsed: Int64) -> [Double] {
+        if elapsed >= activeNs { return to }
+        var local = max(0, elapsed)
+        var reversed = false
+        if durationNs > 0 {
+            let pass = local / durationNs
+            local -= pass * durationNs
+            if autoreverses, pass % 2 == 1 { reversed = true }
+        }
+        var t = Double(local) / 1e9
+        if reversed { t = duration - t }
+        let p = timing.progress(at: t, duration: duration)
+        if let path { return path(p) }
+        var out = [Double](repeating: 0, count: to.count)
+        for i in 0..<to.count { out[i] = from[i] + (to[i] - from[i]) * p }
+        if let carried, case .spring(let spring) = timing {
+            let s = spring.velocityResponse(at: t)
+            for i in 0..<min(carried.count, out.count) { out[i] += carried[i] * s }
+        }
+        return out
+    }
+
+    /// The velocity (units per second, per channel) at scene time `now`, by a central difference.
+    func velocity(at now: Int64) -> [Double] {
+        let h: Int64 = 500_000  // 0.5 ms
+        let elapsed = now - begin
+        guard elapsed > 0, elapsed < activeNs else { return [Double](repeating: 0, count: to.count) }
+        let a = values(atElapsed: max(0, elapsed - h)), b = values(atElapsed: min(activeNs - 1, elapsed + h))
+        let dt = Double(min(activeNs - 1, elapsed + h) - max(0, elapsed - h)) / 1e9
+        guard dt > 0 else { return [Double](repeating: 0, count: to.count) }
+        return zip(a, b).map { ($1 - $0) / dt }
     }
 }
 
@@ -74,5 +153,67 @@ final class AnimationGroup {
     init(id: Int, completion: ((Bool) -> Void)?) {
         self.id = id
         self.completion = completion
+    }
+}
+
+/// Core Animation interpolates a 2-D transform by decomposing it, not component by component: a rotation stays
+/// a rotation all the way (a matrix lerp from identity to a half turn would shrink through zero).
+///
+/// With row vectors (p' = p·M, as CGAffineTransform), the 2×2 part is M = K·S·R: a shear K = [[1, 0], [k, 1]],
+/// a scale S = diag(sx, sy) and a rotation R(θ) = [[cos θ, sin θ], [−sin θ, cos θ]]; the translation is apart.
+struct AffineDecomposition: Equatable {
+    var tx: Double, ty: Double, sx: Double, sy: Double, angle: Double, shear: Double
+
+    init(_ t: Transform3D) {
+        let (a, b, c, d, tx, ty) = t.affine
+        self.tx = tx
+        self.ty = ty
+        sx = (a * a + b * b).squareRoot()
+        if sx > 0 {
+            angle = atan2(b, a)
+            let ux = a / sx, uy = b / sx
+            shear = (c * ux + d * uy) / sx
+            sy = -c * uy + d * ux
+        } else {
+            angle = 0
+            shear = 0
+            sy = (c * c + d * d).squareRoot()
+        }
+    }
+
+    var transform: Transform3D {
+        let cosA = cos(angle), sinA = sin(angle)
+        let a = sx * cosA, b = sx * sinA
+        let c = shear * sx * cosA - sy * sinA
+        let d = shear * sx * sinA + sy * cosA
+        return Transform3D(a: a, b: b, c: c, d: d, tx: tx, ty: ty)
+    }
+
+    /// A path from `from` to `to` for animations of the transform: nil when a straight line is exact (only the
+    /// translation changes) or the transforms are not 2-D affine.
+    static func path(from: [Double], to: [Double]) -> ((Double) -> [Double])? {
+        let f = Transform3D(values: from), t = Transform3D(values: to)
+        guard f.isAffine, t.isAffine else { return nil }
+        let fa = f.affine, ta = t.affine
+        guard fa.a != ta.a || fa.b != ta.b || fa.c != ta.c || fa.d != ta.d else { return nil }
+        var a = AffineDecomposition(f), b = AffineDecomposition(t)
+        // A degenerate end (scale 0) has no angle of its own: take the other's, so nothing spins.
+        if a.sx == 0 { a.angle = b.angle }
+        if b.sx == 0 { b.angle = a.angle }
+        // The short way round.
+        var delta = b.angle - a.angle
+        while delta > .pi { delta -= 2 * .pi }
+        while delta <= -.pi { delta += 2 * .pi }
+        let start = a
+        return { p in
+            var m = start
+            m.tx += (b.tx - start.tx) * p
+            m.ty += (b.ty - start.ty) * p
+            m.sx += (b.sx - start.sx) * p
+            m.sy += (b.sy - start.sy) * p
+            m.shear += (b.shear - start.shear) * p
+            m.angle += delta * p
+            return m.transform.values
+        }
     }
 }

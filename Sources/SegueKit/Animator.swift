@@ -21,4 +21,14 @@ public protocol Animator: AnyObject {
 public protocol AnimatorProvider: AnyObject {
     /// The animator named `name` for `scene`, or nil when no animator has that name.
     func animator(named name: String, for scene: Scene) throws(EngineError) -> (any Animator)?
+    /// Asks the delegate plugin `delegate` for an animator name (`animator_for(op)`); nil when it has none.
+    func delegateAnimator(_ delegate: String, operation: TransitionOperation, for scene: Scene) -> Result<String?, AnimatorFault>
+}
+
+extension AnimatorProvider {
+    public func delegateAnimator(_ delegate: String, operation: TransitionOperation, for scene: Scene)
+        -> Result<String?, AnimatorFault>
+    {
+        .failure(AnimatorFault("no delegate plugin named '\(delegate)'"))
+    }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A point in scene coordinates (points, y down, as UIKit).
 public struct Point: Sendable, Equatable {
     public var x: Double
@@ -77,6 +83,43 @@ public struct Transform3D: Sendable, Equatable {
     }
 
     public static func == (l: Transform3D, r: Transform3D) -> Bool { l.values == r.values }
+
+    /// CATransform3DConcat(a, b): `a` then `b` (row vectors, p' = p·a·b).
+    public static func concat(_ a: Transform3D, _ b: Transform3D) -> Transform3D {
+        let p = a.values, q = b.values
+        var r = [Double](repeating: 0, count: 16)
+        for i in 0..<4 {
+            for j in 0..<4 {
+                var sum = 0.0
+                for k in 0..<4 { sum += p[i * 4 + k] * q[k * 4 + j] }
+                r[i * 4 + j] = sum
+            }
+        }
+        return Transform3D(values: r)
+    }
+
+    /// CATransform3DMakeRotation(angle, x, y, z).
+    public static func rotation(_ angle: Double, _ x: Double, _ y: Double, _ z: Double) -> Transform3D {
+        let length = (x * x + y * y + z * z).squareRoot()
+        guard length > 0 else { return .identity }
+        let x = x / length, y = y / length, z = z / length
+        let c = cos(angle), s = sin(angle), t = 1 - c
+        return Transform3D(values: [
+            c + t * x * x, t * x * y + s * z, t * x * z - s * y, 0,
+            t * x * y - s * z, c + t * y * y, t * y * z + s * x, 0,
+            t * x * z + s * y, t * y * z - s * x, c + t * z * z, 0,
+            0, 0, 0, 1,
+        ])
+    }
+
+    /// The perspective of a flip: m34 = −1/d (d = 500 for UIKit's flips).
+    public static func perspective(_ d: Double) -> Transform3D {
+        Transform3D(values: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -1 / d, 0, 0, 0, 1])
+    }
+
+    public static func translation3D(_ tx: Double, _ ty: Double, _ tz: Double) -> Transform3D {
+        Transform3D(values: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, tx, ty, tz, 1])
+    }
 
     /// Applies the transform to a point (x, y, 0, 1) with the perspective divide.
     public func apply(_ p: Point) -> Point {

@@ -2,10 +2,27 @@ import SegueJSON
 
 /// What a request that may start a transition returns.
 public struct TransitionStart {
-    /// Nil when nothing had to change (the view controller was already selected).
+    /// Nil when nothing had to change (the view controller was already selected) or the request was queued.
     public let transition: Transition?
+    /// The id a queued request (`when_busy: queue`) will start its transition under.
+    public let queuedID: String?
     public let animator: String?
     public let duration: Double
+
+    static var nothing: TransitionStart { TransitionStart(transition: nil, queuedID: nil, animator: nil, duration: 0) }
+
+    static func started(_ t: Transition) -> TransitionStart {
+        TransitionStart(transition: t, queuedID: nil, animator: t.animatorName, duration: t.duration)
+    }
+}
+
+/// What became of a queued request that never started a transition (nothing left to do, or no longer valid).
+public struct QueuedOutcome: Sendable {
+    public let id: String
+    public let kind: TransitionKind
+    public let container: String
+    public let state: TransitionState
+    public let message: String?
 }
 
 extension Scene {
@@ -13,71 +30,356 @@ extension Scene {
 
     public var transitions: [Transition] { transitionOrder }
 
-    /// Finds the animator a transition uses: explicit name → the view controller's own → the built-in default.
-    func resolveAnimator(requested: String?, preferred: String?) throws(EngineError) -> any Animator {
-        guard let name = requested ?? preferred, name != DefaultSlideAnimator.name else {
-            return DefaultSlideAnimator()
+    /// A request waiting in a container's queue (`when_busy: queue`), or one that left the queue without
+    /// starting a transition.
+    public func queuedRequest(_ id: String) -> (container: ContainerViewController, kind: TransitionKind)? {
+        for c in viewControllersByID.values.compactMap({ $0 as? ContainerViewController }) {
+            if let q = c.queue.first(where: { $0.id == id }) { return (c, q.kind) }
         }
+        return nil
+    }
+
+    public func queuedOutcome(_ id: String) -> QueuedOutcome? { queuedOutcomes[id] }
+
+    func newTransitionID() -> String {
+        while transitionsByID["t-\(nextTransitionNumber)"] != nil { nextTransitionNumber += 1 }
+        defer { nextTransitionNumber += 1 }
+        return "t-\(nextTransitionNumber)"
+    }
+
+    // MARK: Animator resolution (SPEC §1)
+
+    func animator(named name: String, param: String?) throws(EngineError) -> any Animator {
+        if name == DefaultSlideAnimator.name { return DefaultSlideAnimator() }
         guard let provider = animatorProvider, let animator = try provider.animator(named: name, for: self) else {
-            throw EngineError(.notFound, "no animator plugin named '\(name)'", param: requested != nil ? "animator" : nil,
-                              id: name)
+            throw EngineError(.notFound, "no animator plugin named '\(name)'", param: param, id: name)
         }
         return animator
     }
 
-    /// container.select: switches a custom container to the view controller at `index`.
-    public func select(_ container: ContainerViewController, index: Int, animated: Bool = true,
-                       animator requested: String? = nil, whenBusy: WhenBusy? = nil) throws(EngineError)
-        -> TransitionStart
+    /// Explicit `animator` → the view controller's own (`animators`) → the container's delegate plugin → its
+    /// rules (first match) → the built-in default. Only an explicit name that does not exist is an error; a
+    /// missing or failing choice further down is reported (`plugin.warning`) and the next source is asked.
+    func resolveAnimator(_ op: TransitionOperation, requested: String?) throws(EngineError) -> any Animator {
+        if let requested { return try animator(named: requested, param: "animator") }
+        let backward = op.kind == .pop || op.kind == .dismiss || (op.kind == .set && op.direction == "backward")
+        let key: String
+        switch op.kind {
+        case .set: key = backward ? "pop" : "push"
+        default: key = op.kind.rawValue
+        }
+        let owner = backward ? op.from : op.to
+        if let name = owner.preferredAnimators[key] {
+            if let found = try? animator(named: name, param: nil) { return found }
+            warn(name, "view controller '\(owner.id)' prefers animator '\(name)', which is not loaded; asking the next source")
+        }
+        if let delegate = op.container.delegatePlugin, let provider = animatorProvider {
+            switch provider.delegateAnimator(delegate, operation: op, for: self) {
+            case .success(let name?):
+                if let found = try? animator(named: name, param: nil) { return found }
+                warn(delegate, "animator_for returned '\(name)', which is not a loaded animator; asking the rules")
+            case .success(nil):
+                break
+            case .failure(let fault):
+                warn(delegate, "animator_for failed: \(fault.message)")
+            }
+        }
+        if let rule = op.container.rules.first(where: { $0.matches(op) }) {
+            if let found = try? animator(named: rule.animator, param: nil) { return found }
+            warn(rule.animator, "a rule of container '\(op.container.id)' names animator '\(rule.animator)', which is not loaded; using the default")
+        }
+        return DefaultSlideAnimator()
+    }
+
+    // MARK: when_busy
+
+    /// Applies `when_busy` when the container is running a transition: rejects, queues (returning the queued
+    /// start), or jumps the running one to its end. Nil means: go ahead now.
+    func admit(_ container: ContainerViewController, _ policy: WhenBusy?, kind: TransitionKind,
+               retry: @escaping (String) throws(EngineError) -> TransitionStart) throws(EngineError) -> TransitionStart?
     {
-        guard index >= 0, index < container.items.count else {
-            throw .invalidParams("index", "index \(index) is out of range 0..<\(container.items.count)")
+        guard let active = container.activeTransition else { return nil }
+        switch policy ?? container.whenBusy {
+        case .reject:
+            throw EngineError(.invalidState, "container '\(container.id)' is running transition '\(active.id)'",
+                              id: active.id)
+        case .queue:
+            guard container.queue.count < Scene.maxQueuedPerContainer else {
+                throw EngineError(.limitExceeded, "container '\(container.id)' already has \(Scene.maxQueuedPerContainer) queued transitions")
+            }
+            let id = newTransitionID()
+            reservedTransitionIDs.insert(id)
+            container.queue.append(QueuedTransition(id: id, kind: kind, start: retry))
+            return TransitionStart(transition: nil, queuedID: id, animator: nil, duration: 0)
+        case .interrupt:
+            finishNow(active)
+            guard container.activeTransition == nil else {
+                throw EngineError(.invalidState, "container '\(container.id)' could not end transition '\(active.id)'", id: active.id)
+            }
+            return nil
+        }
+    }
+
+    /// How many requests one container may queue.
+    public static let maxQueuedPerContainer = 64
+
+    /// Starts the next queued request of an idle container. A request with nothing left to do, or no longer
+    /// valid, ends at once with `transition.completed` (`skipped: true`).
+    func startNextQueued(_ container: ContainerViewController) {
+        while container.activeTransition == nil, !container.queue.isEmpty {
+            let next = container.queue.removeFirst()
+            reservedTransitionIDs.remove(next.id)
+            var message: String?
+            var state = TransitionState.completed
+            do {
+                let start = try next.start(next.id)
+                if start.transition != nil { return }
+            } catch {
+                message = error.message
+                state = .cancelled
+            }
+            queuedOutcomes[next.id] = QueuedOutcome(id: next.id, kind: next.kind, container: container.id, state: state, message: message)
+            queuedOutcomeOrder.append(next.id)
+            if queuedOutcomeOrder.count > max(1, config.timelineRetention) {
+                queuedOutcomes[queuedOutcomeOrder.removeFirst()] = nil
+            }
+            var fields = JSONObject([
+                ("transition", .string(next.id)), ("completed", .bool(state == .completed)), ("forced", false),
+                ("skipped", true),
+            ])
+            if let message { fields["reason"] = .string(message) }
+            emit("transition.completed", fields)
+        }
+    }
+
+    // MARK: Requests
+
+    /// container.select: switches a custom, tab or paging container to `index` (the page, for paging).
+    public func select(_ container: ContainerViewController, index: Int, animated: Bool = true,
+                       animator requested: String? = nil, whenBusy: WhenBusy? = nil,
+                       id reserved: String? = nil) throws(EngineError) -> TransitionStart
+    {
+        guard container.containerKind != .navigation else {
+            throw .invalidParams("container", "'\(container.id)' is a navigation container: use nav.push, nav.pop or nav.set")
+        }
+        let count = container.containerKind == .paging ? container.pageCount : container.items.count
+        guard index >= 0, index < count else {
+            throw .invalidParams("index", "index \(index) is out of range 0..<\(count)")
         }
         if container.selectedIndex == index, container.activeTransition == nil {
-            return TransitionStart(transition: nil, animator: nil, duration: 0)
+            return .nothing
         }
-        let to = container.items[index]
-        let animator = try resolveAnimator(requested: requested, preferred: to.preferredAnimators["select"])
-        if let active = container.activeTransition {
-            switch whenBusy ?? container.whenBusy {
-            case .reject, .queue:
-                throw EngineError(.invalidState, "container '\(container.id)' is running transition '\(active.id)'",
-                                  id: active.id)
-            case .interrupt:
-                finishNow(active)
-            }
-            if container.selectedIndex == index {
-                return TransitionStart(transition: nil, animator: nil, duration: 0)
-            }
+        if let queued = try admit(container, whenBusy, kind: .select, retry: { [unowned self] id throws(EngineError) in
+            try self.select(container, index: index, animated: animated, animator: requested, whenBusy: .reject, id: id)
+        }) {
+            return queued
         }
+        if container.selectedIndex == index { return .nothing }
         guard let fromIndex = container.selectedIndex, let from = container.selected else {
-            addSelectedChild(at: index, of: container)  // nothing selected yet: no transition
-            return TransitionStart(transition: nil, animator: nil, duration: 0)
+            if container.containerKind == .paging {
+                let page = try pageViewController(container, page: index)
+                addSelectedChild(page, of: container, index: index)
+            } else {
+                addSelectedChild(at: index, of: container)  // nothing selected yet: no transition
+            }
+            return .nothing
         }
+        let to = container.containerKind == .paging
+            ? try pageViewController(container, page: index) : container.items[index]
+        let op = TransitionOperation(kind: .select, container: container, from: from, to: to, fromIndex: fromIndex,
+                                     toIndex: index, direction: index >= fromIndex ? "forward" : "backward")
+        let animator = try resolveAnimator(op, requested: requested)
+        let t = begin(op, animated: animated, animator: animator, id: reserved)
+        return .started(t)
+    }
 
+    /// nav.push: `vc` goes on top of the stack.
+    public func push(_ nav: ContainerViewController, _ vc: ViewController, animated: Bool = true,
+                     animator requested: String? = nil, whenBusy: WhenBusy? = nil,
+                     id reserved: String? = nil) throws(EngineError) -> TransitionStart
+    {
+        try requireNavigation(nav)
+        guard !nav.items.contains(where: { $0 === vc }) else {
+            throw .invalidParams("vc", "'\(vc.id)' is already on the stack of '\(nav.id)'")
+        }
+        try requireFree(vc, param: "vc")
+        if let queued = try admit(nav, whenBusy, kind: .push, retry: { [unowned self] id throws(EngineError) in
+            try self.push(nav, vc, animated: animated, animator: requested, whenBusy: .reject, id: id)
+        }) {
+            return queued
+        }
+        guard let from = nav.items.last else {
+            try setStack(nav, [vc], animated: false)
+            return .nothing
+        }
+        let op = TransitionOperation(kind: .push, container: nav, from: from, to: vc, fromIndex: nav.items.count - 1,
+                                     toIndex: nav.items.count, direction: "forward")
+        let animator = try resolveAnimator(op, requested: requested)
+        return .started(begin(op, animated: animated, animator: animator, id: reserved))
+    }
+
+    /// nav.pop (`toRoot` false) and nav.pop_to_root.
+    public func pop(_ nav: ContainerViewController, toRoot: Bool = false, animated: Bool = true,
+                    animator requested: String? = nil, whenBusy: WhenBusy? = nil,
+                    id reserved: String? = nil) throws(EngineError) -> TransitionStart
+    {
+        try requireNavigation(nav)
+        guard nav.items.count > 1 || nav.activeTransition != nil else {
+            throw EngineError(.invalidState, "the stack of '\(nav.id)' holds only its root: there is nothing to pop", id: nav.id)
+        }
+        if let queued = try admit(nav, whenBusy, kind: .pop, retry: { [unowned self] id throws(EngineError) in
+            try self.pop(nav, toRoot: toRoot, animated: animated, animator: requested, whenBusy: .reject, id: id)
+        }) {
+            return queued
+        }
+        guard nav.items.count > 1, let from = nav.items.last else {
+            throw EngineError(.invalidState, "the stack of '\(nav.id)' holds only its root: there is nothing to pop", id: nav.id)
+        }
+        let toIndex = toRoot ? 0 : nav.items.count - 2
+        let to = nav.items[toIndex]
+        let op = TransitionOperation(kind: .pop, container: nav, from: from, to: to, fromIndex: nav.items.count - 1,
+                                     toIndex: toIndex, direction: "backward")
+        let animator = try resolveAnimator(op, requested: requested)
+        let leaving = Array(nav.items[(toIndex + 1)..<(nav.items.count - 1)].reversed())
+        return .started(begin(op, animated: animated, animator: animator, id: reserved, leaving: leaving,
+                              newStack: Array(nav.items[0...toIndex])))
+    }
+
+    /// nav.set: replaces the whole stack. When the top changes this is a transition (`set`): forward when the
+    /// new top was not on the stack (like a push), backward otherwise (like a pop).
+    public func setStack(_ nav: ContainerViewController, _ vcs: [ViewController], animated: Bool = true,
+                         animator requested: String? = nil, whenBusy: WhenBusy? = nil,
+                         id reserved: String? = nil) throws(EngineError) -> TransitionStart
+    {
+        try requireNavigation(nav)
+        guard !vcs.isEmpty else { throw .invalidParams("vcs", "the stack needs at least one view controller") }
+        var seen = Set<ObjectIdentifier>()
+        for vc in vcs {
+            guard seen.insert(ObjectIdentifier(vc)).inserted else { throw .invalidParams("vcs", "'\(vc.id)' appears twice") }
+            if !nav.items.contains(where: { $0 === vc }) { try requireFree(vc, param: "vcs") }
+        }
+        if let queued = try admit(nav, whenBusy, kind: .set, retry: { [unowned self] id throws(EngineError) in
+            try self.setStack(nav, vcs, animated: animated, animator: requested, whenBusy: .reject, id: id)
+        }) {
+            return queued
+        }
+        let old = nav.items
+        let leaving = old.filter { o in !vcs.contains { $0 === o } }
+        let entering = vcs.filter { n in !old.contains { $0 === n } }
+        guard let from = old.last, let to = vcs.last, from !== to else {
+            // The top stays (or the stack was empty): containment only, no transition.
+            for vc in leaving { willMove(vc, to: nil) }
+            for vc in entering { willMove(vc, to: nav) }
+            let visible = nav.isVisible
+            if visible, let from = old.last, from !== vcs.last { beginAppearance(from, appearing: false, animated: false) }
+            nav.items = vcs
+            for vc in leaving {
+                nav.children.removeAll { $0 === vc }
+                vc.parent = nil
+                if vc.view.superview === nav.view { removeFromSuperview(vc.view) }
+            }
+            for vc in entering {
+                nav.children.append(vc)
+                vc.parent = nav
+            }
+            if let top = vcs.last, top.view.superview !== nav.view {
+                addSubview(top.view, to: nav.view)
+                set(top.view, frame: nav.view.model.bounds)
+                if visible { beginAppearance(top, appearing: true, animated: false) }
+            }
+            if visible {
+                for vc in leaving { endAppearance(vc) }
+                if let top = vcs.last { endAppearance(top) }
+            }
+            nav.selectedIndex = vcs.count - 1
+            for vc in leaving { didMove(vc, to: nil) }
+            for vc in entering { didMove(vc, to: nav) }
+            return .nothing
+        }
+        let toWasOnStack = old.contains { $0 === to }
+        let op = TransitionOperation(kind: .set, container: nav, from: from, to: to, fromIndex: old.count - 1,
+                                     toIndex: vcs.count - 1, direction: toWasOnStack ? "backward" : "forward")
+        let animator = try resolveAnimator(op, requested: requested)
+        return .started(begin(op, animated: animated, animator: animator, id: reserved, leaving: leaving,
+                              entering: entering, newStack: vcs))
+    }
+
+    func requireNavigation(_ nav: ContainerViewController) throws(EngineError) {
+        guard nav.containerKind == .navigation else {
+            throw .invalidParams("container", "'\(nav.id)' is a \(nav.kind) container, not a navigation container")
+        }
+    }
+
+    /// A view controller that is about to join a container must not be anywhere else.
+    func requireFree(_ vc: ViewController, param: String) throws(EngineError) {
+        guard vc.parent == nil, vc !== root, !isItemOfAnyContainer(vc), !(vc is ContainerViewController && isAncestorOfRoot(vc)) else {
+            throw .invalidParams(param, "'\(vc.id)' already has a parent, is in a container or is the root")
+        }
+    }
+
+    func isAncestorOfRoot(_ vc: ViewController) -> Bool { vc === root }
+
+    // MARK: Starting
+
+    /// Builds the transition and its context, makes the will-calls of SPEC §3 for its kind, and starts the
+    /// animator.
+    func begin(_ op: TransitionOperation, animated: Bool, animator: any Animator, id reserved: String?,
+               leaving: [ViewController] = [], entering: [ViewController] = [], newStack: [ViewController]? = nil)
+        -> Transition
+    {
+        let container = op.container
+        let from = op.from, to = op.to
         let transition = Transition(
-            id: "t-\(nextTransitionNumber)", kind: .select, container: container, from: from, to: to,
-            fromIndex: fromIndex, toIndex: index, animator: animator, startedAt: now)
-        nextTransitionNumber += 1
+            id: reserved ?? newTransitionID(), kind: op.kind, container: container, from: from, to: to,
+            fromIndex: op.fromIndex, toIndex: op.toIndex, direction: op.direction, animator: animator, startedAt: now)
+        transition.leaving = leaving
+        transition.entering = entering
+        transition.oldStack = container.items
+        let seedFrames = container.containerKind == .custom || container.containerKind == .paging
         let context = TransitionContext(
             scene: self, transition: transition, containerView: container.view, from: from, to: to,
-            animated: animated, goingRight: index > fromIndex)
+            animated: animated, goingRight: (op.toIndex ?? 0) > (op.fromIndex ?? 0), seedFrames: seedFrames)
         transition.context = context
         transitionsByID[transition.id] = transition
         transitionOrder.append(transition)
+        activeTransitionCount += 1
         container.activeTransition = transition
 
-        // Containment and appearance, in SPEC §3's order for select.
-        willMove(from, to: nil)
-        willMove(to, to: container)
-        container.children.append(to)
-        to.parent = container
+        // Containment, in SPEC §3's order for the kind.
+        switch op.kind {
+        case .select where container.containerKind == .tab:
+            break  // the children stay children
+        case .select:
+            willMove(from, to: nil)
+            willMove(to, to: container)
+            container.children.append(to)
+            to.parent = container
+        case .push:
+            willMove(to, to: container)
+            container.items.append(to)
+            container.children.append(to)
+            to.parent = container
+        case .pop:
+            willMove(from, to: nil)
+            for vc in leaving { willMove(vc, to: nil) }
+            container.items = newStack ?? container.items
+        case .set:
+            for vc in leaving { willMove(vc, to: nil) }
+            for vc in entering {
+                willMove(vc, to: container)
+                container.children.append(vc)
+                vc.parent = container
+            }
+            container.items = newStack ?? container.items
+        case .present, .dismiss:
+            break
+        }
         if container.isVisible {
             beginAppearance(from, appearing: false, animated: animated)
             beginAppearance(to, appearing: true, animated: animated)
         }
         start(transition, context: context)
-        return TransitionStart(transition: transition, animator: transition.animatorName, duration: transition.duration)
+        return transition
     }
 
     /// Asks the animator for its duration, announces the transition and runs `animateTransition`; an animator
@@ -116,6 +418,7 @@ extension Scene {
         emitBegan(transition, interactive: false)
         do {
             try transition.animator.animateTransition(using: context)
+            if !transition.isEnded { transition.timeline.record(context.containerView, at: now) }
         } catch {
             guard !transition.isEnded else {
                 warn(transition.animatorName, "raised after completing: \(error.message)")
@@ -160,7 +463,9 @@ extension Scene {
         currentTransition = saved
     }
 
-    /// completeTransition: finishes containment and appearance, calls `ended`, reports `transition.completed`.
+    /// completeTransition: finishes containment and appearance for the transition's kind (or returns everything
+    /// to where it was, when cancelled), calls `ended`, reports `transition.completed`, and starts the container's
+    /// next queued request.
     func completeTransition(_ transition: Transition, didComplete: Bool, forced: Bool) {
         transition.completeCalls += 1
         guard transition.completeCalls == 1, !transition.isEnded else {
@@ -177,42 +482,24 @@ extension Scene {
         }
         let completed = didComplete && !context.transitionWasCancelled
         let container = transition.container
-        let from = transition.from, to = transition.to
-        let animated = context.isAnimated
         if completed {
-            if to.view.superview !== context.containerView {
+            if transition.to.view.superview !== context.containerView {
                 if !forced {
                     transition.problems.append(TransitionProblem(
                         code: "missing_to_view", message: "the to-view was not in the container when complete was called"))
                 }
-                addSubview(to.view, to: context.containerView)
-                set(to.view, frame: context.finalFrame(for: to))
+                addSubview(transition.to.view, to: context.containerView)
+                set(transition.to.view, frame: context.finalFrame(for: transition.to))
             }
-            removeFromSuperview(from.view)
-            container.children.removeAll { $0 === from }
-            from.parent = nil
-            container.selectedIndex = transition.toIndex
-            endAppearance(from, animated: animated)
-            endAppearance(to, animated: animated)
-            didMove(from, to: nil)
-            didMove(to, to: container)
+            finishContainment(transition, animated: context.isAnimated)
         } else {
-            removeFromSuperview(to.view)
-            if from.view.superview !== context.containerView { addSubview(from.view, to: context.containerView) }
-            if to.appearance == .appearing {
-                beginAppearance(to, appearing: false, animated: animated)
-                endAppearance(to, animated: animated)
-                beginAppearance(from, appearing: true, animated: animated)
-                endAppearance(from, animated: animated)
-            }
-            container.children.removeAll { $0 === to }
-            to.parent = nil
-            didMove(to, to: nil)
-            didMove(from, to: container)
+            undoContainment(transition, animated: context.isAnimated)
         }
         transition.state = completed ? .completed : .cancelled
         transition.endedAt = now
         transition.forced = transition.forced || forced
+        transition.timeline.record(context.containerView, at: now, final: true)
+        activeTransitionCount -= 1
         if container.activeTransition === transition { container.activeTransition = nil }
         do {
             try transition.animator.animationEnded(completed, context: context)
@@ -224,6 +511,101 @@ extension Scene {
             ("forced", .bool(transition.forced)),
         ]))
         trimFinishedTransitions()
+        startNextQueued(container)
+    }
+
+    /// The did-calls of a completed transition, in SPEC §3's order for its kind.
+    func finishContainment(_ t: Transition, animated: Bool) {
+        let container = t.container
+        let from = t.from, to = t.to
+        removeFromSuperview(from.view)
+        switch t.kind {
+        case .select where container.containerKind == .tab:
+            container.selectedIndex = t.toIndex
+            endAppearance(from, animated: animated)
+            endAppearance(to, animated: animated)
+        case .select:
+            container.children.removeAll { $0 === from }
+            from.parent = nil
+            container.selectedIndex = t.toIndex
+            endAppearance(from, animated: animated)
+            endAppearance(to, animated: animated)
+            didMove(from, to: nil)
+            didMove(to, to: container)
+        case .push:
+            container.selectedIndex = container.items.count - 1
+            endAppearance(from, animated: animated)
+            endAppearance(to, animated: animated)
+            didMove(to, to: container)
+        case .pop:
+            for vc in [from] + t.leaving {
+                container.children.removeAll { $0 === vc }
+                vc.parent = nil
+            }
+            container.selectedIndex = container.items.count - 1
+            endAppearance(from, animated: animated)
+            endAppearance(to, animated: animated)
+            didMove(from, to: nil)
+            for vc in t.leaving { didMove(vc, to: nil) }
+        case .set:
+            for vc in t.leaving {
+                container.children.removeAll { $0 === vc }
+                vc.parent = nil
+                if vc.view.superview === container.view { removeFromSuperview(vc.view) }
+            }
+            container.selectedIndex = container.items.count - 1
+            endAppearance(from, animated: animated)
+            endAppearance(to, animated: animated)
+            for vc in t.leaving { didMove(vc, to: nil) }
+            for vc in t.entering { didMove(vc, to: container) }
+        case .present, .dismiss:
+            endAppearance(from, animated: animated)
+            endAppearance(to, animated: animated)
+        }
+    }
+
+    /// A cancelled transition: the to-view leaves, the from-view is back, appearance is reversed (T disappears,
+    /// F appears) and every will_move_to_parent is balanced so containment is exactly what it was (SPEC §3).
+    func undoContainment(_ t: Transition, animated: Bool) {
+        let container = t.container
+        let from = t.from, to = t.to
+        guard let context = t.context else { return }
+        removeFromSuperview(to.view)
+        if from.view.superview !== context.containerView { addSubview(from.view, to: context.containerView) }
+        if to.appearance == .appearing {
+            beginAppearance(to, appearing: false, animated: animated)
+            endAppearance(to, animated: animated)
+            beginAppearance(from, appearing: true, animated: animated)
+            endAppearance(from, animated: animated)
+        }
+        switch t.kind {
+        case .select where container.containerKind == .tab:
+            break
+        case .select:
+            container.children.removeAll { $0 === to }
+            to.parent = nil
+            didMove(to, to: nil)
+            didMove(from, to: container)
+        case .push:
+            container.items = t.oldStack
+            container.children.removeAll { $0 === to }
+            to.parent = nil
+            didMove(to, to: nil)
+        case .pop:
+            container.items = t.oldStack
+            didMove(from, to: container)
+            for vc in t.leaving { didMove(vc, to: container) }
+        case .set:
+            container.items = t.oldStack
+            for vc in t.entering {
+                container.children.removeAll { $0 === vc }
+                vc.parent = nil
+                didMove(vc, to: nil)
+            }
+            for vc in t.leaving { didMove(vc, to: container) }
+        case .present, .dismiss:
+            break
+        }
     }
 
     func trimFinishedTransitions() {
@@ -288,6 +670,7 @@ extension Scene {
         ])
         if let i = t.fromIndex { o["from_index"] = .number(Double(i)) }
         if let i = t.toIndex { o["to_index"] = .number(Double(i)) }
+        if let d = t.direction { o["direction"] = .string(d) }
         o["container"] = .string(t.container.id)
         o["animator"] = .string(t.animatorName)
         o["state"] = .string(t.state.rawValue)

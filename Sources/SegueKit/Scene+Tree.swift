@@ -40,14 +40,64 @@ extension Scene {
         return .object(o)
     }
 
-    /// container.get's result.
+    /// container.get's result. Navigation adds `stack` (root first); paging adds `count`, `alive` and `page_of`.
     public func json(of container: ContainerViewController) -> JSONValue {
-        .object(JSONObject([
+        var o = JSONObject([
             ("container", .string(container.id)), ("kind", .string(container.kind)),
-            ("children", .array(container.items.map { .string($0.id) })),
+            ("children", .array(container.children.map { .string($0.id) })),
             ("selected", container.selectedIndex.map { .number(Double($0)) } ?? .null),
             ("transition", container.activeTransition.map { .string($0.id) } ?? .null),
-        ]))
+            ("when_busy", .string(container.whenBusy.rawValue)),
+        ])
+        switch container.containerKind {
+        case .custom, .tab:
+            o["items"] = .array(container.items.map { .string($0.id) })
+        case .navigation:
+            o["stack"] = .array(container.items.map { .string($0.id) })
+        case .paging:
+            o["count"] = .number(Double(container.pageCount))
+            o["reuse"] = .number(Double(container.reuse))
+            o["alive"] = .array(container.alive.map { .string($0.id) })
+            o["page_of"] = .object(JSONObject(container.alive.compactMap { vc in
+                container.pageOf[vc.id].map { (vc.id, JSONValue.number(Double($0))) }
+            }))
+        }
+        if !container.queue.isEmpty { o["queued"] = .array(container.queue.map { .string($0.id) }) }
+        if let delegate = container.delegatePlugin { o["delegate"] = .string(delegate) }
+        if !container.rules.isEmpty {
+            o["rules"] = .array(container.rules.map { rule in
+                var when = JSONObject()
+                if let k = rule.kind { when["kind"] = .string(k) }
+                if let f = rule.from { when["from"] = .string(f) }
+                if let t = rule.to { when["to"] = .string(t) }
+                if let d = rule.direction { when["direction"] = .string(d) }
+                var r = JSONObject([("when", .object(when)), ("animator", .string(rule.animator))])
+                if let i = rule.interaction { r["interaction"] = .string(i) }
+                return .object(r)
+            })
+        }
+        return .object(o)
+    }
+
+    /// transition.get for a request still waiting in its container's queue, or one that left it without a
+    /// transition.
+    public func queuedJSON(_ id: String) -> JSONValue? {
+        if let (container, kind) = queuedRequest(id) {
+            return .object(JSONObject([
+                ("transition", .string(id)), ("scene", .string(self.id)), ("kind", .string(kind.rawValue)),
+                ("container", .string(container.id)), ("state", "queued"), ("percent", 0), ("duration", 0),
+                ("forced", false), ("failed_over", false), ("problems", []),
+            ]))
+        }
+        guard let outcome = queuedOutcomes[id] else { return nil }
+        var o = JSONObject([
+            ("transition", .string(id)), ("scene", .string(self.id)), ("kind", .string(outcome.kind.rawValue)),
+            ("container", .string(outcome.container)), ("state", .string(outcome.state.rawValue)),
+            ("percent", .number(outcome.state == .completed ? 1 : 0)), ("duration", 0), ("forced", false),
+            ("failed_over", false), ("skipped", true),
+        ])
+        o["problems"] = .array(outcome.message.map { [.object(JSONObject([("code", "skipped"), ("message", .string($0))]))] } ?? [])
+        return .object(o)
     }
 
     /// One line of scene.list.

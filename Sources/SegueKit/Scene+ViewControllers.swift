@@ -54,14 +54,14 @@ extension Scene {
         return vc
     }
 
-    /// container.create. For `custom`, the first item becomes the selected child (seed 000 adds only it).
+    /// container.create. `custom`: the first item becomes the selected child (seed 000 adds only it). `tab`:
+    /// every item becomes a child, the first is selected. `navigation`: the items are the stack (root first), all
+    /// children, the top on screen. `paging`: page 0's view controller is made and becomes the child.
     public func createContainer(id requested: String?, kind: ContainerKind, items: [ViewController],
-                                whenBusy: WhenBusy = .reject, title: String? = nil) throws(EngineError)
+                                whenBusy: WhenBusy = .reject, title: String? = nil, pageCount: Int = 0,
+                                reuse: Int = 3, template: PageTemplate = PageTemplate()) throws(EngineError)
         -> ContainerViewController
     {
-        guard kind == .custom else {
-            throw .invalidParams("kind", "container kind '\(kind.rawValue)' is not supported yet (custom is)")
-        }
         var seen = Set<String>()
         for item in items {
             guard seen.insert(item.id).inserted else {
@@ -71,19 +71,58 @@ extension Scene {
                 throw .invalidParams("children", "'\(item.id)' already has a parent or is the root")
             }
         }
+        if kind == .paging {
+            guard items.isEmpty else { throw .invalidParams("children", "a paging container makes its own pages from 'template'") }
+            guard pageCount >= 0 else { throw .invalidParams("count", "count must be ≥ 0") }
+            guard reuse >= 2 else {
+                throw .invalidParams("reuse", "reuse must be at least 2 (the page on screen and the one coming in)")
+            }
+        }
         let vcID = try newVCID(requested)
         let view = try makeView(id: vcID + ".view", frame: Rect(x: 0, y: 0, w: size.w, h: size.h), color: .white)
         let container = ContainerViewController(
             id: vcID, title: title, view: view, kind: kind, items: items, whenBusy: whenBusy)
         viewControllersByID[vcID] = container
-        if !items.isEmpty { addSelectedChild(at: 0, of: container) }
+        switch kind {
+        case .custom:
+            if !items.isEmpty { addSelectedChild(at: 0, of: container) }
+        case .tab, .navigation:
+            for item in items { willMove(item, to: container) }
+            for item in items {
+                container.children.append(item)
+                item.parent = container
+            }
+            if let shown = kind == .tab ? items.first : items.last {
+                addSubview(shown.view, to: container.view)
+                set(shown.view, frame: container.view.model.bounds)
+                container.selectedIndex = kind == .tab ? 0 : items.count - 1
+            }
+            for item in items { didMove(item, to: container) }
+        case .paging:
+            container.pageCount = pageCount
+            container.reuse = reuse
+            container.template = template
+            if pageCount > 0 {
+                do {
+                    let first = try pageViewController(container, page: 0)
+                    addSelectedChild(first, of: container, index: 0)
+                } catch {
+                    viewControllersByID[vcID] = nil
+                    destroyView(view)
+                    throw error
+                }
+            }
+        }
         return container
     }
 
     /// Makes `items[index]` the container's child and selection without a transition (addChild, view in place,
     /// appearance when the container is on screen, didMove).
     func addSelectedChild(at index: Int, of container: ContainerViewController) {
-        let child = container.items[index]
+        addSelectedChild(container.items[index], of: container, index: index)
+    }
+
+    func addSelectedChild(_ child: ViewController, of container: ContainerViewController, index: Int) {
         willMove(child, to: container)
         container.children.append(child)
         child.parent = container
@@ -97,8 +136,42 @@ extension Scene {
         didMove(child, to: container)
     }
 
+    /// Seed 004's data source with reuse: the view controller showing `page`. One already showing it is reused;
+    /// below `reuse` a new one is made; otherwise the least recently used one that is not on screen is dequeued
+    /// and reconfigured (title, color) for the page, like a table view cell.
+    func pageViewController(_ container: ContainerViewController, page: Int) throws(EngineError) -> ViewController {
+        func touch(_ vc: ViewController) {
+            container.alive.removeAll { $0 === vc }
+            container.alive.append(vc)
+        }
+        if let vc = container.alive.first(where: { container.pageOf[$0.id] == page }) {
+            touch(vc)
+            return vc
+        }
+        let vc: ViewController
+        if container.alive.count < container.reuse {
+            var n = container.nextPageVC
+            while viewControllersByID["\(container.id).vc\(n)"] != nil { n += 1 }
+            container.nextPageVC = n + 1
+            vc = try createViewController(id: "\(container.id).vc\(n)", title: nil, color: nil)
+        } else {
+            guard let reusable = container.alive.first(where: { $0.parent == nil }) else {
+                throw EngineError(.invalidState, "every view controller of paging container '\(container.id)' is on screen")
+            }
+            vc = reusable
+        }
+        vc.title = container.template.title(of: page)
+        set(vc.view, color: container.template.color(of: page))
+        container.pageOf[vc.id] = page
+        touch(vc)
+        return vc
+    }
+
     func isItemOfAnyContainer(_ vc: ViewController) -> Bool {
-        viewControllersByID.values.contains { ($0 as? ContainerViewController)?.items.contains { $0 === vc } ?? false }
+        viewControllersByID.values.contains { value in
+            guard let c = value as? ContainerViewController else { return false }
+            return c.items.contains { $0 === vc } || c.alive.contains { $0 === vc }
+        }
     }
 
     /// scene.set_root: the root's view fills the window; it and its visible descendants appear (not animated).
@@ -117,6 +190,50 @@ extension Scene {
         set(vc.view, frame: Rect(x: 0, y: 0, w: size.w, h: size.h))
         beginAppearance(vc, appearing: true, animated: false)
         endAppearance(vc)
+    }
+
+    /// container.set_delegate: the delegate plugin and the rules, replacing the old ones.
+    public func setDelegate(of container: ContainerViewController, plugin: String?, rules: [TransitionRule]) {
+        container.delegatePlugin = plugin
+        container.rules = rules
+    }
+
+    /// vc.destroy: a view controller that is nowhere (not in a container, not the root, not presented).
+    public func destroyViewController(_ vc: ViewController) throws(EngineError) {
+        guard vc.parent == nil, vc !== root, !isItemOfAnyContainer(vc) else {
+            throw EngineError(.invalidState, "'\(vc.id)' is in a container or is the root; remove it first", id: vc.id)
+        }
+        if let container = vc as? ContainerViewController {
+            guard container.activeTransition == nil else {
+                throw EngineError(.invalidState, "container '\(vc.id)' is running a transition", id: vc.id)
+            }
+            guard container.children.isEmpty, container.items.isEmpty, container.alive.isEmpty else {
+                throw EngineError(.invalidState, "container '\(vc.id)' still has children", id: vc.id)
+            }
+        }
+        viewControllersByID[vc.id] = nil
+        destroyView(vc.view)
+    }
+
+    /// scene.resize: a layout pass. The window and the root fill the new size; every container's view controllers
+    /// on screen fill their container (autoresizing), except views a running transition is animating.
+    public func resize(to newSize: Size) {
+        size = newSize
+        let bounds = Rect(x: 0, y: 0, w: newSize.w, h: newSize.h)
+        set(window, frame: bounds)
+        guard let root else { return }
+        set(root.view, frame: bounds)
+        layout(root)
+    }
+
+    func layout(_ vc: ViewController) {
+        if let container = vc as? ContainerViewController {
+            let bounds = container.view.model.bounds
+            for child in container.children where child.view.superview === container.view {
+                if container.activeTransition == nil { set(child.view, frame: bounds) }
+                layout(child)
+            }
+        }
     }
 
     // MARK: Containment events

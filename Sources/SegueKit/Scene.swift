@@ -32,10 +32,16 @@ public final class Scene {
     /// Transitions in start order (running and retained finished ones).
     var transitionOrder: [Transition] = []
     var nextTransitionNumber = 1
+    /// Transitions that have started and not ended.
+    var activeTransitionCount = 0
+    /// Ids handed to queued requests, not yet started.
+    var reservedTransitionIDs: Set<String> = []
+    var queuedOutcomes: [String: QueuedOutcome] = [:]
+    var queuedOutcomeOrder: [String] = []
 
     // Animation machinery.
     var running: [PropertyAnimation] = []
-    var blockStack: [(options: AnimationOptions, group: AnimationGroup)] = []
+    var blockStack: [AnimationBlock] = []
     var nextGroupID = 0
     var pendingCompletions: [(group: AnimationGroup, finished: Bool)] = []
     var timers: [ScheduledCall] = []
@@ -170,8 +176,12 @@ public final class Scene {
         markDirty(view, nil)
     }
 
+    /// zPosition: not animated (set at once, also inside a block); reported in `frame` events when it changes.
     public func set(_ view: View, z: Double) {
+        guard view.z != z, z.isFinite else { return }
         view.z = z
+        if view.dirty == 0 { dirtyViews.append(view) }
+        view.dirty |= 0x40
     }
 
     /// Sets a property's model value. Inside an animation block it animates from the presentation value
@@ -180,17 +190,14 @@ public final class Scene {
         guard values.count == property.count, view.isAlive else { return }
         let old = Array(view.model.get(property))
         view.model.set(property, values)
+        if let block = blockStack.last, let keyframes = block.keyframes {
+            keyframes.record(view, property, values)
+            return
+        }
         if let block = blockStack.last, block.options.duration > 0 || block.options.delay > 0 {
             guard old != values || view.animations[property.rawValue] != nil else { return }
             let from = Array(view.presentation.get(property))
-            removeAnimation(of: view, property, finished: false)
-            let begin = now + Int64((block.options.delay * 1e9).rounded())
-            let animation = PropertyAnimation(
-                view: view, property: property, from: from, to: values, begin: begin, options: block.options,
-                group: block.group)
-            block.group.remaining += 1
-            view.animations[property.rawValue] = animation
-            running.append(animation)
+            addAnimation(view, property, from: from, to: values, options: block.options, group: block.group)
         } else {
             let wasAnimating = view.animations[property.rawValue] != nil
             removeAnimation(of: view, property, finished: false)
@@ -198,6 +205,27 @@ public final class Scene {
             view.presentation.set(property, values)
             markDirty(view, property)
         }
+    }
+
+    /// Starts an animation of `property` (superseding a running one: the old block's completion gets
+    /// finished = false; a new spring carries the old animation's velocity over).
+    func addAnimation(_ view: View, _ property: AnimatableProperty, from: [Double], to values: [Double],
+                      options: AnimationOptions, group: AnimationGroup, path explicitPath: ((Double) -> [Double])? = nil)
+    {
+        var carried: [Double]?
+        if let old = view.animations[property.rawValue], case .spring = options.timing, explicitPath == nil {
+            let velocity = old.velocity(at: now)
+            if velocity.contains(where: { $0 != 0 && $0.isFinite }) { carried = velocity.map { $0.isFinite ? $0 : 0 } }
+        }
+        removeAnimation(of: view, property, finished: false)
+        let begin = now + Int64((options.delay * 1e9).rounded())
+        let path = explicitPath ?? (property == .transform ? AffineDecomposition.path(from: from, to: values) : nil)
+        let animation = PropertyAnimation(
+            view: view, property: property, from: from, to: values, begin: begin, options: options, group: group,
+            path: path, carried: carried)
+        group.remaining += 1
+        view.animations[property.rawValue] = animation
+        running.append(animation)
     }
 
     func markDirty(_ view: View, _ property: AnimatableProperty?) {
@@ -233,15 +261,74 @@ public final class Scene {
         nextGroupID += 1
         let group = AnimationGroup(id: nextGroupID, completion: completion)
         group.transition = currentTransition
-        blockStack.append((options, group))
+        blockStack.append(AnimationBlock(options: options, group: group, keyframes: nil))
     }
 
     /// Closes the innermost block. A block that animated nothing completes (finished = true) at the next tick.
     public func commitAnimations() {
         guard let block = blockStack.popLast() else { return }
+        if let keyframes = block.keyframes { commitKeyframes(keyframes, block) }
         if block.group.remaining == 0, !block.group.done {
             block.group.done = true
             pendingCompletions.append((block.group, true))
+        }
+    }
+
+    // MARK: Keyframes (UIView.animateKeyframes)
+
+    /// Opens a keyframe block: properties set inside `addKeyframe` windows become segments of one animation per
+    /// property, run over `options.duration` with `options.timing` applied to the whole (default linear).
+    public func beginKeyframes(_ options: AnimationOptions, completion: ((Bool) -> Void)?) {
+        nextGroupID += 1
+        let group = AnimationGroup(id: nextGroupID, completion: completion)
+        group.transition = currentTransition
+        blockStack.append(AnimationBlock(options: options, group: group, keyframes: KeyframeRecorder()))
+    }
+
+    /// addKeyframe(withRelativeStartTime:relativeDuration:): `changes` run with their sets recorded as the
+    /// segment [start, start + duration] (fractions of the block's duration).
+    public func addKeyframe(start: Double, duration: Double, _ changes: () -> Void) {
+        guard let keyframes = blockStack.last?.keyframes else {
+            changes()
+            return
+        }
+        let u0 = min(max(start.isFinite ? start : 0, 0), 1)
+        let u1 = min(max(u0 + (duration.isFinite ? max(0, duration) : 0), u0), 1)
+        let saved = keyframes.window
+        keyframes.window = (u0, u1)
+        changes()
+        keyframes.window = saved
+    }
+
+    func commitKeyframes(_ keyframes: KeyframeRecorder, _ block: AnimationBlock) {
+        for track in keyframes.tracks {
+            guard let view = viewsBySerial[track.serial], view.isAlive,
+                let property = AnimatableProperty(rawValue: track.property), let last = track.segments.last
+            else { continue }
+            let initial = track.initial
+            var segments: [(u0: Double, u1: Double, path: (Double) -> [Double], to: [Double])] = []
+            var previous = initial
+            for segment in track.segments.sorted(by: { $0.u0 < $1.u0 }) {
+                let a = previous, b = segment.to
+                let straight: (Double) -> [Double] = { f in zip(a, b).map { $0 + ($1 - $0) * f } }
+                let path = property == .transform ? (AffineDecomposition.path(from: a, to: b) ?? straight) : straight
+                segments.append((segment.u0, segment.u1, path, b))
+                previous = b
+            }
+            let keyframePath: (Double) -> [Double] = { u in
+                var current = initial
+                for segment in segments {
+                    if u < segment.u0 { break }
+                    if u >= segment.u1 {
+                        current = segment.to
+                        continue
+                    }
+                    return segment.path((u - segment.u0) / (segment.u1 - segment.u0))
+                }
+                return current
+            }
+            addAnimation(view, property, from: initial, to: last.to, options: block.options, group: block.group,
+                         path: keyframePath)
         }
     }
 
@@ -310,6 +397,7 @@ public final class Scene {
         fireTimers()
         checkWatchdogs()
         runPendingCompletions()
+        recordTimelines()
         emitFrame()
     }
 
@@ -364,6 +452,15 @@ public final class Scene {
         for call in due { call.action() }
     }
 
+    /// Adds this tick to the timeline of every running transition.
+    func recordTimelines() {
+        guard activeTransitionCount > 0 else { return }
+        for transition in transitionOrder where !transition.isEnded {
+            guard let container = transition.context?.containerView else { continue }
+            transition.timeline.record(container, at: now)
+        }
+    }
+
     func emitFrame() {
         guard !dirtyViews.isEmpty else { return }
         guard sink?.isListening(to: "frame", in: id) ?? false else {
@@ -395,6 +492,7 @@ public final class Scene {
             if dirty & 0b1000 != 0 { entry["transform"] = Shapes.transform(p.transform) }
             if dirty & 0b10000 != 0 { entry["color"] = .string(p.color.hex) }
             if dirty & 0b100000 != 0 { entry["corner_radius"] = .number(p.cornerRadius) }
+            if dirty & 0x40 != 0 { entry["z"] = .number(view.z) }
             if dirty & 0x80 != 0 { entry["hidden"] = .bool(view.hidden) }
             entries.append(.object(entry))
         }

@@ -50,7 +50,7 @@ extension Scene {
             view.hidden = state.hidden
             view.z = state.z
             if view.dirty == 0 { dirtyViews.append(view) }
-            view.dirty |= 0xBF
+            view.dirty |= 0xFF
         }
         // Animations: exactly the ones that ran before, with their groups' counts.
         let keep = Set(snapshot.running.map { ObjectIdentifier($0) })

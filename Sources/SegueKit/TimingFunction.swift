@@ -186,4 +186,15 @@ public struct Spring: Sendable, Equatable {
 
     @inline(__always)
     public func progress(at t: Double) -> Double { 1 - displacement(at: t) }
+
+    /// How an extra initial velocity moves the spring: the displacement is linear in the initial velocity v0,
+    /// x(t) = x₀(t) − v0·S(t), so a value animated from `from` to `to` that starts with an extra absolute velocity
+    /// u (units per second, e.g. carried over from a superseded animation) is `from + (to − from)·progress + u·S`.
+    public func velocityResponse(at t: Double) -> Double {
+        switch kind {
+        case .under: return exp(r1 * t) * sin(wd * t) / wd
+        case .critical: return t * exp(r1 * t)
+        case .over: return r1 == r2 ? t * exp(r1 * t) : (exp(r1 * t) - exp(r2 * t)) / (r1 - r2)
+        }
+    }
 }

@@ -23,6 +23,8 @@ public final class Transition {
     public let to: ViewController
     public let fromIndex: Int?
     public let toIndex: Int?
+    /// `forward` or `backward` (push is forward, pop backward, select by index).
+    public let direction: String?
     public internal(set) var animatorName: String
     var animator: any Animator
     public internal(set) var state: TransitionState = .animating
@@ -37,9 +39,16 @@ public final class Transition {
     var watchdogDeadline: Int64 = .max
     /// Set once the context exists (right after init).
     public internal(set) var context: TransitionContext?
+    /// Navigation: view controllers leaving the stack besides `from` (pop_to_root, set) and joining it besides
+    /// `to` (set), and the stack as it was, to restore on cancel.
+    var leaving: [ViewController] = []
+    var entering: [ViewController] = []
+    var oldStack: [ViewController] = []
+    /// The recorded timeline (for render.*): the container's views at every tick of the transition.
+    public internal(set) var timeline = Timeline()
 
     init(id: String, kind: TransitionKind, container: ContainerViewController, from: ViewController,
-         to: ViewController, fromIndex: Int?, toIndex: Int?, animator: any Animator, startedAt: Int64)
+         to: ViewController, fromIndex: Int?, toIndex: Int?, direction: String?, animator: any Animator, startedAt: Int64)
     {
         self.id = id
         self.kind = kind
@@ -48,15 +57,10 @@ public final class Transition {
         self.to = to
         self.fromIndex = fromIndex
         self.toIndex = toIndex
+        self.direction = direction
         self.animator = animator
         self.animatorName = animator.name
         self.startedAt = startedAt
-    }
-
-    /// `forward` when the to-index is above the from-index, `backward` when below, nil without indices.
-    public var direction: String? {
-        guard let fromIndex, let toIndex else { return nil }
-        return toIndex >= fromIndex ? "forward" : "backward"
     }
 
     public var isEnded: Bool { state == .completed || state == .cancelled }

@@ -14,7 +14,7 @@ public final class TransitionContext {
     let fromInitial: Rect, fromFinal: Rect, toInitial: Rect, toFinal: Rect
 
     init(scene: Scene, transition: Transition, containerView: View, from: ViewController, to: ViewController,
-         animated: Bool, goingRight: Bool)
+         animated: Bool, goingRight: Bool, seedFrames: Bool = true)
     {
         self.scene = scene
         self.transition = transition
@@ -22,13 +22,19 @@ public final class TransitionContext {
         self.fromViewController = from
         self.toViewController = to
         self.isAnimated = animated
-        // Seed 000's PrivateTransitionContext.
         let bounds = containerView.model.bounds
-        let travel = goingRight ? -bounds.w : bounds.w
         fromInitial = bounds
         toFinal = bounds
-        fromFinal = bounds.offsetBy(dx: travel, dy: 0)
-        toInitial = bounds.offsetBy(dx: -travel, dy: 0)
+        if seedFrames {
+            // Seed 000's PrivateTransitionContext: "going right/left".
+            let travel = goingRight ? -bounds.w : bounds.w
+            fromFinal = bounds.offsetBy(dx: travel, dy: 0)
+            toInitial = bounds.offsetBy(dx: -travel, dy: 0)
+        } else {
+            // UIKit's navigation and tab bar controllers: unknown (zero) where the animator decides.
+            fromFinal = .zero
+            toInitial = .zero
+        }
     }
 
     public var kind: TransitionKind { transition.kind }

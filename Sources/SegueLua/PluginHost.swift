@@ -187,6 +187,13 @@ public final class PluginHost: AnimatorProvider {
 
     /// Checks that a description has the functions its kind needs.
     private func checkShape(_ probe: PluginInstance, _ described: PluginInstance.Described, name: String) -> String? {
+        if described.kind == "delegate" {
+            defer { probe.state.pop() }
+            guard probe.pushField(described.ref, "animator_for") == LUA_TFUNCTION else {
+                return "delegate '\(name)' has no animator_for(op) function"
+            }
+            return nil
+        }
         guard described.kind == "animator" else { return nil }
         defer { probe.state.pop() }
         guard probe.pushField(described.ref, "animate") == LUA_TFUNCTION else {
@@ -220,6 +227,33 @@ public final class PluginHost: AnimatorProvider {
             throw EngineError(.pluginError, "plugin '\(name)' did not describe itself the same way twice")
         }
         return LuaAnimator(name: name, instance: instance, ref: described.ref)
+    }
+
+    /// Whether a loaded plugin has this name and kind.
+    public func hasPlugin(named name: String, kind: String) -> Bool {
+        guard let path = byName[name], let file = files[path] else { return false }
+        return file.records.contains { $0.name == name && $0.kind == kind }
+    }
+
+    /// A delegate plugin's `animator_for(op)`, in the plugin's state for this scene.
+    public func delegateAnimator(_ delegate: String, operation: TransitionOperation, for scene: Scene)
+        -> Result<String?, AnimatorFault>
+    {
+        guard let path = byName[delegate], let file = files[path],
+            let record = file.records.first(where: { $0.name == delegate })
+        else { return .failure(AnimatorFault("no delegate plugin named '\(delegate)' is loaded")) }
+        guard record.kind == "delegate" else {
+            return .failure(AnimatorFault("plugin '\(delegate)' is a \(record.kind), not a delegate"))
+        }
+        let instance: PluginInstance
+        do {
+            instance = try self.instance(for: file, scene: scene)
+        } catch {
+            return .failure(AnimatorFault(error.message))
+        }
+        guard let described = instance.described.first(where: { ($0.name ?? PluginHost.baseName(path)) == delegate })
+        else { return .failure(AnimatorFault("plugin '\(delegate)' did not describe itself the same way twice")) }
+        return instance.callDelegate(described.ref, operation)
     }
 
     func instance(for file: LoadedFile, scene: Scene) throws(EngineError) -> PluginInstance {

@@ -124,6 +124,23 @@ extension PluginInstance {
             return .results(0)
         }
         add("animate") { me, s in me.animate(s) }
+        add("keyframes") { me, s in me.keyframes(s) }
+        add("keyframe") { me, s in
+            guard let scene = me.scene else { return .error("segue.keyframes: no scene") }
+            guard scene.isInAnimationBlock else { return .error("add(start, duration, fn): only inside segue.keyframes") }
+            guard let start = s.number(at: 1), let duration = s.number(at: 2), start.isFinite, duration.isFinite,
+                (0...1).contains(start), (0...1).contains(duration)
+            else { return .error("add(rel_start, rel_duration, fn): rel_start and rel_duration must be numbers in 0…1") }
+            guard s.type(at: 3) == LUA_TFUNCTION else { return .error("add(rel_start, rel_duration, fn): fn must be a function") }
+            var failure: LuaError?
+            scene.addKeyframe(start: start, duration: duration) {
+                s.pushValue(3)
+                failure = s.call(args: 0, results: 0, topLevel: false)
+            }
+            if let failure { return .error(failure.message) }
+            return .results(0)
+        }
+        add("transition") { me, s in me.viewTransition(s) }
         add("after") { me, s in
             guard let scene = me.scene else { return .error("segue.after: no scene") }
             guard let seconds = s.number(at: 1), seconds.isFinite else { return .error("segue.after: seconds must be a number") }
@@ -350,12 +367,89 @@ extension PluginInstance {
         return .results(0)
     }
 
-    func animationOptions(at i: Int32) -> Result<AnimationOptions, LuaError> {
+    /// segue.keyframes(opts, function(add) … end, completion): the prelude has checked the argument types.
+    func keyframes(_ s: LuaState) -> HostResult {
+        guard let scene else { return .error("segue.keyframes: no scene") }
+        let options: AnimationOptions
+        switch animationOptions(at: 1, defaultTiming: .curve(.linear)) {
+        case .success(let o): options = o
+        case .failure(let e): return .error("segue.keyframes: \(e.message)")
+        }
+        var completion: ((Bool) -> Void)?
+        if s.type(at: 4) == LUA_TFUNCTION {
+            s.pushValue(4)
+            let ref = s.ref()
+            completion = { [weak self] finished in
+                self?.runCallback(ref, argument: finished, what: "keyframes completion")
+            }
+        }
+        scene.beginKeyframes(options, completion: completion)
+        s.pushValue(2)  // the keyframes function
+        s.pushValue(3)  // add
+        let error = s.call(args: 1, results: 0, topLevel: false)
+        scene.commitAnimations()
+        if let error { return .error(error.message) }
+        return .results(0)
+    }
+
+    /// segue.transition(from_view, to_view, {duration, options}, completion).
+    func viewTransition(_ s: LuaState) -> HostResult {
+        guard let scene else { return .error("segue.transition: no scene") }
+        guard let from = view(at: 1) else { return .error("segue.transition: from_view is not a live view") }
+        guard let to = view(at: 2) else { return .error("segue.transition: to_view is not a live view") }
+        guard s.type(at: 3) == LUA_TTABLE else { return .error("segue.transition: the third argument must be {duration, options}") }
+        let duration = state.numberField(3, "duration") ?? 0.25
+        guard duration.isFinite, duration >= 0 else { return .error("segue.transition: duration must be a number ≥ 0") }
+        let name = state.stringField(3, "options") ?? ""
+        guard let style = ViewTransitionStyle(rawValue: name) else {
+            let names = ViewTransitionStyle.allCases.map(\.rawValue).joined(separator: ", ")
+            return .error("segue.transition: options must be one of \(names); got '\(name)'")
+        }
+        var completion: ((Bool) -> Void)?
+        if s.type(at: 4) == LUA_TFUNCTION {
+            s.pushValue(4)
+            let ref = s.ref()
+            completion = { [weak self] finished in
+                self?.runCallback(ref, argument: finished, what: "transition completion")
+            }
+        }
+        do throws(EngineError) {
+            try scene.transitionViews(from: from, to: to, duration: duration, style: style, completion: completion)
+        } catch {
+            return .error("segue.transition: \(error.message)")
+        }
+        return .results(0)
+    }
+
+    func animationOptions(at i: Int32, defaultTiming: Timing = .curve(.easeInOut)) -> Result<AnimationOptions, LuaError> {
         let duration = state.numberField(i, "duration") ?? 0.2
         guard duration.isFinite, duration >= 0 else { return .failure(LuaError("duration must be a number ≥ 0")) }
         let delay = state.numberField(i, "delay") ?? 0
         guard delay.isFinite, delay >= 0 else { return .failure(LuaError("delay must be a number ≥ 0")) }
-        var options = AnimationOptions(duration: min(duration, 3600), delay: min(delay, 3600))
+        var options = AnimationOptions(duration: min(duration, 3600), delay: min(delay, 3600), timing: defaultTiming)
+        switch state.rawField(i, "repeat_count") {
+        case LUA_TNIL:
+            break
+        case LUA_TNUMBER:
+            let count = state.number(at: -1) ?? 0
+            guard count.isFinite, count >= 0, count <= 1e6 else {
+                state.pop()
+                return .failure(LuaError("repeat_count must be a number in 0…1e6"))
+            }
+            options.repeatCount = count
+        default:
+            state.pop()
+            return .failure(LuaError("repeat_count must be a number"))
+        }
+        state.pop()
+        switch state.rawField(i, "autoreverse") {
+        case LUA_TNIL: break
+        case LUA_TBOOLEAN: options.autoreverses = state.bool(at: -1)
+        default:
+            state.pop()
+            return .failure(LuaError("autoreverse must be a boolean"))
+        }
+        state.pop()
         if state.rawField(i, "spring") == LUA_TTABLE {
             let spring = state.top
             defer { state.pop() }

@@ -96,6 +96,38 @@ final class PluginInstance {
         return error
     }
 
+    /// `animator_for(op)` of a delegate: an animator name, nil, or the fault.
+    func callDelegate(_ ref: Int32, _ op: TransitionOperation) -> Result<String?, AnimatorFault> {
+        let base = state.top
+        defer { state.setTop(base) }
+        guard pushField(ref, "animator_for") == LUA_TFUNCTION else {
+            return .failure(AnimatorFault("the delegate has no animator_for function"))
+        }
+        state.newTable()
+        let t = state.top
+        func field(_ key: String, _ value: String?) {
+            guard let value else { return }
+            state.push(value)
+            state.setRawField(t, key)
+        }
+        field("kind", op.kind.rawValue)
+        field("container", op.container.id)
+        field("from", op.from.id)
+        field("to", op.to.id)
+        field("direction", op.direction)
+        for (key, value) in [("from_index", op.fromIndex), ("to_index", op.toIndex)] {
+            guard let value else { continue }
+            state.push(value)
+            state.setRawField(t, key)
+        }
+        if let error = callPlugin(args: 1, results: 1) { return .failure(AnimatorFault("animator_for: \(error.message)")) }
+        switch state.type(at: -1) {
+        case LUA_TNIL: return .success(nil)
+        case LUA_TSTRING: return .success(state.string(at: -1))
+        default: return .failure(AnimatorFault("animator_for must return an animator name or nil, got \(state.typeName(at: -1))"))
+        }
+    }
+
     // MARK: Proxies
 
     func pushView(_ view: View?) {

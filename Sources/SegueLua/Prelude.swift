@@ -136,6 +136,25 @@ function segue.animate(opts, animations, completion)
   end
   return host.animate(opts, animations, completion)
 end
+local keyframe = host.keyframe
+local function add_keyframe(rel_start, rel_duration, fn) return keyframe(rel_start, rel_duration, fn) end
+function segue.keyframes(opts, keyframes, completion)
+  if type(opts) ~= "table" then error("segue.keyframes: opts must be a table, got " .. type(opts), 2) end
+  if type(keyframes) ~= "function" then
+    error("segue.keyframes: the second argument must be function(add) ... end, got " .. type(keyframes), 2)
+  end
+  if completion ~= nil and type(completion) ~= "function" then
+    error("segue.keyframes: completion must be a function or nil, got " .. type(completion), 2)
+  end
+  return host.keyframes(opts, keyframes, add_keyframe, completion)
+end
+function segue.transition(from, to, opts, completion)
+  if type(opts) ~= "table" then error("segue.transition: the third argument must be {duration=, options=}", 2) end
+  if completion ~= nil and type(completion) ~= "function" then
+    error("segue.transition: completion must be a function or nil, got " .. type(completion), 2)
+  end
+  return host.transition(from, to, opts, completion)
+end
 function segue.after(seconds, fn)
   if type(seconds) ~= "number" then error("segue.after: seconds must be a number", 2) end
   if type(fn) ~= "function" then error("segue.after: fn must be a function", 2) end

@@ -13,7 +13,9 @@ struct PluginTests {
         let names = host.records.map(\.name)
         #expect(names.contains("dt-slide"))
         #expect(names.contains("cross-dissolve"))
-        #expect(host.records.allSatisfy { $0.status == "loaded" && $0.kind == "animator" })
+        for name in ["objcio-animator", "flip", "dt-slide-delegate"] { #expect(names.contains(name)) }
+        #expect(host.records.allSatisfy { $0.status == "loaded" })
+        #expect(host.records.first { $0.name == "dt-slide-delegate" }?.kind == "delegate")
     }
 
     @Test("dt-slide slides both views over 0.28 s with ease-in-out and ends with transforms reset")
@@ -198,5 +200,78 @@ struct PluginTests {
         scene.advance(by: 1_100_000_000)
         #expect(container.selectedIndex == 0)
         _ = scene.tree(presentation: true)
+    }
+
+    @Test("segue.keyframes: segments run in their windows, the completion runs once at the end")
+    func keyframes() throws {
+        let (scene, container, _, b, recorder) = try sceneWithPlugins(["kf.lua": """
+            return segue.animator {
+              duration = function(ctx) return 1 end,
+              animate = function(ctx)
+                local to = ctx:view("to")
+                ctx.container:add(to)
+                to.frame = ctx:final_frame("to")
+                to.alpha = 0
+                segue.keyframes({ duration = 1 }, function(add)
+                  add(0, 0.5, function() to.alpha = 0.5 end)
+                  add(0.5, 0.5, function() to.alpha = 1 end)
+                end, function(finished)
+                  segue.log("done", finished)
+                  ctx:complete(not ctx.cancelled)
+                end)
+              end,
+            }
+            """])
+        let transition = try #require(try scene.select(container, index: 1, animator: "kf").transition)
+        scene.advance(by: 250_000_000)
+        #expect(abs(b.view.presentation.alpha - 0.25) < 1e-9)
+        scene.advance(by: 500_000_000)
+        #expect(abs(b.view.presentation.alpha - 0.75) < 1e-9)
+        scene.advance(by: 300_000_000)
+        #expect(transition.state == .completed && b.view.presentation.alpha == 1)
+        #expect(recorder.events.filter { $0.type == "log" }.map { $0.fields["message"]?.stringValue } == ["done true"])
+    }
+
+    @Test("a delegate plugin picks the animator; one that raises is reported and the rules decide")
+    func delegatePlugin() throws {
+        let (scene, container, _, _, recorder) = try sceneWithPlugins([
+            "d.lua": """
+                return {
+                  segue.delegate { name = "picky", animator_for = function(op)
+                    if op.direction == "forward" then return "dt-slide" end
+                    error("no idea for " .. op.kind .. " " .. tostring(op.from_index) .. "->" .. tostring(op.to_index))
+                  end },
+                  segue.animator { name = "dt-slide", duration = function() return 0.25 end,
+                    animate = function(ctx) ctx.container:add(ctx:view("to")); ctx:complete(true) end },
+                }
+                """,
+        ])
+        scene.setDelegate(of: container, plugin: "picky", rules: [])
+        let forward = try #require(try scene.select(container, index: 1).transition)
+        #expect(forward.animatorName == "dt-slide" && forward.state == .completed)
+        let backward = try #require(try scene.select(container, index: 0).transition)
+        #expect(backward.animatorName == "default-slide")
+        let warning = try #require(recorder.events.first { $0.type == "plugin.warning" })
+        #expect(warning.fields["name"] == "picky")
+        #expect(warning.fields["message"]?.stringValue?.contains("no idea for select 1->0") == true)
+    }
+
+    @Test("segue.transition with an unknown option raises, and the transition fails over to the default")
+    func badViewTransition() throws {
+        let (scene, container, _, _, recorder) = try sceneWithPlugins(["bad.lua": """
+            return segue.animator {
+              duration = function(ctx) return 0.5 end,
+              animate = function(ctx)
+                segue.transition(ctx:view("from"), ctx:view("to"), { duration = 0.5, options = "spin" })
+              end,
+            }
+            """])
+        let transition = try #require(try scene.select(container, index: 1, animator: "bad").transition)
+        #expect(transition.failedOver)
+        #expect(transition.problems.first?.message.contains("options must be one of flip_from_left") == true)
+        scene.advance(by: 1_100_000_000)
+        #expect(transition.state == .completed)
+        #expect(container.view.subviews.map(\.id) == ["b.view"])
+        #expect(recorder.types("transition.failed_over").count == 1)
     }
 }
