@@ -43,6 +43,9 @@ let package = Package(
             ]
         ),
         .target(name: "SegueClient", dependencies: ["SegueJSON"]),
+        // seguectl's logic, kept out of the executable so it can be unit-tested: the human-readable printers and
+        // the scenario runner (scripted integration tests).
+        .target(name: "SegueCtlKit", dependencies: ["SegueClient", "SegueJSON"]),
         .executableTarget(
             name: "segued",
             dependencies: [
@@ -54,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "seguectl",
             dependencies: [
-                "SegueClient", "SegueJSON",
+                "SegueClient", "SegueJSON", "SegueCtlKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -78,6 +81,12 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["SegueClient", "SegueJSON", "segued", "seguectl"]
+        ),
+        .testTarget(name: "SegueCtlKitTests", dependencies: ["SegueCtlKit", "SegueClient", "SegueJSON"]),
+        // Runs every file in Tests/Scenarios against a real segued, and seguectl against it.
+        .testTarget(
+            name: "ScenarioTests",
+            dependencies: ["SegueCtlKit", "SegueClient", "SegueJSON", "segued", "seguectl"]
         ),
     ],
     swiftLanguageModes: [.v6]

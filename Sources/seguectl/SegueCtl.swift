@@ -6,6 +6,46 @@ import SegueJSON
 import Glibc
 #endif
 
+@main
+struct SegueCtl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seguectl",
+        abstract: "Talk to segued over its Unix socket.",
+        discussion: """
+            Examples:
+              seguectl call daemon.ping
+              seguectl call scene.create '{"id":"main","size":{"w":320,"h":480}}'
+              seguectl tree --scene main --presentation
+              seguectl plugins
+              seguectl check dt-slide
+              seguectl stats
+              seguectl test --spawn Tests/Scenarios
+
+            Every subcommand takes --socket PATH (default: $XDG_RUNTIME_DIR/segued.sock, else \
+            /tmp/segued-$UID.sock); tree, plugins, check, stats and test take --json to print the raw JSON result \
+            instead of text. Each invocation is a new connection.
+
+            Exit status: 0 success; 1 the daemon answered with an error, or a check or a scenario failed; \
+            2 the daemon could not be reached, or the arguments were wrong.
+            """,
+        subcommands: [Call.self, Watch.self, Tree.self, Plugins.self, Check.self, Stats.self, Test.self])
+
+    /// Parses and runs like ArgumentParser's own `main`, except that a usage error exits with status 2 (as
+    /// documented) rather than EX_USAGE.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                printError(fullMessage(for: error))
+                Glibc.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
+}
+
 /// Options every subcommand takes.
 struct Connection: ParsableArguments {
     @Option(help: "The daemon's socket (default: $XDG_RUNTIME_DIR/segued.sock, else /tmp/segued-$UID.sock).")
@@ -19,6 +59,29 @@ struct Connection: ParsableArguments {
             throw ExitCode(2)
         }
     }
+
+    /// Calls one method, mapping failures to the documented exit status (1: the daemon's error, 2: no answer).
+    func call(_ method: String, _ params: JSONObject? = nil) throws -> JSONValue {
+        let client = try connect()
+        do throws(ClientError) {
+            return try client.call(method, params)
+        } catch {
+            throw failure(error)
+        }
+    }
+}
+
+/// `--json` for the subcommands that print text by default.
+struct OutputOptions: ParsableArguments {
+    @Flag(help: "Print the raw JSON result instead of text.")
+    var json = false
+}
+
+/// Prints the error and gives the exit status for it: 1 for a JSON-RPC error, 2 otherwise.
+func failure(_ error: ClientError) -> ExitCode {
+    printError("seguectl: \(error)")
+    if case .rpc = error { return ExitCode(1) }
+    return ExitCode(2)
 }
 
 func printError(_ text: String) {
@@ -30,94 +93,4 @@ func printError(_ text: String) {
 func printLine(_ text: String) {
     print(text)
     fflush(nil)
-}
-
-@main
-struct SegueCtl: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "seguectl",
-        abstract: "Talk to segued over its Unix socket.",
-        discussion: """
-            Exit status: 0 on success, 1 when the daemon answered with an error, 2 when it could not be reached \
-            or the arguments were wrong.
-            """,
-        subcommands: [Call.self, Watch.self])
-}
-
-struct Call: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Call one method and print its result as JSON (an error goes to stderr, exit status 1).",
-        discussion: """
-            Example: seguectl call scene.create '{"size":{"w":320,"h":480},"clock":"manual"}'
-            """)
-
-    @OptionGroup var connection: Connection
-
-    @Flag(help: "Print the events the request caused (lifecycle and transition), one per line, before the result.")
-    var events = false
-
-    @Argument(help: "The method, e.g. daemon.ping.")
-    var method: String
-
-    @Argument(help: "The parameters as a JSON object.")
-    var params: String?
-
-    func run() throws {
-        var object: JSONObject?
-        if let params {
-            guard case .object(let o)? = try? JSONParser.parse(params) else {
-                printError("seguectl: PARAMS must be a JSON object, e.g. '{\"scene\":\"main\"}'")
-                throw ExitCode(2)
-            }
-            object = o
-        }
-        let client = try connection.connect()
-        do throws(ClientError) {
-            if events {
-                var subscribe = JSONObject([("types", ["lifecycle", "transition", "plugin", "log"])])
-                if let scene = object?["scene"], method != "scene.create" { subscribe["scene"] = scene }
-                _ = try client.call("events.subscribe", subscribe)
-            }
-            let result = try client.call(method, object)
-            for event in client.takeEvents() { printLine(event.serialized()) }
-            printLine(result.serialized())
-        } catch {
-            for event in client.takeEvents() { printLine(event.serialized()) }
-            printError("seguectl: \(error)")
-            if case .rpc = error { throw ExitCode(1) }
-            throw ExitCode(2)
-        }
-    }
-}
-
-struct Watch: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print events as they come, one JSON object per line.")
-
-    @OptionGroup var connection: Connection
-
-    @Option(help: "Only this scene's events (and daemon-wide ones).")
-    var scene: String?
-
-    @Option(help: "Comma-separated: lifecycle, transition, plugin, frame, log, * or event types.")
-    var types: String = "lifecycle,transition,plugin,log"
-
-    @Option(help: "Exit after printing an event of this type (e.g. transition.completed).")
-    var until: String?
-
-    func run() throws {
-        let client = try connection.connect()
-        var params = JSONObject([("types", .array(types.split(separator: ",").map { .string(String($0)) }))])
-        if let scene { params["scene"] = .string(scene) }
-        do throws(ClientError) {
-            _ = try client.call("events.subscribe", params)
-            while let event = try client.nextEvent() {
-                printLine(event.serialized())
-                if let until, event["type"]?.stringValue == until { return }
-            }
-        } catch {
-            printError("seguectl: \(error)")
-            if case .rpc = error { throw ExitCode(1) }
-            throw ExitCode(2)
-        }
-    }
 }

@@ -1,0 +1,102 @@
+import SegueJSON
+
+/// How one scenario went.
+public struct ScenarioResult: Sendable {
+    public var name: String
+    public var file: String?
+    /// Steps that ran (including the failing one).
+    public var stepsRun: Int
+    /// nil when it passed.
+    public var failure: ScenarioFailure?
+
+    public var passed: Bool { failure == nil }
+
+    public init(name: String, file: String?, stepsRun: Int, failure: ScenarioFailure?) {
+        self.name = name
+        self.file = file
+        self.stepsRun = stepsRun
+        self.failure = failure
+    }
+
+    /// The lines a person reads: `PASS name` or `FAIL name (file)` followed by the failure, indented.
+    public var text: String {
+        let origin = file.flatMap { $0 == name ? nil : "  (\($0))" } ?? ""
+        guard let failure else { return "PASS  \(name)" }
+        return "FAIL  \(name)\(origin)\n" + failure.text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { "      " + $0 }.joined(separator: "\n")
+    }
+
+    public var json: JSONValue {
+        var o = JSONObject([("name", .string(name)), ("file", file.map { .string($0) } ?? .null),
+                            ("passed", .bool(passed)), ("steps_run", .number(Double(stepsRun)))])
+        if let failure { o["failure"] = failure.json }
+        return .object(o)
+    }
+}
+
+/// Why a scenario failed: at which step (nil before the first step or in the file itself), and the differences.
+public struct ScenarioFailure: Sendable {
+    public var step: Int?
+    public var method: String?
+    public var note: String?
+    /// What went wrong, when it is not a list of differences (a bad file, an unknown variable, a lost connection).
+    public var message: String?
+    public var mismatches: [Mismatch]
+    /// The events the failing step caused, shown when an event expectation failed.
+    public var events: [JSONValue]
+
+    public init(step: Int? = nil, method: String? = nil, note: String? = nil, message: String? = nil,
+                mismatches: [Mismatch] = [], events: [JSONValue] = [])
+    {
+        self.step = step
+        self.method = method
+        self.note = note
+        self.message = message
+        self.mismatches = mismatches
+        self.events = events
+    }
+
+    public var text: String {
+        var lines: [String] = []
+        if let step, let method {
+            lines.append("step \(step) \(method)" + (note.map { " (\($0))" } ?? "") + ":")
+        }
+        let indent = step == nil ? "" : "  "
+        if let message { lines.append(indent + message) }
+        for m in mismatches { lines.append(indent + m.description) }
+        if !events.isEmpty {
+            lines.append(indent + "the step caused \(events.count) event\(events.count == 1 ? "" : "s"):")
+            for (i, e) in events.enumerated() { lines.append(indent + "  \(i): " + ScenarioFailure.summary(of: e)) }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    public var json: JSONValue {
+        var o = JSONObject()
+        if let step { o["step"] = .number(Double(step)) }
+        if let method { o["method"] = .string(method) }
+        if let note { o["note"] = .string(note) }
+        if let message { o["message"] = .string(message) }
+        o["differences"] = .array(mismatches.map {
+            .object(JSONObject([("path", .string($0.path)), ("expected", .string($0.expected)), ("got", .string($0.got))]))
+        })
+        if !events.isEmpty { o["events"] = .array(events) }
+        return .object(o)
+    }
+
+    /// One event on one line: its type, then its other fields (not seq, scene, time).
+    public static func summary(of event: JSONValue) -> String {
+        guard case .object(let o) = event else { return Format.compact(event) }
+        var parts = [o["type"]?.stringValue ?? "?"]
+        for (key, value) in o where !["type", "seq", "scene", "time"].contains(key) {
+            let text: String
+            switch value {
+            case .string(let s): text = s
+            case .number(let n): text = Format.number(n, decimals: 4)
+            default: text = Format.compact(value, limit: 60)
+            }
+            parts.append("\(key)=\(text)")
+        }
+        return parts.joined(separator: " ")
+    }
+}

@@ -1,0 +1,217 @@
+import SegueClient
+import SegueJSON
+
+/// Runs scenarios against a daemon, each on a new connection and in a scene of its own.
+///
+/// For each scenario: connect, `scene.create` with a unique id (it becomes the connection's current scene, so steps
+/// may leave `scene` out; the id is also `${scene}`), subscribe to its events, run the steps in order until one
+/// fails, then `scene.destroy` that scene and any scene a step created.
+public final class ScenarioRunner {
+    public typealias Connect = () throws(ClientError) -> any ScenarioConnection
+
+    private let connect: Connect
+    private let runID: String
+    private var count = 0
+
+    public init(connect: @escaping Connect) {
+        self.connect = connect
+        runID = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+    }
+
+    /// Loads and runs every scenario in the files, in order. A file that cannot be read or parsed counts as one
+    /// failed scenario named after the file.
+    public func run(files: [String], progress: (ScenarioResult) -> Void = { _ in }) -> ScenarioReport {
+        var report = ScenarioReport()
+        for file in files {
+            let scenarios: [Scenario]
+            do throws(ScenarioError) {
+                scenarios = try Scenario.parse(text: try ScenarioFiles.read(file), file: file)
+            } catch {
+                let result = ScenarioResult(name: file, file: file, stepsRun: 0,
+                                            failure: ScenarioFailure(message: "invalid scenario file: \(error)"))
+                report.results.append(result)
+                progress(result)
+                continue
+            }
+            for scenario in scenarios {
+                let result = run(scenario)
+                report.results.append(result)
+                progress(result)
+            }
+        }
+        return report
+    }
+
+    /// Runs one scenario.
+    public func run(_ scenario: Scenario) -> ScenarioResult {
+        count += 1
+        let sceneID = "scn-\(runID)-\(count)"
+        var result = ScenarioResult(name: scenario.name, file: scenario.file, stepsRun: 0, failure: nil)
+        let connection: any ScenarioConnection
+        do throws(ClientError) {
+            connection = try connect()
+        } catch {
+            result.failure = ScenarioFailure(message: "could not connect: \(error)")
+            return result
+        }
+        var scenes = [sceneID]
+        defer {
+            for scene in scenes { _ = try? connection.request("scene.destroy", ["scene": .string(scene)]) }
+        }
+        do throws(ClientError) {
+            var create = scenario.scene
+            create["id"] = .string(sceneID)
+            _ = try connection.request("scene.create", create)
+            _ = try connection.request("events.subscribe", [
+                "scene": .string(sceneID), "types": .array(scenario.subscribe.map { .string($0) }),
+            ])
+        } catch {
+            result.failure = ScenarioFailure(message: "setting up the scene failed: \(error)")
+            return result
+        }
+        _ = connection.takeEvents()
+        var variables = ScenarioVariables(["scene": .string(sceneID)])
+        for step in scenario.steps {
+            result.stepsRun += 1
+            if let failure = run(step, of: scenario, on: connection, variables: &variables, scenes: &scenes) {
+                result.failure = failure
+                return result
+            }
+        }
+        return result
+    }
+
+    /// Runs one step; nil when it went as expected.
+    func run(_ step: ScenarioStep, of scenario: Scenario, on connection: any ScenarioConnection,
+             variables: inout ScenarioVariables, scenes: inout [String]) -> ScenarioFailure?
+    {
+        var failure = ScenarioFailure(step: step.number, method: step.method, note: step.note)
+        let params: JSONObject?
+        do throws(ScenarioError) {
+            params = try step.params.map { (p) throws(ScenarioError) in try variables.substitute(p) }
+        } catch {
+            failure.message = "params: \(error)"
+            return failure
+        }
+        _ = connection.takeEvents()
+        var outcome: Result<JSONValue, ClientError>
+        do throws(ClientError) {
+            outcome = .success(try connection.request(step.method, params))
+        } catch {
+            outcome = .failure(error)
+        }
+        let events = connection.takeEvents()
+        let matcher = JSONMatcher(tolerance: step.tolerance ?? scenario.tolerance)
+
+        switch outcome {
+        case .failure(.rpc(let code, let message, let data)):
+            guard let expected = step.error else {
+                failure.message = "unexpected error \(code): \(message)" + (data.map { " \(Format.compact($0))" } ?? "")
+                return failure
+            }
+            let got: JSONValue = .object(JSONObject([
+                ("code", .number(Double(code))), ("message", .string(message)), ("data", data ?? .null),
+            ]))
+            do throws(ScenarioError) {
+                failure.mismatches += try errorMismatches(expected: variables.substitute(JSONValue.object(expected)), got: got,
+                                                          matcher: matcher)
+            } catch {
+                failure.message = "error: \(error)"
+                return failure
+            }
+        case .failure(let error):
+            failure.message = "no answer: \(error)"
+            return failure
+        case .success(let result):
+            if let expected = step.error {
+                failure.mismatches.append(Mismatch(
+                    path: "error", expected: "error \(Format.compact(expected["code"]))",
+                    got: "a result \(Format.compact(result))"))
+                break
+            }
+            if step.method == "scene.create", let id = result["scene"]?.stringValue, !scenes.contains(id) {
+                scenes.append(id)
+            }
+            for (name, path) in step.capture {
+                guard let value = path.value(in: result) else {
+                    failure.mismatches.append(Mismatch(path: "result.\(path)", expected: "a value to capture as ${\(name)}",
+                                                       got: "nothing (no such key) in \(Format.compact(result))"))
+                    continue
+                }
+                variables[name] = value
+            }
+            if let expected = step.expect {
+                do throws(ScenarioError) {
+                    failure.mismatches += matcher.mismatches(expected: try variables.substitute(expected), actual: result,
+                                                             at: JSONPath("result"))
+                } catch {
+                    failure.message = "expect: \(error)"
+                    return failure
+                }
+            }
+        }
+
+        var eventsFailed = false
+        do throws(ScenarioError) {
+            if let wanted = step.events {
+                let wanted = try wanted.map { (w) throws(ScenarioError) in try variables.substitute(w) }
+                if let miss = matcher.subsequenceMiss(wanted, in: events) {
+                    eventsFailed = true
+                    failure.mismatches.append(eventMiss(wanted, miss, events, matcher))
+                }
+            }
+            if let wanted = step.allEvents {
+                let wanted = try wanted.map { (w) throws(ScenarioError) in try variables.substitute(w) }
+                let found = matcher.mismatches(expected: .array(wanted), actual: .array(events), at: JSONPath("events"))
+                if !found.isEmpty {
+                    eventsFailed = true
+                    failure.mismatches += found.map {
+                        $0.path == "events" ? Mismatch(path: "events", expected: "\(wanted.count) events", got: "\(events.count)") : $0
+                    }
+                }
+            }
+        } catch {
+            failure.message = "events: \(error)"
+            return failure
+        }
+        if eventsFailed { failure.events = events }
+        return failure.message == nil && failure.mismatches.isEmpty ? nil : failure
+    }
+
+    func errorMismatches(expected: JSONValue, got: JSONValue, matcher: JSONMatcher) -> [Mismatch] {
+        var out: [Mismatch] = []
+        if let code = expected["code"], code != got["code"] {
+            out.append(Mismatch(path: "error.code", expected: Format.compact(code),
+                                got: "\(Format.compact(got["code"])) (\(got["message"]?.stringValue ?? ""))"))
+        }
+        if let part = expected["message"]?.stringValue, let message = got["message"]?.stringValue,
+            !message.contains(part)
+        {
+            out.append(Mismatch(path: "error.message", expected: "a message containing \"\(part)\"", got: "\"\(message)\""))
+        }
+        if let data = expected["data"] {
+            out += matcher.mismatches(expected: data, actual: got["data"].flatMap { $0.isNull ? nil : $0 },
+                                      at: JSONPath("error.data"))
+        }
+        return out
+    }
+
+    /// Describes an unmet event subsequence: which expected event was not found (its index in `events`, after
+    /// the event the previous one matched), and how the nearest event of the same type differs from it.
+    func eventMiss(_ wanted: [JSONValue], _ miss: (expectedIndex: Int, searchedFrom: Int), _ events: [JSONValue],
+                   _ matcher: JSONMatcher) -> Mismatch
+    {
+        let target = wanted[miss.expectedIndex]
+        let after = miss.searchedFrom > 0 ? " after event \(miss.searchedFrom - 1)" : ""
+        var got = events.isEmpty ? "no events" : "no such event (the step's events are listed below)"
+        if let type = target["type"] {
+            if let nearest = events.indices.dropFirst(miss.searchedFrom).first(where: { events[$0]["type"] == type }) {
+                let differences = matcher.mismatches(expected: target, actual: events[nearest], at: JSONPath(segments: []))
+                got = "event \(nearest) differs: " + differences.map(\.description).joined(separator: "; ")
+            } else if events.contains(where: { $0["type"] == type }) {
+                got = "\(Format.compact(type)) only earlier (the step's events are listed below)"
+            }
+        }
+        return Mismatch(path: "events.\(miss.expectedIndex)", expected: Format.compact(target) + after, got: got)
+    }
+}

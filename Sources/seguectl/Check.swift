@@ -1,0 +1,40 @@
+import ArgumentParser
+import SegueCtlKit
+import SegueJSON
+
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run an animator plugin through the standard battery (plugins.check); exit 1 when it fails.",
+        discussion: """
+            Select forward and backward, push and pop, present and dismiss, interactive finish and cancel, in a \
+            private manual scene. Each failed case lists its problems with their codes (never_completed, \
+            from_view_not_restored, …).
+
+            Examples:
+              seguectl check dt-slide
+              seguectl check my-animator --size 768x1024
+            """)
+
+    @OptionGroup var connection: Connection
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: "The plugin's name.")
+    var name: String
+
+    @Option(help: "The private scene's size, WxH (e.g. 320x480).")
+    var size: String?
+
+    func validate() throws {
+        if let size, CheckSize.parse(size) == nil {
+            throw ValidationError("--size must be WxH with positive numbers, e.g. 320x480")
+        }
+    }
+
+    func run() throws {
+        var params = JSONObject([("name", .string(name))])
+        if let size, let parsed = CheckSize.parse(size) { params["size"] = parsed }
+        let result = try connection.call("plugins.check", params)
+        printLine(output.json ? result.serialized() : CheckReport.render(result, plugin: name))
+        if !CheckReport.passed(result) { throw ExitCode(1) }
+    }
+}

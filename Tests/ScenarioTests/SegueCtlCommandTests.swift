@@ -1,0 +1,145 @@
+import Foundation
+import SegueClient
+import SegueCtlKit
+import SegueJSON
+import Testing
+
+/// Runs seguectl; returns (status, stdout, stderr).
+func ctl(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: seguectl)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+}
+
+@Suite("seguectl against a real segued", .serialized)
+struct SegueCtlCommandTests {
+    @Test("test --spawn on the failing fixture prints each failure with step and difference, and exits 1")
+    func failingFixture() throws {
+        let run = try ctl(["test", "--spawn", "Tests/ScenarioFixtures/failing.json"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.out.contains("PASS  fixture: this one passes"))
+        #expect(run.out.contains("""
+            FAIL  fixture: dt-slide with a wrong duration and a wrong event  (Tests/ScenarioFixtures/failing.json)
+                  step 5 container.select (deliberately wrong):
+                    result.duration: expected 0.3, got 0.28
+                    events.0: expected {"type":"vc.will_move_to_parent","vc":"a","parent":"c"}, got event 0 differs: parent: expected "c", got null
+                    the step caused 5 events:
+                      0: vc.will_move_to_parent vc=a parent=null
+            """), "\(run.out)")
+        #expect(run.out.contains("step 1 clock.now:\n        error: expected error -32001, got a result {\"time\":0}"))
+        #expect(!run.out.contains("never reached"))
+        #expect(run.out.hasSuffix("1 passed, 2 failed\n"))
+    }
+
+    @Test("test: a file with a typo counts as a failure naming the key")
+    func invalidFixture() throws {
+        let run = try ctl(["test", "--spawn", "Tests/ScenarioFixtures/invalid.json"])
+        #expect(run.status == 1)
+        #expect(run.out.contains("step 1: unknown key 'expcet'"))
+        #expect(run.out.hasSuffix("0 passed, 1 failed\n"))
+    }
+
+    @Test("test --spawn --json runs the project's suite and reports it as JSON, exit 0")
+    func suiteAsJSON() throws {
+        let run = try ctl(["test", "--spawn", "--json", "Tests/Scenarios"])
+        #expect(run.status == 0, "\(run.out)\(run.err)")
+        let report = try JSONParser.parse(run.out)
+        #expect(report["failed"] == 0)
+        #expect((report["passed"]?.intValue ?? 0) >= 5)
+        #expect(report["scenarios"]?.arrayValue?.allSatisfy { $0["passed"] == true } == true)
+    }
+
+    @Test("test: no daemon, a missing file, or bad arguments exit 2")
+    func exitTwo() throws {
+        let dir = NSTemporaryDirectory() + "sgn-" + String(UUID().uuidString.prefix(8))
+        let down = try ctl(["test", "--socket", dir + "/none.sock", "Tests/Scenarios"])
+        #expect(down.status == 2)
+        #expect(down.err.contains("cannot connect"))
+        #expect(try ctl(["test", "--spawn", "Tests/no-such-file.json"]).status == 2)
+        #expect(try ctl(["test"]).status == 2)
+        #expect(try ctl(["test", "--plugins", "plugins", "Tests/Scenarios"]).status == 2)
+        #expect(try ctl(["test", "--spawn", "--segued", dir + "/no-segued", "Tests/Scenarios"]).status == 2)
+        #expect(try ctl(["check", "x", "--size", "3x"]).status == 2)
+        #expect(try ctl(["frobnicate"]).status == 2)
+    }
+
+    @Test("tree, plugins and stats print text a person can read, or JSON with --json")
+    func readableOutput() throws {
+        let daemon = try startDaemon()
+        defer { daemon.stop() }
+        let client = try SegueClient(socketPath: daemon.socket)
+        _ = try client.call("scene.create", ["id": "main", "size": ["w": 320, "h": 480], "clock": "manual"])
+        _ = try client.call("vc.create", ["id": "a", "color": "#ff0000"])
+        _ = try client.call("vc.create", ["id": "b", "color": "#0000ff"])
+        _ = try client.call("container.create", ["id": "c", "kind": "custom", "children": ["a", "b"]])
+        _ = try client.call("scene.set_root", ["vc": "c"])
+        _ = try client.call("container.select", ["container": "c", "index": 1, "animator": "dt-slide"])
+        _ = try client.call("clock.advance", ["ms": 140])
+        let socket = ["--socket", daemon.socket]
+
+        let tree = try ctl(["tree", "--presentation"] + socket)
+        #expect(tree.status == 0, "\(tree.err)")
+        #expect(tree.out == """
+            scene main
+            view controllers
+              c  custom  appeared
+                a  vc  disappearing
+                b  vc  appearing
+            views
+              window  0,0 320×480  alpha 1  #00000000
+                c.view  0,0 320×480  alpha 1  #ffffff
+                  a.view  0,0 320×480  alpha 1  #ff0000  transform translate(-320, 0)  | now: transform translate(-160, 0)
+                  b.view  0,0 320×480  alpha 1  #0000ff  | now: transform translate(160, 0)
+
+            """)
+        let json = try ctl(["tree", "--json", "--scene", "main"] + socket)
+        #expect(try JSONParser.parse(json.out)["controllers"]?["id"] == "c")
+
+        let plugins = try ctl(["plugins"] + socket)
+        #expect(plugins.status == 0)
+        let lines = plugins.out.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("NAME") == true)
+        #expect(lines.contains { $0.hasPrefix("dt-slide ") && $0.contains(" animator ") && $0.contains(" loaded ") })
+
+        let stats = try ctl(["stats"] + socket)
+        #expect(stats.status == 0)
+        #expect(stats.out.contains("requests "))
+        #expect(stats.out.contains("container.select"))
+        #expect(stats.out.contains("P99 µs"))
+        #expect(try JSONParser.parse(try ctl(["stats", "--json"] + socket).out)["latency"] != nil)
+
+        _ = try client.call("scene.create", ["id": "second", "size": ["w": 10, "h": 10], "clock": "manual"])
+        let ambiguous = try ctl(["tree"] + socket)
+        #expect(ambiguous.status == 2)
+        #expect(ambiguous.err.contains("choose one with --scene"))
+        let unknown = try ctl(["tree", "--scene", "nope"] + socket)
+        #expect(unknown.status == 1)
+        #expect(unknown.err.contains("-32001"))
+    }
+
+    @Test("check prints the verdict and exits 0 or 1 by it; a daemon without plugins.check is an error, exit 1")
+    func check() throws {
+        let daemon = try startDaemon()
+        defer { daemon.stop() }
+        let client = try SegueClient(socketPath: daemon.socket)
+        let run = try ctl(["check", "dt-slide", "--socket", daemon.socket])
+        do throws(ClientError) {
+            let result = try client.call("plugins.check", ["name": "dt-slide"])
+            #expect(run.status == (CheckReport.passed(result) ? 0 : 1))
+            #expect(run.out.hasPrefix(CheckReport.passed(result) ? "dt-slide: passed" : "dt-slide: FAILED"))
+        } catch {
+            guard case .rpc(let code, _, _) = error else { throw error }
+            #expect(run.status == 1)
+            #expect(run.err.contains("error \(code)"))
+        }
+    }
+}
