@@ -163,6 +163,7 @@ extension Daemon {
             try p.finish()
             return .array(scene.transitions.filter { !active || !$0.isEnded }.map { scene.json(of: $0) })
         },
+        "transition.wait": { d, p, c throws(RPCError) in try d.transitionWait(p, c) },
         "events.subscribe": { d, p, c throws(RPCError) in try d.subscribe(p, c) },
         "events.unsubscribe": { d, p, c throws(RPCError) in
             guard let id = try p.int("subscription", in: 1...Int(Int32.max)) else {

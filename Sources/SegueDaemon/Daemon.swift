@@ -41,6 +41,16 @@ public final class Daemon: EventSink, @unchecked Sendable {
     var subscriptionOrder: [Int] = []
     var nextSubscriptionID = 1
     var daemonSeq = 0
+    /// transition.wait requests not answered yet, oldest first.
+    var waiters: [Waiter] = []
+    var nextWaiterNumber = 0
+    /// Set by the transition.wait handler for `handleRequest` to pick up.
+    var deferredWait: DeferredWait?
+    /// The waiter the last request registered (for batches to collect).
+    var lastWaiter: Waiter?
+    var endedTransition: (String?, String?, Bool)?
+    /// Runs an action after a wall-clock delay on the daemon's event loop (the server sets it).
+    public var scheduleAfter: ((Int64, @escaping () -> Void) -> Void)?
     var stats = RequestStats()
     var counters = Counters()
     let startedAt = FileSystem.monotonicNanoseconds()
@@ -80,6 +90,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
 
     /// Subscriptions die with their connection.
     public func disconnect(_ connection: ClientConnection) {
+        dropWaiters(of: connection)
         for id in connection.subscriptions { subscriptions[id] = nil }
         subscriptionOrder.removeAll { subscriptions[$0] == nil }
         connection.subscriptions.removeAll()
@@ -100,7 +111,9 @@ public final class Daemon: EventSink, @unchecked Sendable {
         switch event.type {
         case "transition.began": counters.transitionsStarted += 1
         case "transition.completed":
-            if event.fields["completed"]?.boolValue == true { counters.transitionsCompleted += 1 } else { counters.transitionsCancelled += 1 }
+            let completed = event.fields["completed"]?.boolValue == true
+            if completed { counters.transitionsCompleted += 1 } else { counters.transitionsCancelled += 1 }
+            endedTransition = (event.scene, event.fields["transition"]?.stringValue, completed)
         case "transition.failed_over": counters.transitionsFailedOver += 1
         case "transition.watchdog": counters.transitionsWatchdog += 1
         case "plugin.warning", "plugin.failed":
@@ -110,6 +123,13 @@ public final class Daemon: EventSink, @unchecked Sendable {
             logger.info("\(event.fields["message"]?.stringValue ?? "")",
                         metadata: ["plugin.name": "\(event.fields["plugin"]?.stringValue ?? "")", "scene": "\(event.scene ?? "")"])
         default: break
+        }
+        defer {
+            // Waiters hear of the end after the subscribers got the transition.completed event.
+            if let (scene, transition, completed) = endedTransition {
+                endedTransition = nil
+                transitionEnded(scene: scene, transition: transition, completed: completed)
+            }
         }
         guard !subscriptionOrder.isEmpty else { return }
         let category = event.category
@@ -224,7 +244,23 @@ public final class Daemon: EventSink, @unchecked Sendable {
                 stats.recordError(code: -32600)
                 return Daemon.response(id: .null, error: .invalidRequest("an empty batch"))
             }
-            let responses = elements.compactMap { handleRequest($0, from: connection) }
+            var slots: [String?] = []
+            var pending: [Waiter] = []
+            for element in elements {
+                slots.append(handleRequest(element, from: connection))
+                if let waiter = lastWaiter {
+                    waiter.slot = slots.count - 1
+                    pending.append(waiter)
+                    lastWaiter = nil
+                }
+            }
+            if !pending.isEmpty {
+                // A transition.wait in the batch has not ended: the whole batch is answered when it has.
+                let batch = PendingBatch(connection: connection, slots: slots, remaining: pending.count)
+                for waiter in pending { waiter.batch = batch }
+                return nil
+            }
+            let responses = slots.compactMap { $0 }
             return responses.isEmpty ? nil : "[" + responses.joined(separator: ",") + "]"
         default:
             return handleRequest(value, from: connection)
@@ -298,6 +334,14 @@ public final class Daemon: EventSink, @unchecked Sendable {
             result = .failure(.methodNotFound(method))
         }
         let elapsed = FileSystem.monotonicNanoseconds() - started
+        if let wait = deferredWait {
+            deferredWait = nil
+            if case .success = result {
+                stats.record(method: method, nanoseconds: elapsed, errorCode: nil)
+                if id != nil { lastWaiter = registerWait(wait, connection: connection, id: responseID) }
+                return nil
+            }
+        }
         switch result {
         case .success(let value):
             stats.record(method: method, nanoseconds: elapsed, errorCode: nil)

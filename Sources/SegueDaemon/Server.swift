@@ -79,6 +79,10 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
         // Everything a request can reach is wired and loaded before the socket exists: a client that connects
         // the instant it appears must find the plugins loaded and realtime scenes driven.
         daemon.realtimeDriver = self
+        let loop = self.loop
+        daemon.scheduleAfter = { nanoseconds, action in
+            loop.scheduleTask(in: .nanoseconds(nanoseconds)) { action() }
+        }
         daemon.onShutdownRequest = { [weak self] in self?.loop.execute { self?.shutdown() } }
         do {
             try loop.submit { daemon.start() }.wait()

@@ -189,4 +189,16 @@ struct BundledPluginTests {
         #expect(first.count > 100)
         #expect(first == second)
     }
+
+    @Test("transition.wait with timeout_ms answers {ended: false} after that much wall time on a manual scene")
+    func waitTimeout() throws {
+        let daemon = try DaemonProcess()
+        let client = try daemon.client()
+        try setUpContainer(client, kind: "custom")
+        let start = try client.call("container.select", ["container": "c", "index": 1])
+        let began = Date()
+        let result = try client.call("transition.wait", ["transition": start["transition"] ?? .null, "timeout_ms": 100])
+        #expect(result == ["ended": false, "state": "animating"])
+        #expect(Date().timeIntervalSince(began) >= 0.09)
+    }
 }

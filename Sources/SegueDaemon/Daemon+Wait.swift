@@ -1,0 +1,118 @@
+import SegueJSON
+import SegueKit
+
+/// A `transition.wait` not answered yet: answered when its transition ends, or when its wall-clock timeout passes.
+final class Waiter {
+    let number: Int
+    let scene: String
+    let transition: String
+    let connection: ClientConnection
+    let id: JSONValue
+    /// Set when the request is part of a batch: the batch is answered once every member is done.
+    var batch: PendingBatch?
+    var slot = 0
+
+    init(number: Int, scene: String, transition: String, connection: ClientConnection, id: JSONValue) {
+        self.number = number
+        self.scene = scene
+        self.transition = transition
+        self.connection = connection
+        self.id = id
+    }
+}
+
+/// A batch holding a `transition.wait` that has not ended: its other responses wait with it.
+final class PendingBatch {
+    let connection: ClientConnection
+    var slots: [String?]
+    var remaining: Int
+
+    init(connection: ClientConnection, slots: [String?], remaining: Int) {
+        self.connection = connection
+        self.slots = slots
+        self.remaining = remaining
+    }
+}
+
+/// What a `transition.wait` handler leaves for `handleRequest`: wait for this transition.
+struct DeferredWait {
+    let scene: String
+    let transition: String
+    let timeoutMs: Int?
+}
+
+extension Daemon {
+    /// transition.wait {transition, timeout_ms?}: `{ended: true, state}` at once when the transition has ended;
+    /// otherwise the answer comes when it ends (or `{ended: false, state}` after `timeout_ms` of wall time) while
+    /// the requests after it go on being answered.
+    func transitionWait(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
+        let scene = try scene(p, c)
+        let id = try p.requiredID("transition")
+        let timeout = try p.int("timeout_ms", in: 0...86_400_000)
+        try p.finish()
+        guard let state = transitionState(scene, id) else { throw .notFound("transition", id, param: "transition") }
+        if state == "completed" || state == "cancelled" {
+            return .object(JSONObject([("ended", true), ("state", .string(state))]))
+        }
+        if timeout == 0 { return .object(JSONObject([("ended", false), ("state", .string(state))])) }
+        guard waiters.count < 65_536 else { throw .limit("too many transition.wait requests pending", limit: 65_536) }
+        deferredWait = DeferredWait(scene: scene.id, transition: id, timeoutMs: timeout)
+        return .null
+    }
+
+    func transitionState(_ scene: Scene, _ id: String) -> String? {
+        if let t = scene.transition(id) { return t.state.rawValue }
+        return scene.queuedJSON(id)?["state"]?.stringValue
+    }
+
+    /// Registers the wait the handler asked for; nil response now. `batch` is set for a member of a batch.
+    func registerWait(_ wait: DeferredWait, connection: ClientConnection, id: JSONValue) -> Waiter {
+        nextWaiterNumber += 1
+        let waiter = Waiter(number: nextWaiterNumber, scene: wait.scene, transition: wait.transition,
+                            connection: connection, id: id)
+        waiters.append(waiter)
+        if let timeout = wait.timeoutMs, let schedule = scheduleAfter {
+            let number = waiter.number
+            schedule(Int64(timeout) * 1_000_000) { [weak self] in self?.timeOut(waiter: number) }
+        }
+        return waiter
+    }
+
+    func timeOut(waiter number: Int) {
+        guard let i = waiters.firstIndex(where: { $0.number == number }) else { return }
+        let waiter = waiters.remove(at: i)
+        let state = scenes[waiter.scene].flatMap { transitionState($0, waiter.transition) } ?? "unknown"
+        answer(waiter, .object(JSONObject([("ended", false), ("state", .string(state))])))
+        flushAll()
+    }
+
+    /// A transition ended (its `transition.completed` event): answer everyone waiting for it.
+    func transitionEnded(scene: String?, transition: String?, completed: Bool) {
+        guard !waiters.isEmpty, let scene, let transition else { return }
+        let done = waiters.filter { $0.scene == scene && $0.transition == transition }
+        guard !done.isEmpty else { return }
+        waiters.removeAll { $0.scene == scene && $0.transition == transition }
+        for waiter in done {
+            answer(waiter, .object(JSONObject([("ended", true), ("state", .string(completed ? "completed" : "cancelled"))])))
+        }
+    }
+
+    func answer(_ waiter: Waiter, _ result: JSONValue) {
+        let line = Daemon.response(id: waiter.id, result: result)
+        if let batch = waiter.batch {
+            batch.slots[waiter.slot] = line
+            batch.remaining -= 1
+            if batch.remaining == 0 {
+                let lines = batch.slots.compactMap { $0 }
+                if !lines.isEmpty { batch.connection.send("[" + lines.joined(separator: ",") + "]") }
+            }
+        } else {
+            waiter.connection.send(line)
+        }
+    }
+
+    /// A connection went away: its waits go with it.
+    func dropWaiters(of connection: ClientConnection) {
+        waiters.removeAll { $0.connection === connection }
+    }
+}
