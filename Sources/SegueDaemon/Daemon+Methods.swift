@@ -275,6 +275,29 @@ extension Daemon {
         return rules
     }
 
+    /// The options every transition-starting method shares.
+    struct StartOptions {
+        let animated: Bool
+        let animator: String?
+        let whenBusy: WhenBusy?
+    }
+
+    /// Reads the shared options (`animated`, `interactive`, `animator`, `when_busy`), checks that nothing else was
+    /// given, starts the transition with `start` and returns its result.
+    func startTransition(_ p: Params, _ start: (StartOptions) throws(EngineError) -> TransitionStart) throws(RPCError)
+        -> JSONValue
+    {
+        let animated = try p.bool("animated") ?? true
+        try notInteractive(p)
+        let options = StartOptions(animated: animated, animator: try p.string("animator"), whenBusy: try whenBusy(p))
+        try p.finish()
+        do throws(EngineError) {
+            return startResult(try start(options))
+        } catch {
+            throw RPCError(error)
+        }
+    }
+
     /// The result of a request that may start a transition.
     func startResult(_ start: TransitionStart) -> JSONValue {
         var result = JSONObject()
@@ -299,30 +322,16 @@ extension Daemon {
         let scene = try scene(p, c)
         let nav = try container(p, scene)
         let vc = try viewController(p, scene, key: "vc")
-        let animated = try p.bool("animated") ?? true
-        try notInteractive(p)
-        let animator = try p.string("animator")
-        let whenBusy = try self.whenBusy(p)
-        try p.finish()
-        do throws(EngineError) {
-            return startResult(try scene.push(nav, vc, animated: animated, animator: animator, whenBusy: whenBusy))
-        } catch {
-            throw RPCError(error)
+        return try startTransition(p) { o throws(EngineError) in
+            try scene.push(nav, vc, animated: o.animated, animator: o.animator, whenBusy: o.whenBusy)
         }
     }
 
     func navPop(_ p: Params, _ c: ClientConnection, toRoot: Bool) throws(RPCError) -> JSONValue {
         let scene = try scene(p, c)
         let nav = try container(p, scene)
-        let animated = try p.bool("animated") ?? true
-        try notInteractive(p)
-        let animator = try p.string("animator")
-        let whenBusy = try self.whenBusy(p)
-        try p.finish()
-        do throws(EngineError) {
-            return startResult(try scene.pop(nav, toRoot: toRoot, animated: animated, animator: animator, whenBusy: whenBusy))
-        } catch {
-            throw RPCError(error)
+        return try startTransition(p) { o throws(EngineError) in
+            try scene.pop(nav, toRoot: toRoot, animated: o.animated, animator: o.animator, whenBusy: o.whenBusy)
         }
     }
 
@@ -336,15 +345,8 @@ extension Daemon {
             guard let vc = scene.viewController(id) else { throw .notFound("view controller", id, param: "vcs") }
             vcs.append(vc)
         }
-        let animated = try p.bool("animated") ?? true
-        try notInteractive(p)
-        let animator = try p.string("animator")
-        let whenBusy = try self.whenBusy(p)
-        try p.finish()
-        do throws(EngineError) {
-            return startResult(try scene.setStack(nav, vcs, animated: animated, animator: animator, whenBusy: whenBusy))
-        } catch {
-            throw RPCError(error)
+        return try startTransition(p) { o throws(EngineError) in
+            try scene.setStack(nav, vcs, animated: o.animated, animator: o.animator, whenBusy: o.whenBusy)
         }
     }
 
@@ -529,15 +531,8 @@ extension Daemon {
             }
         }
         guard let index else { throw .invalidParams("index", "missing parameter 'index' (or 'vc')") }
-        let animated = try p.bool("animated") ?? true
-        try notInteractive(p)
-        let animator = try p.string("animator")
-        let whenBusy = try self.whenBusy(p)
-        try p.finish()
-        do throws(EngineError) {
-            return startResult(try scene.select(container, index: index, animated: animated, animator: animator, whenBusy: whenBusy))
-        } catch {
-            throw RPCError(error)
+        return try startTransition(p) { o throws(EngineError) in
+            try scene.select(container, index: index, animated: o.animated, animator: o.animator, whenBusy: o.whenBusy)
         }
     }
 
