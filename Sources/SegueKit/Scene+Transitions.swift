@@ -312,12 +312,10 @@ extension Scene {
 
     /// A view controller that is about to join a container must not be anywhere else.
     func requireFree(_ vc: ViewController, param: String) throws(EngineError) {
-        guard vc.parent == nil, vc !== root, !isItemOfAnyContainer(vc), !(vc is ContainerViewController && isAncestorOfRoot(vc)) else {
+        guard vc.parent == nil, vc !== root, !isItemOfAnyContainer(vc) else {
             throw .invalidParams(param, "'\(vc.id)' already has a parent, is in a container or is the root")
         }
     }
-
-    func isAncestorOfRoot(_ vc: ViewController) -> Bool { vc === root }
 
     // MARK: Starting
 

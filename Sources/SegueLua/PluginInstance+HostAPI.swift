@@ -351,14 +351,7 @@ extension PluginInstance {
         case .success(let o): options = o
         case .failure(let e): return .error("segue.animate: \(e.message)")
         }
-        var completion: ((Bool) -> Void)?
-        if s.type(at: 3) == LUA_TFUNCTION {
-            s.pushValue(3)
-            let ref = s.ref()
-            completion = { [weak self] finished in
-                self?.runCallback(ref, argument: finished, what: "animation completion")
-            }
-        }
+        let completion = completionCallback(at: 3, what: "animation completion")
         scene.beginAnimations(options, completion: completion)
         s.pushValue(2)
         let error = s.call(args: 0, results: 0, topLevel: false)
@@ -375,14 +368,7 @@ extension PluginInstance {
         case .success(let o): options = o
         case .failure(let e): return .error("segue.keyframes: \(e.message)")
         }
-        var completion: ((Bool) -> Void)?
-        if s.type(at: 4) == LUA_TFUNCTION {
-            s.pushValue(4)
-            let ref = s.ref()
-            completion = { [weak self] finished in
-                self?.runCallback(ref, argument: finished, what: "keyframes completion")
-            }
-        }
+        let completion = completionCallback(at: 4, what: "keyframes completion")
         scene.beginKeyframes(options, completion: completion)
         s.pushValue(2)  // the keyframes function
         s.pushValue(3)  // add
@@ -405,20 +391,21 @@ extension PluginInstance {
             let names = ViewTransitionStyle.allCases.map(\.rawValue).joined(separator: ", ")
             return .error("segue.transition: options must be one of \(names); got '\(name)'")
         }
-        var completion: ((Bool) -> Void)?
-        if s.type(at: 4) == LUA_TFUNCTION {
-            s.pushValue(4)
-            let ref = s.ref()
-            completion = { [weak self] finished in
-                self?.runCallback(ref, argument: finished, what: "transition completion")
-            }
-        }
+        let completion = completionCallback(at: 4, what: "transition completion")
         do throws(EngineError) {
             try scene.transitionViews(from: from, to: to, duration: duration, style: style, completion: completion)
         } catch {
             return .error("segue.transition: \(error.message)")
         }
         return .results(0)
+    }
+
+    /// The Lua function at `index` (if it is one) as a completion block: kept in the registry until it runs once.
+    func completionCallback(at index: Int32, what: String) -> ((Bool) -> Void)? {
+        guard state.type(at: index) == LUA_TFUNCTION else { return nil }
+        state.pushValue(index)
+        let ref = state.ref()
+        return { [weak self] finished in self?.runCallback(ref, argument: finished, what: what) }
     }
 
     func animationOptions(at i: Int32, defaultTiming: Timing = .curve(.easeInOut)) -> Result<AnimationOptions, LuaError> {

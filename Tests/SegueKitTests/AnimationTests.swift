@@ -138,6 +138,32 @@ struct AnimationTests {
         #expect(to.presentation.transform.isIdentity)
     }
 
+    @Test("curl_up: the snapshot turns about its top edge (which stays put) until it is edge-on; curl_down brings to_view down")
+    func curls() throws {
+        let (scene, from, _) = try makeViewScene()
+        let to = try scene.makeView(id: "to", frame: Rect(x: 0, y: 0, w: 100, h: 100))
+        try scene.transitionViews(from: from, to: to, duration: 1, style: .curlUp, completion: nil)
+        let snapshot = try #require(scene.window.subviews.last)
+        #expect(scene.window.subviews.map(\.id) == ["to", snapshot.id])  // the page lies on top of to_view
+        scene.advance(by: 500_000_000)
+        let t = snapshot.presentation.transform
+        // Relative to the centre the top edge is y = -50: its corners do not move; the bottom edge rises.
+        let topLeft = t.apply(Point(x: -50, y: -50)), bottom = t.apply(Point(x: 0, y: 50))
+        #expect(abs(topLeft.x + 50) < 1e-9 && abs(topLeft.y + 50) < 1e-9)
+        #expect(bottom.y < 50 && bottom.y > -50)
+        scene.advance(by: 600_000_000)
+        #expect(!snapshot.isAlive && to.presentation.transform.isIdentity)
+
+        let back = try scene.makeView(id: "back", frame: Rect(x: 0, y: 0, w: 100, h: 100))
+        try scene.transitionViews(from: to, to: back, duration: 1, style: .curlDown, completion: nil)
+        // curl_down: the snapshot stays underneath, to_view comes down onto it from edge-on.
+        #expect(scene.window.subviews.last === back)
+        let start = back.presentation.transform.apply(Point(x: 0, y: 50))
+        #expect(start.y < -40)  // edge-on: its bottom edge is seen up by the top edge (perspective shifts it a little)
+        scene.advance(by: 1_100_000_000)
+        #expect(back.presentation.transform.isIdentity && scene.window.subviews.map(\.id) == ["back"])
+    }
+
     @Test("cross_dissolve fades the snapshot out while to_view fades in")
     func crossDissolve() throws {
         let (scene, from, _) = try makeViewScene()
