@@ -432,6 +432,7 @@ extension Scene {
         transition.context?.duration = duration
         let allowance = duration * config.watchdogFactor * 1e9 + Double(config.watchdogGraceMs) * 1e6
         transition.watchdogDeadline = now + Int64(min(allowance, 1e17))
+        earliestWatchdog = min(earliestWatchdog, transition.watchdogDeadline)
     }
 
     func emitBegan(_ transition: Transition, interactive: Bool) {
@@ -620,8 +621,15 @@ extension Scene {
     /// The watchdog: a transition whose animator never called complete is completed after
     /// duration × watchdog_factor + watchdog_grace_ms of scene time.
     func checkWatchdogs() {
+        guard now >= earliestWatchdog else { return }
+        var earliest = Int64.max
+        earliestWatchdog = .max  // transitions started from here on (the queue's next) lower it again
+        defer { earliestWatchdog = min(earliestWatchdog, earliest) }
         for transition in transitionOrder where !transition.isEnded && transition.state == .animating {
-            guard now >= transition.watchdogDeadline else { continue }
+            guard now >= transition.watchdogDeadline else {
+                earliest = min(earliest, transition.watchdogDeadline)
+                continue
+            }
             transition.problems.append(TransitionProblem(
                 code: "never_completed", message: "complete was not called within the watchdog's allowance"))
             emit("transition.watchdog", JSONObject([

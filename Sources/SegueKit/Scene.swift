@@ -37,6 +37,10 @@ public final class Scene {
     var structureVersion = 0
     /// Increases whenever a property is set outside an animation block.
     var valueVersion = 0
+    /// The versions `recordTimelines` last recorded at.
+    var timelinesRecorded = (structure: -1, value: -1)
+    /// No watchdog deadline of a running transition is earlier than this (a lower bound; `.max` when none runs).
+    var earliestWatchdog: Int64 = .max
     /// Transitions that have started and not ended.
     var activeTransitionCount = 0
     /// Ids handed to queued requests, not yet started.
@@ -472,6 +476,10 @@ public final class Scene {
     /// Adds this tick to the timeline of every running transition.
     func recordTimelines() {
         guard activeTransitionCount > 0 else { return }
+        // Nothing changed since the last pass: every running timeline already holds this state (a transition that
+        // started since recorded it when it began).
+        guard structureVersion != timelinesRecorded.structure || valueVersion != timelinesRecorded.value else { return }
+        timelinesRecorded = (structureVersion, valueVersion)
         for transition in transitionOrder where !transition.isEnded {
             guard let container = transition.context?.containerView else { continue }
             transition.timeline.record(container, at: now, structureVersion: structureVersion, valueVersion: valueVersion)
