@@ -164,6 +164,11 @@ extension Daemon {
             return .array(scene.transitions.filter { !active || !$0.isEnded }.map { scene.json(of: $0) })
         },
         "transition.wait": { d, p, c throws(RPCError) in try d.transitionWait(p, c) },
+        "transition.update": { d, p, c throws(RPCError) in try d.transitionUpdate(p, c) },
+        "transition.pause": { d, p, c throws(RPCError) in try d.transitionPause(p, c) },
+        "transition.finish": { d, p, c throws(RPCError) in try d.transitionEnd(p, c, cancel: false) },
+        "transition.cancel": { d, p, c throws(RPCError) in try d.transitionEnd(p, c, cancel: true) },
+        "gesture.pan": { d, p, c throws(RPCError) in try d.gesturePan(p, c) },
         "events.subscribe": { d, p, c throws(RPCError) in try d.subscribe(p, c) },
         "events.unsubscribe": { d, p, c throws(RPCError) in
             guard let id = try p.int("subscription", in: 1...Int(Int32.max)) else {
@@ -223,11 +228,12 @@ extension Daemon {
         try p.oneOf("when_busy", ["reject", "queue", "interrupt"]).flatMap(WhenBusy.init(rawValue:))
     }
 
-    /// `interactive`: only `false` is accepted until interactive transitions land.
-    func notInteractive(_ p: Params) throws(RPCError) {
-        if p.has("interactive"), p.object["interactive"] != .bool(false) {
-            throw .invalidParams("interactive", "interactive transitions are not available yet in this build")
-        }
+    /// `interactive`: false, true (percent driven) or an interaction plugin's name.
+    func interactivity(_ p: Params) throws(RPCError) -> Interactivity {
+        guard p.has("interactive"), let value = p.object["interactive"] else { return .none }
+        if let b = value.boolValue { return b ? .percent : .none }
+        if let name = value.stringValue, Scene.isValidID(name) { return .plugin(name) }
+        throw .invalidParams("interactive", "'interactive' must be true, false or an interaction plugin's name")
     }
 
     /// `rules: [{when: {kind?, from?, to?, direction?}, animator, interaction?}]`.
@@ -280,6 +286,7 @@ extension Daemon {
         let animated: Bool
         let animator: String?
         let whenBusy: WhenBusy?
+        let interactive: Interactivity
     }
 
     /// Reads the shared options (`animated`, `interactive`, `animator`, `when_busy`), checks that nothing else was
@@ -288,8 +295,8 @@ extension Daemon {
         -> JSONValue
     {
         let animated = try p.bool("animated") ?? true
-        try notInteractive(p)
-        let options = StartOptions(animated: animated, animator: try p.string("animator"), whenBusy: try whenBusy(p))
+        let options = StartOptions(animated: animated, animator: try p.string("animator"), whenBusy: try whenBusy(p),
+                                   interactive: try interactivity(p))
         try p.finish()
         do throws(EngineError) {
             return startResult(try start(options))
@@ -323,7 +330,7 @@ extension Daemon {
         let nav = try container(p, scene)
         let vc = try viewController(p, scene, key: "vc")
         return try startTransition(p) { o throws(EngineError) in
-            try scene.push(nav, vc, animated: o.animated, animator: o.animator, whenBusy: o.whenBusy)
+            try scene.push(nav, vc, animated: o.animated, interactive: o.interactive, animator: o.animator, whenBusy: o.whenBusy)
         }
     }
 
@@ -331,7 +338,7 @@ extension Daemon {
         let scene = try scene(p, c)
         let nav = try container(p, scene)
         return try startTransition(p) { o throws(EngineError) in
-            try scene.pop(nav, toRoot: toRoot, animated: o.animated, animator: o.animator, whenBusy: o.whenBusy)
+            try scene.pop(nav, toRoot: toRoot, animated: o.animated, interactive: o.interactive, animator: o.animator, whenBusy: o.whenBusy)
         }
     }
 
@@ -346,7 +353,7 @@ extension Daemon {
             vcs.append(vc)
         }
         return try startTransition(p) { o throws(EngineError) in
-            try scene.setStack(nav, vcs, animated: o.animated, animator: o.animator, whenBusy: o.whenBusy)
+            try scene.setStack(nav, vcs, animated: o.animated, interactive: o.interactive, animator: o.animator, whenBusy: o.whenBusy)
         }
     }
 
@@ -532,7 +539,7 @@ extension Daemon {
         }
         guard let index else { throw .invalidParams("index", "missing parameter 'index' (or 'vc')") }
         return try startTransition(p) { o throws(EngineError) in
-            try scene.select(container, index: index, animated: o.animated, animator: o.animator, whenBusy: o.whenBusy)
+            try scene.select(container, index: index, animated: o.animated, interactive: o.interactive, animator: o.animator, whenBusy: o.whenBusy)
         }
     }
 

@@ -76,6 +76,31 @@ final class PropertyAnimation {
         plain = path == nil && carried == nil && activeNs == durationNs
     }
 
+    /// The same animation on a shifted clock: it begins at `begin` (scene ns). A transition that was driven
+    /// (scrubbed, then finished) hands its unfinished animations back to the scene this way.
+    init(copying other: PropertyAnimation, begin: Int64) {
+        view = other.view
+        property = other.property
+        from = other.from
+        to = other.to
+        self.begin = begin
+        durationNs = other.durationNs
+        activeNs = other.activeNs
+        duration = other.duration
+        timing = other.timing
+        group = other.group
+        autoreverses = other.autoreverses
+        path = other.path
+        carried = other.carried
+        plain = other.plain
+    }
+
+    /// Writes the value `elapsed` ns after the start (clamped to the animation's span) without ending it: a
+    /// scrubbed transition's animations show any instant and stay alive.
+    func scrub(toElapsed elapsed: Int64) {
+        write(values(atElapsed: min(max(0, elapsed), activeNs)))
+    }
+
     /// Writes the value at `now` into the view's presentation values; returns true when the animation is over.
     @inline(__always)
     func evaluate(at now: Int64) -> Bool {

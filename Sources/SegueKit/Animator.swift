@@ -23,6 +23,11 @@ public protocol AnimatorProvider: AnyObject {
     func animator(named name: String, for scene: Scene) throws(EngineError) -> (any Animator)?
     /// Asks the delegate plugin `delegate` for an animator name (`animator_for(op)`); nil when it has none.
     func delegateAnimator(_ delegate: String, operation: TransitionOperation, for scene: Scene) -> Result<String?, AnimatorFault>
+    /// The interaction plugin named `name` for `scene`, or nil when none has that name.
+    func interaction(named name: String, for scene: Scene) throws(EngineError) -> (any InteractionController)?
+    /// Asks the delegate plugin for an interaction plugin name (`interaction_for(op, animator)`).
+    func delegateInteraction(_ delegate: String, operation: TransitionOperation, animator: String, for scene: Scene)
+        -> Result<String?, AnimatorFault>
 }
 
 extension AnimatorProvider {
@@ -30,5 +35,40 @@ extension AnimatorProvider {
         -> Result<String?, AnimatorFault>
     {
         .failure(AnimatorFault("no delegate plugin named '\(delegate)'"))
+    }
+}
+
+/// A `gesture.pan` sample (PLUGIN_API.md's `g`).
+public struct PanGesture: Sendable {
+    public var phase: String
+    public var translation: Point
+    public var velocity: Point
+
+    public init(phase: String, translation: Point, velocity: Point) {
+        self.phase = phase
+        self.translation = translation
+        self.velocity = velocity
+    }
+}
+
+/// UIViewControllerInteractiveTransitioning, percent driven: an interaction plugin fed with `gesture.pan`.
+public protocol InteractionController: AnyObject {
+    var name: String { get }
+    /// `began(tr, g)`, `changed(tr, g)` or `ended(tr, g)` by the gesture's phase (`cancelled` goes to `ended`).
+    func handle(_ gesture: PanGesture, transition: Transition) throws(AnimatorFault)
+    /// `completion_speed(tr)`: nil when the plugin has none.
+    func completionSpeed(_ transition: Transition) throws(AnimatorFault) -> Double?
+    /// `completion_curve(tr)`: nil when the plugin has none.
+    func completionCurve(_ transition: Transition) throws(AnimatorFault) -> CubicBezier?
+    /// The transition ended: forget what was kept for it.
+    func transitionEnded(_ transition: Transition)
+}
+
+extension AnimatorProvider {
+    public func interaction(named name: String, for scene: Scene) throws(EngineError) -> (any InteractionController)? { nil }
+    public func delegateInteraction(_ delegate: String, operation: TransitionOperation, animator: String, for scene: Scene)
+        -> Result<String?, AnimatorFault>
+    {
+        .success(nil)
     }
 }

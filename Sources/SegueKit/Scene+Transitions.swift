@@ -91,6 +91,40 @@ extension Scene {
         return DefaultSlideAnimator()
     }
 
+    /// The interaction controller for a transition started interactive: the named plugin, else (for `true`)
+    /// the delegate plugin's `interaction_for`, else the first matching rule's `interaction`. A transition started
+    /// non-interactive never gets one (seed 001's rule).
+    func resolveInteraction(_ op: TransitionOperation, _ interactive: Interactivity, animator: String)
+        throws(EngineError) -> (any InteractionController)?
+    {
+        switch interactive {
+        case .none:
+            return nil
+        case .plugin(let name):
+            guard let provider = animatorProvider, let found = try provider.interaction(named: name, for: self) else {
+                throw EngineError(.notFound, "no interaction plugin named '\(name)'", param: "interactive", id: name)
+            }
+            return found
+        case .percent:
+            if let delegate = op.container.delegatePlugin, let provider = animatorProvider {
+                switch provider.delegateInteraction(delegate, operation: op, animator: animator, for: self) {
+                case .success(let name?):
+                    if let found = try? provider.interaction(named: name, for: self) { return found }
+                    warn(delegate, "interaction_for returned '\(name)', which is not a loaded interaction plugin")
+                case .success(nil):
+                    break
+                case .failure(let fault):
+                    warn(delegate, "interaction_for failed: \(fault.message)")
+                }
+            }
+            if let rule = op.container.rules.first(where: { $0.matches(op) }), let name = rule.interaction {
+                if let found = try? animatorProvider?.interaction(named: name, for: self) { return found }
+                warn(name, "a rule of container '\(op.container.id)' names interaction plugin '\(name)', which is not loaded")
+            }
+            return nil
+        }
+    }
+
     // MARK: when_busy
 
     /// Applies `when_busy` when the container is running a transition: rejects, queues (returning the queued
@@ -155,7 +189,7 @@ extension Scene {
     // MARK: Requests
 
     /// container.select: switches a custom, tab or paging container to `index` (the page, for paging).
-    public func select(_ container: ContainerViewController, index: Int, animated: Bool = true,
+    public func select(_ container: ContainerViewController, index: Int, animated: Bool = true, interactive: Interactivity = .none,
                        animator requested: String? = nil, whenBusy: WhenBusy? = nil,
                        id reserved: String? = nil) throws(EngineError) -> TransitionStart
     {
@@ -170,7 +204,7 @@ extension Scene {
             return .nothing
         }
         if let queued = try admit(container, whenBusy, kind: .select, retry: { [unowned self] id throws(EngineError) in
-            try self.select(container, index: index, animated: animated, animator: requested, whenBusy: .reject, id: id)
+            try self.select(container, index: index, animated: animated, interactive: interactive, animator: requested, whenBusy: .reject, id: id)
         }) {
             return queued
         }
@@ -189,12 +223,13 @@ extension Scene {
         let op = TransitionOperation(kind: .select, container: container, from: from, to: to, fromIndex: fromIndex,
                                      toIndex: index, direction: index >= fromIndex ? "forward" : "backward")
         let animator = try resolveAnimator(op, requested: requested)
-        let t = begin(op, animated: animated, animator: animator, id: reserved)
+        let interaction = animated ? try resolveInteraction(op, interactive, animator: animator.name) : nil
+        let t = begin(op, animated: animated, animator: animator, id: reserved, interactive: interactive, interaction: interaction)
         return .started(t)
     }
 
     /// nav.push: `vc` goes on top of the stack.
-    public func push(_ nav: ContainerViewController, _ vc: ViewController, animated: Bool = true,
+    public func push(_ nav: ContainerViewController, _ vc: ViewController, animated: Bool = true, interactive: Interactivity = .none,
                      animator requested: String? = nil, whenBusy: WhenBusy? = nil,
                      id reserved: String? = nil) throws(EngineError) -> TransitionStart
     {
@@ -204,7 +239,7 @@ extension Scene {
         }
         try requireFree(vc, param: "vc")
         if let queued = try admit(nav, whenBusy, kind: .push, retry: { [unowned self] id throws(EngineError) in
-            try self.push(nav, vc, animated: animated, animator: requested, whenBusy: .reject, id: id)
+            try self.push(nav, vc, animated: animated, interactive: interactive, animator: requested, whenBusy: .reject, id: id)
         }) {
             return queued
         }
@@ -215,11 +250,13 @@ extension Scene {
         let op = TransitionOperation(kind: .push, container: nav, from: from, to: vc, fromIndex: nav.items.count - 1,
                                      toIndex: nav.items.count, direction: "forward")
         let animator = try resolveAnimator(op, requested: requested)
-        return .started(begin(op, animated: animated, animator: animator, id: reserved))
+        let interaction = animated ? try resolveInteraction(op, interactive, animator: animator.name) : nil
+        return .started(begin(op, animated: animated, animator: animator, id: reserved, interactive: interactive,
+                              interaction: interaction))
     }
 
     /// nav.pop (`toRoot` false) and nav.pop_to_root.
-    public func pop(_ nav: ContainerViewController, toRoot: Bool = false, animated: Bool = true,
+    public func pop(_ nav: ContainerViewController, toRoot: Bool = false, animated: Bool = true, interactive: Interactivity = .none,
                     animator requested: String? = nil, whenBusy: WhenBusy? = nil,
                     id reserved: String? = nil) throws(EngineError) -> TransitionStart
     {
@@ -228,7 +265,7 @@ extension Scene {
             throw EngineError(.invalidState, "the stack of '\(nav.id)' holds only its root: there is nothing to pop", id: nav.id)
         }
         if let queued = try admit(nav, whenBusy, kind: .pop, retry: { [unowned self] id throws(EngineError) in
-            try self.pop(nav, toRoot: toRoot, animated: animated, animator: requested, whenBusy: .reject, id: id)
+            try self.pop(nav, toRoot: toRoot, animated: animated, interactive: interactive, animator: requested, whenBusy: .reject, id: id)
         }) {
             return queued
         }
@@ -240,14 +277,16 @@ extension Scene {
         let op = TransitionOperation(kind: .pop, container: nav, from: from, to: to, fromIndex: nav.items.count - 1,
                                      toIndex: toIndex, direction: "backward")
         let animator = try resolveAnimator(op, requested: requested)
+        let interaction = animated ? try resolveInteraction(op, interactive, animator: animator.name) : nil
         let leaving = Array(nav.items[(toIndex + 1)..<(nav.items.count - 1)].reversed())
-        return .started(begin(op, animated: animated, animator: animator, id: reserved, leaving: leaving,
+        return .started(begin(op, animated: animated, animator: animator, id: reserved, interactive: interactive,
+                              interaction: interaction, leaving: leaving,
                               newStack: Array(nav.items[0...toIndex])))
     }
 
     /// nav.set: replaces the whole stack. When the top changes this is a transition (`set`): forward when the
     /// new top was not on the stack (like a push), backward otherwise (like a pop).
-    public func setStack(_ nav: ContainerViewController, _ vcs: [ViewController], animated: Bool = true,
+    public func setStack(_ nav: ContainerViewController, _ vcs: [ViewController], animated: Bool = true, interactive: Interactivity = .none,
                          animator requested: String? = nil, whenBusy: WhenBusy? = nil,
                          id reserved: String? = nil) throws(EngineError) -> TransitionStart
     {
@@ -259,7 +298,7 @@ extension Scene {
             if !nav.items.contains(where: { $0 === vc }) { try requireFree(vc, param: "vcs") }
         }
         if let queued = try admit(nav, whenBusy, kind: .set, retry: { [unowned self] id throws(EngineError) in
-            try self.setStack(nav, vcs, animated: animated, animator: requested, whenBusy: .reject, id: id)
+            try self.setStack(nav, vcs, animated: animated, interactive: interactive, animator: requested, whenBusy: .reject, id: id)
         }) {
             return queued
         }
@@ -300,8 +339,9 @@ extension Scene {
         let op = TransitionOperation(kind: .set, container: nav, from: from, to: to, fromIndex: old.count - 1,
                                      toIndex: vcs.count - 1, direction: toWasOnStack ? "backward" : "forward")
         let animator = try resolveAnimator(op, requested: requested)
-        return .started(begin(op, animated: animated, animator: animator, id: reserved, leaving: leaving,
-                              entering: entering, newStack: vcs))
+        let interaction = animated ? try resolveInteraction(op, interactive, animator: animator.name) : nil
+        return .started(begin(op, animated: animated, animator: animator, id: reserved, interactive: interactive,
+                              interaction: interaction, leaving: leaving, entering: entering, newStack: vcs))
     }
 
     func requireNavigation(_ nav: ContainerViewController) throws(EngineError) {
@@ -322,7 +362,7 @@ extension Scene {
     /// Builds the transition and its context, makes the will-calls of SPEC §3 for its kind, and starts the
     /// animator.
     func begin(_ op: TransitionOperation, animated: Bool, animator: any Animator, id reserved: String?,
-               leaving: [ViewController] = [], entering: [ViewController] = [], newStack: [ViewController]? = nil)
+               interactive: Interactivity = .none, interaction: (any InteractionController)? = nil, leaving: [ViewController] = [], entering: [ViewController] = [], newStack: [ViewController]? = nil)
         -> Transition
     {
         let container = op.container
@@ -338,6 +378,10 @@ extension Scene {
             scene: self, transition: transition, containerView: container.view, from: from, to: to,
             animated: animated, goingRight: (op.toIndex ?? 0) > (op.fromIndex ?? 0), seedFrames: seedFrames)
         transition.context = context
+        transition.startedInteractive = animated && interactive != .none
+        transition.interaction = transition.startedInteractive ? interaction : nil
+        transition.interactionName = transition.interaction?.name
+        context.isInteractive = transition.startedInteractive
         transitionsByID[transition.id] = transition
         transitionOrder.append(transition)
         activeTransitionCount += 1
@@ -392,6 +436,7 @@ extension Scene {
             return
         }
         let snapshot = captureSnapshot()
+        transition.baseline = captureBaseline(transition, containerView: context.containerView)
         let saved = currentTransition
         currentTransition = transition
         defer { currentTransition = saved }
@@ -400,8 +445,9 @@ extension Scene {
             duration = try transition.animator.transitionDuration(using: context)
         } catch {
             restore(snapshot)
-            emitBegan(transition, interactive: false)
+            emitBegan(transition, interactive: transition.startedInteractive)
             failOver(transition, reason: error.message)
+            if transition.startedInteractive, !transition.isEnded { beginDriving(transition) }
             return
         }
         guard !transition.isEnded else { return }  // the animator completed from inside duration()
@@ -413,7 +459,7 @@ extension Scene {
             duration = config.maxDurationS
         }
         setDuration(transition, duration)
-        emitBegan(transition, interactive: false)
+        emitBegan(transition, interactive: transition.startedInteractive)
         do {
             try transition.animator.animateTransition(using: context)
             if !transition.isEnded { transition.timeline.record(context.containerView, at: now, structureVersion: structureVersion, valueVersion: valueVersion) }
@@ -425,6 +471,8 @@ extension Scene {
             restore(snapshot)
             failOver(transition, reason: error.message)
         }
+        // Interactive: paused at 0, driven by update/finish/cancel (or the interaction plugin).
+        if transition.startedInteractive, !transition.isEnded { beginDriving(transition) }
     }
 
     func setDuration(_ transition: Transition, _ duration: Double) {
@@ -492,8 +540,18 @@ extension Scene {
             }
             finishContainment(transition, animated: context.isAnimated)
         } else {
+            restoreBaseline(transition)
             undoContainment(transition, animated: context.isAnimated)
         }
+        transition.baseline = nil
+        if let drive = transition.drive {
+            // Completed while still driven (the animator called complete early): its animations end here.
+            transition.drive = nil
+            for animation in drive.animations where !animation.removed { retire(animation) }
+            drivenTransitions.removeAll { $0 === transition }
+        }
+        for i in transition.phases.indices where transition.phases[i].end == nil { transition.phases[i].end = now }
+        transition.interaction?.transitionEnded(transition)
         transition.state = completed ? .completed : .cancelled
         transition.endedAt = now
         transition.forced = transition.forced || forced
@@ -625,7 +683,10 @@ extension Scene {
         var earliest = Int64.max
         earliestWatchdog = .max  // transitions started from here on (the queue's next) lower it again
         defer { earliestWatchdog = min(earliestWatchdog, earliest) }
-        for transition in transitionOrder where !transition.isEnded && transition.state == .animating {
+        // Suspended while interactive; a finish or cancel ramp sets a new deadline.
+        for transition in transitionOrder where !transition.isEnded && transition.state != .interactive
+            && transition.drive?.ramp == nil
+        {
             guard now >= transition.watchdogDeadline else {
                 earliest = min(earliest, transition.watchdogDeadline)
                 continue
@@ -642,6 +703,10 @@ extension Scene {
     /// Jumps a running transition to its end: its animations finish at once (their completions run), and if the
     /// animator still has not completed it, the engine does (forced).
     public func finishNow(_ transition: Transition) {
+        if transition.drive != nil {
+            jumpDriven(transition)
+            runPendingCompletions()
+        }
         var rounds = 0
         while !transition.isEnded, rounds < 16 {
             rounds += 1
@@ -692,13 +757,4 @@ extension Scene {
         return .object(o)
     }
 
-    func percent(of t: Transition) -> Double {
-        switch t.state {
-        case .completed: return 1
-        case .cancelled: return 0
-        default:
-            guard t.duration > 0 else { return 0 }
-            return min(1, max(0, Double(now - t.startedAt) / 1e9 / t.duration))
-        }
-    }
 }

@@ -43,6 +43,8 @@ public final class Scene {
     var earliestWatchdog: Int64 = .max
     /// Transitions that have started and not ended.
     var activeTransitionCount = 0
+    /// Transitions held on their own clock (interactive, finishing or cancelling).
+    var drivenTransitions: [Transition] = []
     /// Ids handed to queued requests, not yet started.
     var reservedTransitionIDs: Set<String> = []
     var queuedOutcomes: [String: QueuedOutcome] = [:]
@@ -236,16 +238,23 @@ public final class Scene {
             if velocity.contains(where: { $0 != 0 && $0.isFinite }) { carried = velocity.map { $0.isFinite ? $0 : 0 } }
         }
         removeAnimation(of: view, property, finished: false)
-        let begin = now + Int64((options.delay * 1e9).rounded())
+        // A driven transition's animations start at its own time and stay with it.
+        let drive = group.transition?.drive
+        let begin = (drive?.local ?? now) + Int64((options.delay * 1e9).rounded())
         let path = explicitPath ?? (property == .transform ? AffineDecomposition.path(from: from, to: values) : nil)
         let animation = PropertyAnimation(
             view: view, property: property, from: from, to: values, begin: begin, options: options, group: group,
             path: path, carried: carried)
         animation.createdAt = now
-        group.transition?.timeline.started(animation)
         group.remaining += 1
         view.animations[property.rawValue] = animation
-        running.append(animation)
+        if let drive {
+            drive.animations.append(animation)
+            valueVersion &+= 1
+        } else {
+            group.transition?.timeline.started(animation)
+            running.append(animation)
+        }
     }
 
     func markDirty(_ view: View, _ property: AnimatableProperty?) {
@@ -414,6 +423,7 @@ public final class Scene {
         defer { isTicking = false }
         now = max(now, time)
         evaluateAnimations()
+        advanceDrives()
         runPendingCompletions()
         fireTimers()
         checkWatchdogs()

@@ -47,6 +47,26 @@ public final class Transition {
     /// The recorded timeline (for render.*): the container's views at every tick of the transition.
     public internal(set) var timeline = Timeline()
 
+    // Interaction (SPEC §3, percent driven).
+    /// Started with `interactive` (paused at 0, driven by update/finish/cancel).
+    public internal(set) var startedInteractive = false
+    /// The interaction plugin `gesture.pan` is routed to, if any.
+    public internal(set) var interactionName: String?
+    var interaction: (any InteractionController)?
+    /// While scrubbed, finishing or cancelling: the animations held out of the scene's list, at the
+    /// transition's own time.
+    var drive: TransitionDrive?
+    /// Scene time minus the transition's own time (grows when a driven transition is handed back to the clock).
+    var timeOffset: Int64 = 0
+    /// What the views looked like before the animator ran: a cancelled transition puts them back exactly.
+    var baseline: TransitionBaseline?
+    /// `ctx.coordinator:on_interaction_change` handlers, in registration order.
+    var interactionChangeHandlers: [(_ cancelled: Bool, _ velocity: Double) -> Void] = []
+    /// Scrub, finish and cancel phases, for render.timeline (scene ns; `end` nil while open).
+    public internal(set) var phases: [TransitionPhase] = []
+    /// The speed and curve of the last finish or cancel.
+    public internal(set) var completionSpeed: Double?
+
     init(id: String, kind: TransitionKind, container: ContainerViewController, from: ViewController,
          to: ViewController, fromIndex: Int?, toIndex: Int?, direction: String?, animator: any Animator, startedAt: Int64)
     {
@@ -64,4 +84,15 @@ public final class Transition {
     }
 
     public var isEnded: Bool { state == .completed || state == .cancelled }
+
+    /// Interactive, finishing or cancelling.
+    public var isDriven: Bool { drive != nil }
+}
+
+/// One interactive phase of a transition.
+public struct TransitionPhase: Sendable, Equatable {
+    public enum Kind: String, Sendable { case scrub, finish, cancel }
+    public let kind: Kind
+    public let start: Int64
+    public internal(set) var end: Int64?
 }

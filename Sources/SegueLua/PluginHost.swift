@@ -194,6 +194,15 @@ public final class PluginHost: AnimatorProvider {
             }
             return nil
         }
+        if described.kind == "interaction" {
+            for key in ["changed", "ended"] {
+                defer { probe.state.pop() }
+                guard probe.pushField(described.ref, key) == LUA_TFUNCTION else {
+                    return "interaction '\(name)' has no \(key)(tr, g) function"
+                }
+            }
+            return nil
+        }
         guard described.kind == "animator" else { return nil }
         defer { probe.state.pop() }
         guard probe.pushField(described.ref, "animate") == LUA_TFUNCTION else {
@@ -227,6 +236,41 @@ public final class PluginHost: AnimatorProvider {
             throw EngineError(.pluginError, "plugin '\(name)' did not describe itself the same way twice")
         }
         return LuaAnimator(name: name, instance: instance, ref: described.ref)
+    }
+
+    /// An interaction plugin (`segue.interaction{}`) in its state for this scene.
+    public func interaction(named name: String, for scene: Scene) throws(EngineError) -> (any InteractionController)? {
+        guard let path = byName[name], let file = files[path],
+            let record = file.records.first(where: { $0.name == name })
+        else { return nil }
+        guard record.kind == "interaction" else {
+            throw EngineError(.invalidParams, "plugin '\(name)' is a \(record.kind), not an interaction plugin", param: "interactive")
+        }
+        let instance = try instance(for: file, scene: scene)
+        guard let described = instance.described.first(where: { ($0.name ?? PluginHost.baseName(path)) == name })
+            ?? (instance.described.count == 1 ? instance.described.first : nil)
+        else {
+            throw EngineError(.pluginError, "plugin '\(name)' did not describe itself the same way twice")
+        }
+        return LuaInteraction(name: name, instance: instance, ref: described.ref)
+    }
+
+    /// A delegate plugin's `interaction_for(op, animator)` (nil when it has none).
+    public func delegateInteraction(_ delegate: String, operation: TransitionOperation, animator: String, for scene: Scene)
+        -> Result<String?, AnimatorFault>
+    {
+        guard let path = byName[delegate], let file = files[path],
+            file.records.contains(where: { $0.name == delegate && $0.kind == "delegate" })
+        else { return .success(nil) }
+        let instance: PluginInstance
+        do {
+            instance = try self.instance(for: file, scene: scene)
+        } catch {
+            return .failure(AnimatorFault(error.message))
+        }
+        guard let described = instance.described.first(where: { ($0.name ?? PluginHost.baseName(path)) == delegate })
+        else { return .success(nil) }
+        return instance.callDelegate(described.ref, operation, function: "interaction_for", animator: animator)
     }
 
     /// Whether a loaded plugin has this name and kind.

@@ -18,6 +18,7 @@ extension PluginInstance {
             if which == "view" { me.viewMetatable = ref } else { me.ctxMetatable = ref }
             return .results(0)
         }
+        registerInteractionAPI(table)
         add("view_get") { me, s in me.viewGet(s) }
         add("view_set") { me, s in me.viewSet(s) }
         add("view_same") { me, s in

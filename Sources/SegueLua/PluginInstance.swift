@@ -22,6 +22,8 @@ final class PluginInstance {
 
     var viewMetatable: Int32 = segue_noref()
     var ctxMetatable: Int32 = segue_noref()
+    /// The prelude's dispatcher for interaction plugins.
+    var interactionHook: Int32 = segue_noref()
     var contexts: [Int: TransitionContext] = [:]
     var contextHandles: [ObjectIdentifier: Int] = [:]
     var nextContextHandle = 1
@@ -97,11 +99,14 @@ final class PluginInstance {
     }
 
     /// `animator_for(op)` of a delegate: an animator name, nil, or the fault.
-    func callDelegate(_ ref: Int32, _ op: TransitionOperation) -> Result<String?, AnimatorFault> {
+    func callDelegate(_ ref: Int32, _ op: TransitionOperation, function: String = "animator_for", animator: String? = nil)
+        -> Result<String?, AnimatorFault>
+    {
         let base = state.top
         defer { state.setTop(base) }
-        guard pushField(ref, "animator_for") == LUA_TFUNCTION else {
-            return .failure(AnimatorFault("the delegate has no animator_for function"))
+        guard pushField(ref, function) == LUA_TFUNCTION else {
+            if animator != nil { return .success(nil) }  // interaction_for is optional
+            return .failure(AnimatorFault("the delegate has no \(function) function"))
         }
         state.newTable()
         let t = state.top
@@ -120,11 +125,16 @@ final class PluginInstance {
             state.push(value)
             state.setRawField(t, key)
         }
-        if let error = callPlugin(args: 1, results: 1) { return .failure(AnimatorFault("animator_for: \(error.message)")) }
+        var args: Int32 = 1
+        if let animator {
+            state.push(animator)
+            args = 2
+        }
+        if let error = callPlugin(args: args, results: 1) { return .failure(AnimatorFault("\(function): \(error.message)")) }
         switch state.type(at: -1) {
         case LUA_TNIL: return .success(nil)
         case LUA_TSTRING: return .success(state.string(at: -1))
-        default: return .failure(AnimatorFault("animator_for must return an animator name or nil, got \(state.typeName(at: -1))"))
+        default: return .failure(AnimatorFault("\(function) must return a plugin name or nil, got \(state.typeName(at: -1))"))
         }
     }
 

@@ -113,11 +113,23 @@ local ctx_methods = {
   initial_frame = function(self, k) return host.ctx_frame(self, k, false) end,
   final_frame = function(self, k) return host.ctx_frame(self, k, true) end,
   complete = function(self, did_complete) return host.ctx_complete(self, did_complete) end,
+  update = function(self, p) return host.ctx_drive(self, "update", p) end,
+  finish = function(self) return host.ctx_drive(self, "finish") end,
+  cancel = function(self) return host.ctx_drive(self, "cancel") end,
+  pause = function(self) return host.ctx_drive(self, "pause") end,
 }
+-- The transition coordinator (ctx.coordinator, pc.coordinator).
+local function coordinator_of(ctx)
+  return {
+    alongside = function(self, animations, completion) return host.coord_alongside(ctx, animations, completion) end,
+    on_interaction_change = function(self, fn) return host.coord_change(ctx, fn) end,
+  }
+end
 host.set_metatable("ctx", {
   __index = function(self, k)
     local m = ctx_methods[k]
     if m ~= nil then return m end
+    if k == "coordinator" then return coordinator_of(self) end
     return ctx_get(self, k)
   end,
   __newindex = function(self, k) error("the transition context is read-only (setting '" .. tostring(k) .. "')", 2) end,
@@ -166,6 +178,30 @@ function segue.log(...)
   for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
   return host.log(concat(parts, " "))
 end
+
+-- Interaction plugins: one `tr` per transition, its `state` kept between calls.
+local trs = {}
+host.set_interaction_hook(function(desc, method, id, percent, duration, kind, container, g)
+  if method == "forget" then trs[id] = nil return end
+  local tr = trs[id]
+  if tr == nil then
+    tr = { state = {} }
+    tr.update = function(p)
+      if type(p) ~= "number" then error("tr.update(p): p must be a number, got " .. type(p), 2) end
+      host.tr_update(id, p)
+      tr.percent = host.tr_percent(id)
+    end
+    tr.finish = function() host.tr_end(id, false); tr.percent = host.tr_percent(id) end
+    tr.cancel = function() host.tr_end(id, true); tr.percent = host.tr_percent(id) end
+    trs[id] = tr
+  end
+  tr.percent, tr.duration, tr.kind, tr.container = percent, duration, kind, container
+  local fn = desc[method]
+  if fn == nil then return nil end
+  if type(fn) ~= "function" then error("the interaction's " .. method .. " is not a function", 0) end
+  if g == nil then return fn(tr) end
+  return fn(tr, g)
+end)
 
 _G.segue = segue
 

@@ -1,0 +1,136 @@
+import SegueJSON
+import SegueKit
+
+/// transition.update/pause/finish/cancel and gesture.pan (PROTOCOL.md, SPEC §3 "Interactive").
+extension Daemon {
+    /// The running transition a request names.
+    func runningTransition(_ p: Params, _ scene: Scene) throws(RPCError) -> Transition {
+        let id = try p.requiredID("transition")
+        guard let t = scene.transition(id) else {
+            if scene.queuedJSON(id) != nil {
+                throw .invalidState("transition '\(id)' is queued: it has not started", id: id)
+            }
+            throw .notFound("transition", id, param: "transition")
+        }
+        return t
+    }
+
+    /// What the interactive methods answer: the transition's state and percent after the call.
+    func interactiveResult(_ scene: Scene, _ t: Transition) -> JSONValue {
+        .object(JSONObject([
+            ("transition", .string(t.id)), ("state", .string(t.state.rawValue)),
+            ("percent", .number(scene.json(of: t)["percent"]?.doubleValue ?? 0)),
+        ]))
+    }
+
+    func transitionUpdate(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
+        let scene = try scene(p, c)
+        let t = try runningTransition(p, scene)
+        guard let percent = try p.number("percent", in: 0...1) else {
+            throw .invalidParams("percent", "missing parameter 'percent' (0…1)")
+        }
+        try p.finish()
+        do throws(EngineError) { try scene.updateTransition(t, percent: percent) } catch { throw RPCError(error) }
+        return interactiveResult(scene, t)
+    }
+
+    func transitionPause(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
+        let scene = try scene(p, c)
+        let t = try runningTransition(p, scene)
+        try p.finish()
+        do throws(EngineError) { try scene.pauseTransition(t) } catch { throw RPCError(error) }
+        return interactiveResult(scene, t)
+    }
+
+    func transitionEnd(_ p: Params, _ c: ClientConnection, cancel: Bool) throws(RPCError) -> JSONValue {
+        let scene = try scene(p, c)
+        let t = try runningTransition(p, scene)
+        let speed = try p.number("speed", in: 0...100)
+        if let speed, speed <= 0 { throw .invalidParams("speed", "'speed' must be in 0 < speed ≤ 100, got \(speed)") }
+        let curve = try timingCurve(p, "curve")
+        try p.finish()
+        do throws(EngineError) {
+            try scene.endInteraction(t, cancel: cancel, speed: speed, curve: curve)
+        } catch {
+            throw RPCError(error)
+        }
+        return interactiveResult(scene, t)
+    }
+
+    /// A completion curve: `linear`, `ease_in`, `ease_out`, `ease_in_out`, `default` or `[x1, y1, x2, y2]`.
+    func timingCurve(_ p: Params, _ key: String) throws(RPCError) -> CubicBezier? {
+        guard p.has(key), let value = p.object[key] else { return nil }
+        if let name = value.stringValue {
+            guard let curve = CubicBezier.named(name) else {
+                throw .invalidParams(key, "'\(key)' must be linear, ease_in, ease_out, ease_in_out, default or [x1, y1, x2, y2]")
+            }
+            return curve
+        }
+        if let a = value.arrayValue, a.count == 4 {
+            let n = a.compactMap(\.doubleValue)
+            if n.count == 4, n.allSatisfy(\.isFinite), (0...1).contains(n[0]), (0...1).contains(n[2]), n[1].magnitude < 1e6,
+                n[3].magnitude < 1e6
+            {
+                return CubicBezier(n[0], n[1], n[2], n[3])
+            }
+        }
+        throw .invalidParams(key, "'\(key)' must be a curve name or [x1, y1, x2, y2] with x1, x2 in 0…1")
+    }
+
+    /// gesture.pan: routed to the transition's interaction plugin; a `began` with `start` first starts the
+    /// transition it names (seed 002: the gesture begins the dismissal).
+    func gesturePan(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
+        let scene = try scene(p, c)
+        guard let phase = try p.oneOf("phase", ["began", "changed", "ended", "cancelled"]) else {
+            throw .invalidParams("phase", "missing parameter 'phase' (began, changed, ended, cancelled)")
+        }
+        let translation = try point(p, "translation") ?? Point(x: 0, y: 0)
+        let velocity = try point(p, "velocity") ?? Point(x: 0, y: 0)
+        let start = try p.objectValue("start")
+        let named = try p.id("transition")
+        try p.finish()
+        let gesture = PanGesture(phase: phase, translation: translation, velocity: velocity)
+        var transition: Transition
+        if let start {
+            guard phase == "began" else { throw .invalidParams("start", "'start' goes with phase \"began\" only") }
+            guard named == nil else { throw .invalidParams("start", "give either 'transition' or 'start', not both") }
+            transition = try startFromGesture(start, scene: scene, connection: c)
+        } else {
+            guard let named else { throw .invalidParams("transition", "missing parameter 'transition' (or 'start' with began)") }
+            guard let t = scene.transition(named) else { throw .notFound("transition", named, param: "transition") }
+            transition = t
+        }
+        do throws(EngineError) { try scene.pan(transition, gesture) } catch { throw RPCError(error) }
+        return interactiveResult(scene, transition)
+    }
+
+    func point(_ p: Params, _ key: String) throws(RPCError) -> Point? {
+        guard let o = try p.objectValue(key) else { return nil }
+        guard let x = o["x"]?.doubleValue, let y = o["y"]?.doubleValue, x.isFinite, y.isFinite,
+            x.magnitude <= 1e7, y.magnitude <= 1e7
+        else { throw .invalidParams(key, "'\(key)' must be {x, y} with finite numbers") }
+        return Point(x: x, y: y)
+    }
+
+    /// Runs `start.method` with `start.params` (a transition-starting method asked to be interactive with an
+    /// interaction plugin) and returns the transition it started.
+    func startFromGesture(_ start: JSONObject, scene: Scene, connection: ClientConnection) throws(RPCError) -> Transition {
+        let starters: Set<String> = ["container.select", "nav.push", "nav.pop", "nav.pop_to_root", "nav.set", "modal.present", "modal.dismiss"]
+        guard let method = start["method"]?.stringValue, starters.contains(method), let handler = Daemon.methods[method] else {
+            throw .invalidParams("start", "start.method must be one of \(starters.sorted().joined(separator: ", "))")
+        }
+        var params = start["params"]?.objectValue ?? JSONObject()
+        if start["params"] != nil, start["params"]?.objectValue == nil {
+            throw .invalidParams("start", "start.params must be an object")
+        }
+        if params["scene"] == nil { params["scene"] = .string(scene.id) }
+        guard let interactive = params["interactive"]?.stringValue, Scene.isValidID(interactive) else {
+            throw .invalidParams("start", "start.params.interactive must name the interaction plugin the gesture drives")
+        }
+        let result = try handler(self, Params(params), connection)
+        guard let id = result["transition"]?.stringValue, let t = scene.transition(id) else {
+            throw .invalidState("start did not start a transition (nothing to do, or it was queued)")
+        }
+        return t
+    }
+}
