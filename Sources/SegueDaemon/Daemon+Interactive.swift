@@ -134,3 +134,38 @@ extension Daemon {
         return t
     }
 }
+
+/// modal.present and modal.dismiss.
+extension Daemon {
+    func modalPresent(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
+        let scene = try scene(p, c)
+        let presenting = try viewController(p, scene, key: "presenting")
+        let presented = try viewController(p, scene, key: "presented")
+        let style = try p.oneOf("style", PresentationStyle.allCases.map(\.rawValue)).flatMap(PresentationStyle.init(rawValue:))
+        let plugin = try p.id("presentation")
+        let animated = try p.bool("animated") ?? true
+        let interactive = try interactivity(p)
+        let animator = try p.string("animator")
+        try p.finish()
+        do throws(EngineError) {
+            return startResult(try scene.present(presented, from: presenting, style: style, presentation: plugin,
+                                                 animated: animated, interactive: interactive, animator: animator))
+        } catch {
+            throw RPCError(error)
+        }
+    }
+
+    func modalDismiss(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
+        let scene = try scene(p, c)
+        let presented = try viewController(p, scene, key: "presented")
+        let animated = try p.bool("animated") ?? true
+        let interactive = try interactivity(p)
+        let animator = try p.string("animator")
+        try p.finish()
+        do throws(EngineError) {
+            return startResult(try scene.dismiss(presented, animated: animated, interactive: interactive, animator: animator))
+        } catch {
+            throw RPCError(error)
+        }
+    }
+}

@@ -169,6 +169,8 @@ extension Daemon {
         "transition.finish": { d, p, c throws(RPCError) in try d.transitionEnd(p, c, cancel: false) },
         "transition.cancel": { d, p, c throws(RPCError) in try d.transitionEnd(p, c, cancel: true) },
         "gesture.pan": { d, p, c throws(RPCError) in try d.gesturePan(p, c) },
+        "modal.present": { d, p, c throws(RPCError) in try d.modalPresent(p, c) },
+        "modal.dismiss": { d, p, c throws(RPCError) in try d.modalDismiss(p, c) },
         "events.subscribe": { d, p, c throws(RPCError) in try d.subscribe(p, c) },
         "events.unsubscribe": { d, p, c throws(RPCError) in
             guard let id = try p.int("subscription", in: 1...Int(Int32.max)) else {

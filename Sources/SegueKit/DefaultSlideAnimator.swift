@@ -15,8 +15,11 @@ public final class DefaultSlideAnimator: Animator {
 
     public func animateTransition(using context: TransitionContext) {
         let scene = context.scene
-        let from = context.fromViewController.view
-        let to = context.toViewController.view
+        // viewForKey: a custom presentation's presenting view is not the animator's to touch.
+        let from = context.view(forKey: "from")
+        guard let to = context.view(forKey: "to") ?? (context.kind == .dismiss ? nil : context.toViewController.view) else {
+            return dismissOnly(context, from: from)
+        }
         let container = context.containerView
         // Seed: goingRight = initialFrame(to).x < finalFrame(to).x.
         let goingRight = context.initialFrame(for: context.toViewController).x
@@ -35,14 +38,41 @@ public final class DefaultSlideAnimator: Animator {
             duration: duration)
         let timing: Timing = spring.map { .spring($0) } ?? .curve(.easeInOut)
         scene.animate(AnimationOptions(duration: duration, timing: timing)) {
-            scene.set(from, transform: travel)
-            scene.set(from, alpha: 0)
+            if let from {
+                scene.set(from, transform: travel)
+                scene.set(from, alpha: 0)
+            }
             scene.set(to, transform: .identity)
             scene.set(to, alpha: 1)
         } completion: { [weak scene] _ in
-            guard let scene, from.isAlive else { return }
-            scene.set(from, transform: .identity)
-            scene.set(from, alpha: 1)
+            guard let scene else { return }
+            if let from, from.isAlive {
+                scene.set(from, transform: .identity)
+                scene.set(from, alpha: 1)
+            }
+            context.completeTransition(!context.transitionWasCancelled)
+        }
+    }
+
+    /// A dismissal whose to-view is withheld (custom, overFullScreen): the presented view slides out and fades.
+    func dismissOnly(_ context: TransitionContext, from: View?) {
+        let scene = context.scene
+        let duration = transitionDuration(using: context)
+        let distance = context.containerView.model.bounds.w + DefaultSlideAnimator.padding
+        let spring = Spring(
+            dampingRatio: DefaultSlideAnimator.damping, initialVelocity: DefaultSlideAnimator.initialVelocity,
+            duration: duration)
+        scene.animate(AnimationOptions(duration: duration, timing: spring.map { .spring($0) } ?? .curve(.easeInOut))) {
+            if let from {
+                scene.set(from, transform: .translation(distance, 0))
+                scene.set(from, alpha: 0)
+            }
+        } completion: { [weak scene] _ in
+            guard let scene else { return }
+            if let from, from.isAlive {
+                scene.set(from, transform: .identity)
+                scene.set(from, alpha: 1)
+            }
             context.completeTransition(!context.transitionWasCancelled)
         }
     }

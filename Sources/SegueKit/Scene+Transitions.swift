@@ -352,8 +352,8 @@ extension Scene {
 
     /// A view controller that is about to join a container must not be anywhere else.
     func requireFree(_ vc: ViewController, param: String) throws(EngineError) {
-        guard vc.parent == nil, vc !== root, !isItemOfAnyContainer(vc) else {
-            throw .invalidParams(param, "'\(vc.id)' already has a parent, is in a container or is the root")
+        guard vc.parent == nil, vc !== root, !isItemOfAnyContainer(vc), vc.presentation == nil, vc.presentedViewController == nil else {
+            throw .invalidParams(param, "'\(vc.id)' already has a parent, is in a container, is presented or is the root")
         }
     }
 
@@ -373,11 +373,13 @@ extension Scene {
         transition.leaving = leaving
         transition.entering = entering
         transition.oldStack = container.items
-        let seedFrames = container.containerKind == .custom || container.containerKind == .paging
+        let seedFrames = !container.isModalHost
+            && (container.containerKind == .custom || container.containerKind == .paging)
         let context = TransitionContext(
             scene: self, transition: transition, containerView: container.view, from: from, to: to,
             animated: animated, goingRight: (op.toIndex ?? 0) > (op.fromIndex ?? 0), seedFrames: seedFrames)
         transition.context = context
+        if container.isModalHost { configureModalContext(transition, context) }
         transition.startedInteractive = animated && interactive != .none
         transition.interaction = transition.startedInteractive ? interaction : nil
         transition.interactionName = transition.interaction?.name
@@ -416,7 +418,9 @@ extension Scene {
         case .present, .dismiss:
             break
         }
-        if container.isVisible {
+        if container.isModalHost {
+            modalWillBegin(transition, animated: animated)
+        } else if container.isVisible {
             beginAppearance(from, appearing: false, animated: animated)
             beginAppearance(to, appearing: true, animated: animated)
         }
@@ -430,12 +434,13 @@ extension Scene {
         guard context.isAnimated else {
             transition.duration = 0
             emitBegan(transition, interactive: false)
-            addSubview(transition.to.view, to: context.containerView)
+            modalBeforeAnimate(transition)
+            if transition.kind != .dismiss { addSubview(transition.to.view, to: context.containerView) }
             set(transition.to.view, frame: context.finalFrame(for: transition.to))
             completeTransition(transition, didComplete: true, forced: false)
             return
         }
-        let snapshot = captureSnapshot()
+        var snapshot = captureSnapshot()
         transition.baseline = captureBaseline(transition, containerView: context.containerView)
         let saved = currentTransition
         currentTransition = transition
@@ -460,6 +465,12 @@ extension Scene {
         }
         setDuration(transition, duration)
         emitBegan(transition, interactive: transition.startedInteractive)
+        // A presentation plugin's will_begin runs before animate (it may add alongside animations); what it does
+        // is kept if the animator then fails.
+        if transition.container.isModalHost {
+            modalBeforeAnimate(transition)
+            snapshot = captureSnapshot()
+        }
         do {
             try transition.animator.animateTransition(using: context)
             if !transition.isEnded { transition.timeline.record(context.containerView, at: now, structureVersion: structureVersion, valueVersion: valueVersion) }
@@ -530,7 +541,7 @@ extension Scene {
         let completed = didComplete && !context.transitionWasCancelled
         let container = transition.container
         if completed {
-            if transition.to.view.superview !== context.containerView {
+            if transition.kind != .dismiss, transition.to.view.superview !== context.containerView {
                 if !forced {
                     transition.problems.append(TransitionProblem(
                         code: "missing_to_view", message: "the to-view was not in the container when complete was called"))
@@ -540,6 +551,8 @@ extension Scene {
             }
             finishContainment(transition, animated: context.isAnimated)
         } else {
+            // A presentation plugin cleans up what it made first; then the tree goes back exactly.
+            if container.isModalHost { modalWillUndo(transition) }
             restoreBaseline(transition)
             undoContainment(transition, animated: context.isAnimated)
         }
@@ -575,6 +588,10 @@ extension Scene {
     func finishContainment(_ t: Transition, animated: Bool) {
         let container = t.container
         let from = t.from, to = t.to
+        if container.isModalHost {
+            modalFinish(t, animated: animated)
+            return
+        }
         removeFromSuperview(from.view)
         switch t.kind {
         case .select where container.containerKind == .tab:
@@ -627,13 +644,22 @@ extension Scene {
         let container = t.container
         let from = t.from, to = t.to
         guard let context = t.context else { return }
-        removeFromSuperview(to.view)
-        if from.view.superview !== context.containerView { addSubview(from.view, to: context.containerView) }
+        if !container.isModalHost {
+            removeFromSuperview(to.view)
+            if from.view.superview !== context.containerView { addSubview(from.view, to: context.containerView) }
+        }
+        // Reversed: the to-side disappears, then the from-side appears (each only if it had begun to change).
         if to.appearance == .appearing {
             beginAppearance(to, appearing: false, animated: animated)
             endAppearance(to, animated: animated)
+        }
+        if from.appearance == .disappearing {
             beginAppearance(from, appearing: true, animated: animated)
             endAppearance(from, animated: animated)
+        }
+        if container.isModalHost {
+            modalUndo(t, animated: animated)
+            return
         }
         switch t.kind {
         case .select where container.containerKind == .tab:
@@ -742,7 +768,14 @@ extension Scene {
         if let i = t.fromIndex { o["from_index"] = .number(Double(i)) }
         if let i = t.toIndex { o["to_index"] = .number(Double(i)) }
         if let d = t.direction { o["direction"] = .string(d) }
-        o["container"] = .string(t.container.id)
+        if t.container.isModalHost {
+            o["container"] = .null
+            o["presentation_style"] = modalRecord(of: t).map { .string($0.style.rawValue) } ?? .null
+        } else {
+            o["container"] = .string(t.container.id)
+        }
+        o["interactive"] = .bool(t.startedInteractive)
+        if let name = t.interactionName { o["interaction"] = .string(name) }
         o["animator"] = .string(t.animatorName)
         o["state"] = .string(t.state.rawValue)
         o["percent"] = .number(percent(of: t))

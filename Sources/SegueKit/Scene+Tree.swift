@@ -19,11 +19,16 @@ extension Scene {
         return .object(node)
     }
 
-    func vcNode(_ vc: ViewController) -> JSONValue {
-        .object(JSONObject([
+    func vcNode(_ vc: ViewController, depth: Int = 0) -> JSONValue {
+        var o = JSONObject([
             ("id", .string(vc.id)), ("kind", .string(vc.kind)), ("view", .string(vc.view.id)),
-            ("appearance", .string(vc.appearance.rawValue)), ("children", .array(vc.children.map { vcNode($0) })),
-        ]))
+            ("appearance", .string(vc.appearance.rawValue)),
+            ("children", .array(depth < Scene.maxViewDepth ? vc.children.map { vcNode($0, depth: depth + 1) } : [])),
+        ])
+        if let presented = vc.presentedViewController, depth < Scene.maxViewDepth {
+            o["presented"] = vcNode(presented, depth: depth + 1)
+        }
+        return .object(o)
     }
 
     /// vc.get's result.
@@ -34,6 +39,9 @@ extension Scene {
             ("children", .array(vc.children.map { .string($0.id) })), ("view", .string(vc.view.id)),
             ("appearance", .string(vc.appearance.rawValue)),
         ])
+        if let presented = vc.presentedViewController { o["presented"] = .string(presented.id) }
+        if let presenting = vc.presentingViewController { o["presenting"] = .string(presenting.id) }
+        if let style = vc.presentation?.style { o["presentation_style"] = .string(style.rawValue) }
         if !vc.preferredAnimators.isEmpty {
             o["animators"] = .object(JSONObject(vc.preferredAnimators.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
         }

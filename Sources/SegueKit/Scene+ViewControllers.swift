@@ -203,6 +203,9 @@ extension Scene {
         guard vc.parent == nil, vc !== root, !isItemOfAnyContainer(vc) else {
             throw EngineError(.invalidState, "'\(vc.id)' is in a container or is the root; remove it first", id: vc.id)
         }
+        guard vc.presentation == nil, vc.presentedViewController == nil else {
+            throw EngineError(.invalidState, "'\(vc.id)' is presented or presenting; dismiss it first", id: vc.id)
+        }
         if let container = vc as? ContainerViewController {
             guard container.activeTransition == nil else {
                 throw EngineError(.invalidState, "container '\(vc.id)' is running a transition", id: vc.id)
@@ -221,9 +224,11 @@ extension Scene {
         size = newSize
         let bounds = Rect(x: 0, y: 0, w: newSize.w, h: newSize.h)
         set(window, frame: bounds)
-        guard let root else { return }
-        set(root.view, frame: bounds)
-        layout(root)
+        if let root {
+            set(root.view, frame: bounds)
+            layout(root)
+        }
+        layoutPresentations()
     }
 
     func layout(_ vc: ViewController) {

@@ -43,6 +43,8 @@ public final class Scene {
     var earliestWatchdog: Int64 = .max
     /// Transitions that have started and not ended.
     var activeTransitionCount = 0
+    /// Modal presentations, bottom first.
+    var presentations: [Presentation] = []
     /// Transitions held on their own clock (interactive, finishing or cancelling).
     var drivenTransitions: [Transition] = []
     /// Ids handed to queued requests, not yet started.

@@ -11,7 +11,11 @@ public final class TransitionContext {
     public internal(set) var transitionWasCancelled = false
     /// The value the animator's `transitionDuration` returned.
     public internal(set) var duration: Double = 0
-    let fromInitial: Rect, fromFinal: Rect, toInitial: Rect, toFinal: Rect
+    var fromInitial: Rect, fromFinal: Rect, toInitial: Rect, toFinal: Rect
+    /// Keys whose view the animator must not touch (the presenting view of a custom presentation).
+    var withheldViews: Set<String> = []
+    /// The modal presentation style, for present and dismiss.
+    public internal(set) var presentationStyle: PresentationStyle?
 
     init(scene: Scene, transition: Transition, containerView: View, from: ViewController, to: ViewController,
          animated: Bool, goingRight: Bool, seedFrames: Bool = true)
@@ -52,7 +56,9 @@ public final class TransitionContext {
     }
 
     /// viewForKey: "from" or "to".
-    public func view(forKey key: String) -> View? { viewController(forKey: key)?.view }
+    public func view(forKey key: String) -> View? {
+        withheldViews.contains(key) ? nil : viewController(forKey: key)?.view
+    }
 
     public func initialFrame(for vc: ViewController) -> Rect {
         if vc === fromViewController { return fromInitial }

@@ -14,6 +14,10 @@ public class ViewController {
     public internal(set) var appearance: Appearance = .disappeared
     /// This view controller's own preferred animators by transition kind (seed 003's pattern).
     public internal(set) var preferredAnimators: [String: String] = [:]
+    /// Modal presentation: what this view controller presents, and the presentation it is shown in.
+    public internal(set) weak var presentedViewController: ViewController?
+    public internal(set) var presentation: Presentation?
+    public var presentingViewController: ViewController? { presentation?.presenting }
 
     init(id: String, title: String?, view: View) {
         self.id = id
@@ -131,6 +135,8 @@ public final class ContainerViewController: ViewController {
     /// The page each alive view controller shows now, by view controller id.
     public internal(set) var pageOf: [String: Int] = [:]
     var nextPageVC = 1
+    /// The internal host of a modal presentation's transitions (not a view controller anyone can name).
+    var isModalHost = false
 
     init(id: String, title: String?, view: View, kind: ContainerKind, items: [ViewController], whenBusy: WhenBusy) {
         self.containerKind = kind

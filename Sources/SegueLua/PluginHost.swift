@@ -194,6 +194,13 @@ public final class PluginHost: AnimatorProvider {
             }
             return nil
         }
+        if described.kind == "presentation" {
+            defer { probe.state.pop() }
+            guard probe.pushField(described.ref, "frame_of_presented_view") == LUA_TFUNCTION else {
+                return "presentation '\(name)' has no frame_of_presented_view(pc) function"
+            }
+            return nil
+        }
         if described.kind == "interaction" {
             for key in ["changed", "ended"] {
                 defer { probe.state.pop() }
@@ -253,6 +260,23 @@ public final class PluginHost: AnimatorProvider {
             throw EngineError(.pluginError, "plugin '\(name)' did not describe itself the same way twice")
         }
         return LuaInteraction(name: name, instance: instance, ref: described.ref)
+    }
+
+    /// A presentation plugin (`segue.presentation{}`) in its state for this scene.
+    public func presentation(named name: String, for scene: Scene) throws(EngineError) -> (any PresentationController)? {
+        guard let path = byName[name], let file = files[path],
+            let record = file.records.first(where: { $0.name == name })
+        else { return nil }
+        guard record.kind == "presentation" else {
+            throw EngineError(.invalidParams, "plugin '\(name)' is a \(record.kind), not a presentation plugin", param: "presentation")
+        }
+        let instance = try instance(for: file, scene: scene)
+        guard let described = instance.described.first(where: { ($0.name ?? PluginHost.baseName(path)) == name })
+            ?? (instance.described.count == 1 ? instance.described.first : nil)
+        else {
+            throw EngineError(.pluginError, "plugin '\(name)' did not describe itself the same way twice")
+        }
+        return LuaPresentation(name: name, instance: instance, ref: described.ref)
     }
 
     /// A delegate plugin's `interaction_for(op, animator)` (nil when it has none).

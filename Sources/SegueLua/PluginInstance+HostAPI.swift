@@ -334,6 +334,7 @@ extension PluginInstance {
         case "animated": s.push(ctx.isAnimated)
         case "interactive": s.push(ctx.isInteractive)
         case "cancelled": s.push(ctx.transitionWasCancelled)
+        case "presentation_style": if let style = ctx.presentationStyle { s.push(style.rawValue) } else { s.pushNil() }
         case "from_index": if let i = ctx.fromIndex { s.push(i) } else { s.pushNil() }
         case "to_index": if let i = ctx.toIndex { s.push(i) } else { s.pushNil() }
         case "direction": if let d = ctx.direction { s.push(d) } else { s.pushNil() }

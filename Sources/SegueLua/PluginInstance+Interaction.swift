@@ -16,6 +16,12 @@ extension PluginInstance {
             me.interactionHook = s.ref()
             return .results(0)
         }
+        add("set_presentation_hook") { me, s in
+            guard s.type(at: 1) == LUA_TFUNCTION else { return .error("set_presentation_hook: bad argument") }
+            s.pushValue(1)
+            me.presentationHook = s.ref()
+            return .results(0)
+        }
         add("tr_percent") { me, s in
             guard let scene = me.scene, let id = s.string(at: 1), let t = scene.transition(id) else { return .results(0) }
             s.push(scene.json(of: t)["percent"]?.doubleValue ?? 0)

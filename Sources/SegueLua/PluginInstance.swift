@@ -24,6 +24,8 @@ final class PluginInstance {
     var ctxMetatable: Int32 = segue_noref()
     /// The prelude's dispatcher for interaction plugins.
     var interactionHook: Int32 = segue_noref()
+    /// The prelude's dispatcher for presentation plugins.
+    var presentationHook: Int32 = segue_noref()
     var contexts: [Int: TransitionContext] = [:]
     var contextHandles: [ObjectIdentifier: Int] = [:]
     var nextContextHandle = 1

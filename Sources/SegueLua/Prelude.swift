@@ -203,6 +203,25 @@ host.set_interaction_hook(function(desc, method, id, percent, duration, kind, co
   return fn(tr, g)
 end)
 
+-- Presentation plugins: one `pc` per presentation, its `state` kept between calls.
+local pcs = {}
+host.set_presentation_hook(function(desc, method, key, container, presented, presenting, ctx, completed)
+  if method == "forget" then pcs[key] = nil return end
+  local pc = pcs[key]
+  if pc == nil then
+    pc = { state = {} }
+    pcs[key] = pc
+  end
+  pc.container, pc.presented, pc.presenting = container, presented, presenting
+  pc.presented_view = presented.view
+  pc.coordinator = ctx and coordinator_of(ctx) or nil
+  local fn = desc[method]
+  if fn == nil then return nil end
+  if type(fn) ~= "function" then error("the presentation's " .. method .. " is not a function", 0) end
+  if completed == nil then return fn(pc) end
+  return fn(pc, completed)
+end)
+
 _G.segue = segue
 
 return function(value)

@@ -1,0 +1,338 @@
+import SegueJSON
+
+/// UIModalPresentationStyle, the three segued has.
+public enum PresentationStyle: String, Sendable, CaseIterable {
+    case fullScreen, custom, overFullScreen
+}
+
+/// A presentation controller (UIPresentationController): a presentation plugin.
+public protocol PresentationController: AnyObject {
+    var name: String { get }
+    /// `removes_presenter_view` (shouldRemovePresentersView).
+    var removesPresenterView: Bool { get }
+    /// `frame_of_presented_view(pc)`: nil means the whole container.
+    func frameOfPresentedView(_ presentation: Presentation) throws(AnimatorFault) -> Rect?
+    /// will_begin, did_end, dismissal_will_begin, dismissal_did_end and layout (`completed` for the did_ends).
+    func call(_ hook: String, _ presentation: Presentation, completed: Bool?) throws(AnimatorFault)
+    /// The presentation is over: forget what was kept for it.
+    func presentationEnded(_ presentation: Presentation)
+}
+
+extension AnimatorProvider {
+    public func presentation(named name: String, for scene: Scene) throws(EngineError) -> (any PresentationController)? { nil }
+}
+
+/// One modal presentation: `presenting` presented `presented` over the whole scene, in a transition container
+/// view above the root (and above earlier presentations).
+public final class Presentation {
+    public let presenting: ViewController
+    public let presented: ViewController
+    /// The view controller whose view the presentation covers: the top of `presenting`'s parent chain (the root,
+    /// or a presented view controller) — UIKit's presentation context.
+    public let context: ViewController
+    public let style: PresentationStyle
+    public let controller: (any PresentationController)?
+    /// The transition container view, and the internal host that runs the present and dismiss transitions.
+    public var containerView: View { host.view }
+    let host: ContainerViewController
+    /// Where the context's view was when a full-screen presentation took it out of the hierarchy.
+    var removedPresenter: (superview: View, index: Int)?
+    /// The transition running for this presentation now (present or dismiss), for `pc.coordinator`.
+    public internal(set) weak var transition: Transition?
+
+    init(presenting: ViewController, presented: ViewController, context: ViewController, style: PresentationStyle,
+         controller: (any PresentationController)?, host: ContainerViewController)
+    {
+        self.presenting = presenting
+        self.presented = presented
+        self.context = context
+        self.style = style
+        self.controller = controller
+        self.host = host
+    }
+
+    /// Whether the presenting (context) view leaves the hierarchy when the presentation completes.
+    public var removesPresenterView: Bool { style == .fullScreen || (controller?.removesPresenterView ?? false) }
+}
+
+extension Scene {
+    /// The presentation context of `vc`: the top of its parent chain.
+    func presentationContext(of vc: ViewController) -> ViewController {
+        var top = vc
+        while let parent = top.parent { top = parent }
+        return top
+    }
+
+    /// Whether `vc`'s view is on screen in the scene's hierarchy (the root's tree or a presented one).
+    func isOnScreen(_ vc: ViewController) -> Bool {
+        let top = presentationContext(of: vc)
+        return (top === root || top.presentation != nil) && vc.isVisible
+    }
+
+    /// modal.present: `presented` over `presenting`, with `style`, an animator and an optional presentation plugin.
+    public func present(_ presented: ViewController, from presenting: ViewController, style requestedStyle: PresentationStyle?,
+                        presentation pluginName: String? = nil, animated: Bool = true, interactive: Interactivity = .none,
+                        animator requested: String? = nil) throws(EngineError) -> TransitionStart
+    {
+        guard presented !== presenting else { throw .invalidParams("presented", "a view controller cannot present itself") }
+        guard presented.parent == nil, presented !== root, !isItemOfAnyContainer(presented), presented.presentation == nil,
+            presented.presentedViewController == nil
+        else {
+            throw .invalidParams("presented", "'\(presented.id)' is in a container, is the root or is already presented")
+        }
+        guard isOnScreen(presenting) else {
+            throw EngineError(.invalidState, "'\(presenting.id)' is not on screen: only a view controller on screen can present", id: presenting.id)
+        }
+        guard presenting.presentedViewController == nil else {
+            throw EngineError(.invalidState, "'\(presenting.id)' is already presenting '\(presenting.presentedViewController?.id ?? "?")'", id: presenting.id)
+        }
+        let context = presentationContext(of: presenting)
+        if let busy = context.presentation?.transition, !busy.isEnded {
+            throw EngineError(.invalidState, "'\(context.id)' is being presented or dismissed by transition '\(busy.id)'", id: busy.id)
+        }
+        let style = requestedStyle ?? (pluginName != nil ? .custom : .fullScreen)
+        var controller: (any PresentationController)?
+        if let pluginName {
+            guard style == .custom else {
+                throw .invalidParams("presentation", "a presentation plugin goes with style \"custom\", not \"\(style.rawValue)\"")
+            }
+            guard let provider = animatorProvider, let found = try provider.presentation(named: pluginName, for: self) else {
+                throw EngineError(.notFound, "no presentation plugin named '\(pluginName)'", param: "presentation", id: pluginName)
+            }
+            controller = found
+        }
+        // Checks done: from here on the request applies.
+        var viewID = "\(presented.id).presentation"
+        var n = 2
+        while view(viewID) != nil {
+            viewID = "\(presented.id).presentation-\(n)"
+            n += 1
+        }
+        let containerView = try makeView(id: viewID, frame: window.model.bounds, color: .clear)
+        addSubview(containerView, to: window)
+        let host = ContainerViewController(
+            id: "modal:\(presented.id)", title: nil, view: containerView, kind: .custom, items: [], whenBusy: .reject)
+        host.isModalHost = true
+        host.appearance = .appeared
+        let record = Presentation(presenting: presenting, presented: presented, context: context, style: style,
+                                  controller: controller, host: host)
+        presented.presentation = record
+        presenting.presentedViewController = presented
+        presentations.append(record)
+
+        let op = TransitionOperation(kind: .present, container: host, from: context, to: presented, fromIndex: nil,
+                                     toIndex: nil, direction: "forward")
+        let animator: any Animator
+        let interaction: (any InteractionController)?
+        do throws(EngineError) {
+            animator = try resolveAnimator(op, requested: requested)
+            interaction = animated ? try resolveInteraction(op, interactive, animator: animator.name) : nil
+        } catch {
+            dropPresentation(record)
+            throw error
+        }
+        let t = begin(op, animated: animated, animator: animator, id: nil, interactive: interactive, interaction: interaction)
+        return .started(t)
+    }
+
+    /// modal.dismiss: `presented` and everything presented above it; only the top one animates (UIKit).
+    public func dismiss(_ presented: ViewController, animated: Bool = true, interactive: Interactivity = .none,
+                        animator requested: String? = nil) throws(EngineError) -> TransitionStart
+    {
+        guard let record = presented.presentation, let index = presentations.firstIndex(where: { $0 === record }) else {
+            throw EngineError(.invalidState, "'\(presented.id)' is not presented", id: presented.id)
+        }
+        guard let top = presentations.last else { return .nothing }
+        for p in presentations[index...] {
+            if let busy = p.transition, !busy.isEnded {
+                throw EngineError(.invalidState, "presentation of '\(p.presented.id)' is running transition '\(busy.id)'", id: busy.id)
+            }
+        }
+        let op = TransitionOperation(kind: .dismiss, container: top.host, from: top.presented, to: record.context,
+                                     fromIndex: nil, toIndex: nil, direction: "backward")
+        let animator = try resolveAnimator(op, requested: requested)
+        let interaction = animated ? try resolveInteraction(op, interactive, animator: animator.name) : nil
+        // The presenting view comes back below the presentations so the dismissal can show it.
+        if let removed = record.removedPresenter, removed.superview.isAlive {
+            insertSubview(record.context.view, into: removed.superview, at: removed.index)
+        }
+        let t = begin(op, animated: animated, animator: animator, id: nil, interactive: interactive, interaction: interaction,
+                      leaving: presentations[index..<(presentations.count - 1)].map(\.presented))
+        return .started(t)
+    }
+
+    // MARK: Hooks called by the transition machinery
+
+    /// The context of a present or dismiss: UIKit's frames and the withheld views.
+    func configureModalContext(_ t: Transition, _ context: TransitionContext) {
+        guard let record = modalRecord(of: t) else { return }
+        record.transition = t
+        context.presentationStyle = record.style
+        let bounds = context.containerView.model.bounds
+        if t.kind == .present {
+            var frame = bounds
+            if let controller = record.controller {
+                do {
+                    if let f = try controller.frameOfPresentedView(record) { frame = f }
+                } catch {
+                    warn(controller.name, "frame_of_presented_view raised: \(error.message); using the whole container")
+                }
+            }
+            context.fromInitial = bounds
+            context.fromFinal = record.removesPresenterView ? .zero : bounds
+            context.toInitial = .zero
+            context.toFinal = frame
+            if !record.removesPresenterView { context.withheldViews.insert("from") }
+        } else {
+            let presentedFrame = t.from.view.model.frame
+            context.fromInitial = presentedFrame
+            context.fromFinal = .zero
+            context.toInitial = .zero
+            context.toFinal = bounds
+            // The bottom presentation decides whether the presenting view had gone.
+            if !(t.to.presentedViewController?.presentation?.removesPresenterView ?? false) {
+                context.withheldViews.insert("to")
+            }
+        }
+    }
+
+    /// The presentation a present or dismiss transition belongs to (the top one for a dismissal).
+    func modalRecord(of t: Transition) -> Presentation? {
+        switch t.kind {
+        case .present: return t.to.presentation
+        case .dismiss: return t.from.presentation
+        default: return nil
+        }
+    }
+
+    /// The will-calls of a present or dismiss (no containment: presentations are not children).
+    func modalWillBegin(_ t: Transition, animated: Bool) {
+        guard let record = modalRecord(of: t) else { return }
+        if t.kind == .present {
+            if record.removesPresenterView { beginAppearance(t.from, appearing: false, animated: animated) }
+            beginAppearance(t.to, appearing: true, animated: animated)
+        } else {
+            beginAppearance(t.from, appearing: false, animated: animated)
+            for vc in t.leaving { beginAppearance(vc, appearing: false, animated: animated) }
+            if t.to.appearance == .disappeared { beginAppearance(t.to, appearing: true, animated: animated) }
+        }
+    }
+
+    /// The presentation plugin's will_begin / dismissal_will_begin: after the duration is known, before animate.
+    func modalBeforeAnimate(_ t: Transition) {
+        guard let record = modalRecord(of: t), let controller = record.controller else { return }
+        callPresentation(controller, t.kind == .present ? "will_begin" : "dismissal_will_begin", record, completed: nil, transition: t)
+    }
+
+    func callPresentation(_ controller: any PresentationController, _ hook: String, _ record: Presentation, completed: Bool?,
+                          transition: Transition?)
+    {
+        let saved = currentTransition
+        currentTransition = transition
+        defer { currentTransition = saved }
+        do {
+            try controller.call(hook, record, completed: completed)
+        } catch {
+            warn(controller.name, "\(hook) raised: \(error.message)")
+        }
+    }
+
+    /// A present or dismiss completed.
+    func modalFinish(_ t: Transition, animated: Bool) {
+        guard let record = modalRecord(of: t) else { return }
+        if t.kind == .present {
+            if record.removesPresenterView, let superview = t.from.view.superview,
+                let index = superview.subviews.firstIndex(where: { $0 === t.from.view })
+            {
+                record.removedPresenter = (superview, index)
+                removeFromSuperview(t.from.view)
+            }
+            endAppearance(t.from, animated: animated)
+            endAppearance(t.to, animated: animated)
+            record.transition = nil
+            if let controller = record.controller { callPresentation(controller, "did_end", record, completed: true, transition: nil) }
+            return
+        }
+        // Dismiss: the presenting view goes back where it was; every presentation from the dismissed one up ends.
+        guard let bottom = t.to.presentedViewController?.presentation,
+            let index = presentations.firstIndex(where: { $0 === bottom })
+        else { return }
+        let ending = Array(presentations[index...])
+        if let removed = bottom.removedPresenter, removed.superview.isAlive {
+            if t.to.view.superview !== removed.superview {
+                insertSubview(t.to.view, into: removed.superview, at: min(removed.index, removed.superview.subviews.count))
+            }
+            set(t.to.view, frame: t.to === root ? window.model.bounds : t.to.view.model.frame)
+        }
+        endAppearance(t.from, animated: animated)
+        for vc in t.leaving { endAppearance(vc, animated: animated) }
+        endAppearance(t.to, animated: animated)
+        for p in ending.reversed() {
+            if let controller = p.controller { callPresentation(controller, "dismissal_did_end", p, completed: true, transition: nil) }
+            dropPresentation(p)
+        }
+    }
+
+    /// A present or dismiss is being cancelled: the presentation plugin's did_end(false) /
+    /// dismissal_did_end(false) comes before the engine puts the tree back, so the plugin can clean up first.
+    func modalWillUndo(_ t: Transition) {
+        guard let record = modalRecord(of: t), let controller = record.controller else { return }
+        callPresentation(controller, t.kind == .present ? "did_end" : "dismissal_did_end", record, completed: false, transition: nil)
+    }
+
+    /// A present or dismiss was cancelled: the tree is back (baseline); appearance is reversed.
+    func modalUndo(_ t: Transition, animated: Bool) {
+        guard let record = modalRecord(of: t) else { return }
+        record.transition = nil
+        if t.kind == .present {
+            dropPresentation(record)
+        } else {
+            if let bottom = t.to.presentedViewController?.presentation, bottom.removedPresenter != nil {
+                removeFromSuperview(t.to.view)
+            }
+            for vc in t.leaving where vc.appearance == .disappearing {
+                beginAppearance(vc, appearing: true, animated: animated)
+                endAppearance(vc, animated: animated)
+            }
+        }
+    }
+
+    /// Takes a presentation away: its container view (and what a plugin left in it) goes; view controllers'
+    /// views are taken out first, never destroyed.
+    func dropPresentation(_ record: Presentation) {
+        presentations.removeAll { $0 === record }
+        if record.presenting.presentedViewController === record.presented { record.presenting.presentedViewController = nil }
+        if record.presented.presentation === record { record.presented.presentation = nil }
+        func rescue(_ view: View) {
+            for sub in view.subviews {
+                if sub.owner != nil { removeFromSuperview(sub) } else { rescue(sub) }
+            }
+        }
+        rescue(record.containerView)
+        if record.containerView.isAlive { destroyView(record.containerView) }
+        record.controller?.presentationEnded(record)
+    }
+
+    /// scene.resize: every presentation's container fills the window; presentation plugins get `layout`, the
+    /// others' presented views fill it (or take frame_of_presented_view) unless a transition is moving them.
+    func layoutPresentations() {
+        let bounds = window.model.bounds
+        for record in presentations {
+            set(record.containerView, frame: bounds)
+            if let controller = record.controller {
+                callPresentation(controller, "layout", record, completed: nil, transition: record.transition)
+                if record.transition == nil {
+                    do {
+                        let frame = try controller.frameOfPresentedView(record) ?? bounds
+                        set(record.presented.view, frame: frame)
+                    } catch {
+                        warn(controller.name, "frame_of_presented_view raised: \(error.message)")
+                    }
+                }
+            } else if record.transition == nil {
+                set(record.presented.view, frame: bounds)
+            }
+            layout(record.presented)
+        }
+    }
+}
