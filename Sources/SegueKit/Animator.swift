@@ -25,6 +25,8 @@ public protocol AnimatorProvider: AnyObject {
     func delegateAnimator(_ delegate: String, operation: TransitionOperation, for scene: Scene) -> Result<String?, AnimatorFault>
     /// The interaction plugin named `name` for `scene`, or nil when none has that name.
     func interaction(named name: String, for scene: Scene) throws(EngineError) -> (any InteractionController)?
+    /// The presentation plugin named `name` for `scene`, or nil when none has that name.
+    func presentation(named name: String, for scene: Scene) throws(EngineError) -> (any PresentationController)?
     /// Asks the delegate plugin for an interaction plugin name (`interaction_for(op, animator)`).
     func delegateInteraction(_ delegate: String, operation: TransitionOperation, animator: String, for scene: Scene)
         -> Result<String?, AnimatorFault>

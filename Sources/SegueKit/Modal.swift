@@ -83,10 +83,10 @@ extension Scene {
         guard isOnScreen(presenting) else {
             throw EngineError(.invalidState, "'\(presenting.id)' is not on screen: only a view controller on screen can present", id: presenting.id)
         }
-        guard presenting.presentedViewController == nil else {
-            throw EngineError(.invalidState, "'\(presenting.id)' is already presenting '\(presenting.presentedViewController?.id ?? "?")'", id: presenting.id)
-        }
         let context = presentationContext(of: presenting)
+        guard context.presentedViewController == nil else {
+            throw EngineError(.invalidState, "'\(context.id)' is already presenting '\(context.presentedViewController?.id ?? "?")'", id: context.id)
+        }
         if let busy = context.presentation?.transition, !busy.isEnded {
             throw EngineError(.invalidState, "'\(context.id)' is being presented or dismissed by transition '\(busy.id)'", id: busy.id)
         }
@@ -114,10 +114,11 @@ extension Scene {
             id: "modal:\(presented.id)", title: nil, view: containerView, kind: .custom, items: [], whenBusy: .reject)
         host.isModalHost = true
         host.appearance = .appeared
-        let record = Presentation(presenting: presenting, presented: presented, context: context, style: style,
+        // As in UIKit, the presenting view controller is the presentation context (the top of the chain).
+        let record = Presentation(presenting: context, presented: presented, context: context, style: style,
                                   controller: controller, host: host)
         presented.presentation = record
-        presenting.presentedViewController = presented
+        context.presentedViewController = presented
         presentations.append(record)
 
         let op = TransitionOperation(kind: .present, container: host, from: context, to: presented, fromIndex: nil,

@@ -18,7 +18,8 @@ public struct TransitionProblem: Sendable, Equatable {
 public final class Transition {
     public let id: String
     public let kind: TransitionKind
-    public unowned let container: ContainerViewController
+    /// Strong: a modal transition's host lives only as long as its presentation, the transition longer.
+    public let container: ContainerViewController
     public let from: ViewController
     public let to: ViewController
     public let fromIndex: Int?

@@ -31,13 +31,15 @@ final class LuaPresentation: PresentationController {
         instance.pushView(p.containerView)
         pushVC(p.presented)
         pushVC(p.presenting)
-        if let context = p.transition?.context, !(p.transition?.isEnded ?? true) {
-            instance.pushContext(context)
-        } else {
-            state.pushNil()
-        }
+        let context = p.transition.flatMap { $0.isEnded ? nil : $0.context }
+        // The same file may hold the animator, whose ctx must outlive this call.
+        let known = context.map { instance.contextHandles[ObjectIdentifier($0)] != nil } ?? true
+        if let context { instance.pushContext(context) } else { state.pushNil() }
         if let completed { state.push(completed) } else { state.pushNil() }
-        return instance.callPlugin(args: 8, results: results)
+        let error = instance.callPlugin(args: 8, results: results)
+        // pc.coordinator is good for this call only (UIKit's transitionCoordinator is nil outside a transition).
+        if let context, !known { instance.forgetContext(context) }
+        return error
     }
 
     private func pushVC(_ vc: ViewController) {
