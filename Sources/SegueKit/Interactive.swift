@@ -95,7 +95,8 @@ extension Scene {
         default:
             guard t.duration > 0 else { return 0 }
             let local = t.drive?.local ?? (now - t.timeOffset)
-            return min(1, max(0, Double(local - t.startedAt) / 1e9 / t.duration))
+            let p = min(1, max(0, Double(local - t.startedAt) / 1e9 / t.duration))
+            return (p * 1e9).rounded() / 1e9  // no 0.7000000000000001 from the nanosecond clock
         }
     }
 
