@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SegueKit
+
+/// Draws one instant of a timeline as SVG elements in scene coordinates: every view at its presentation frame,
+/// transform (3-D ones projected), alpha, color and corner radius, superviews before subviews, siblings back to
+/// front (by `z`, then order), hidden views and their subviews left out. Each view is a
+/// `<g class="view" data-view="id" opacity="alpha">` holding its shape and its subviews, so alpha multiplies down
+/// the tree as in UIKit.
+enum SceneDrawing {
+    static func draw(_ sample: Timeline.Sample, origin: Point, labelSize: Double, labels: Bool) -> String {
+        let views = sample.views
+        var children = [[Int]](repeating: [], count: views.count)
+        var roots: [Int] = []
+        for (i, view) in views.enumerated() {
+            if view.parent >= 0, view.parent < views.count { children[view.parent].append(i) } else { roots.append(i) }
+        }
+        var out = ""
+        func walk(_ i: Int, _ parent: Projection, depth: Int) {
+            let view = views[i]
+            guard !view.hidden, depth <= Scene.maxViewDepth else { return }
+            let values = view.values
+            let projection = Projection.view(values).then(parent)
+            out += "<g class=\"view\" data-view=\"\(SVG.escape(view.id))\" opacity=\"\(SVG.num(clamp(values.alpha), 4))\">"
+            out += shape(values, projection)
+            if labels, depth > 0 { out += label(view.id, values, projection, size: labelSize) }
+            out += "\n"
+            let order = children[i].enumerated().sorted { l, r in
+                views[l.element].z != views[r.element].z ? views[l.element].z < views[r.element].z : l.offset < r.offset
+            }
+            for (_, child) in order { walk(child, projection, depth: depth + 1) }
+            out += "</g>\n"
+        }
+        for root in roots { walk(root, .translation(origin.x, origin.y), depth: 0) }
+        return out
+    }
+
+    static func clamp(_ v: Double) -> Double { v.isFinite ? min(max(v, 0), 1) : 1 }
+
+    /// The view's rounded rectangle: an SVG `rect` under `matrix(…)` when the map is affine, else the outline
+    /// projected point by point. Clear views draw nothing (their subviews still do).
+    static func shape(_ values: ViewValues, _ projection: Projection) -> String {
+        let color = values.color
+        guard color.a > 0.001 else { return "" }
+        let b = values.bounds
+        guard b.w > 0, b.h > 0 else { return "" }
+        let radius = min(max(values.cornerRadius, 0), b.w / 2, b.h / 2)
+        let fill = "fill=\"\(Color(r: color.r, g: color.g, b: color.b).hex)\""
+            + (color.a < 0.999 ? " fill-opacity=\"\(SVG.num(color.a, 3))\"" : "")
+        if let m = projection.affine {
+            var rect = "<rect x=\"\(SVG.num(b.x))\" y=\"\(SVG.num(b.y))\" width=\"\(SVG.num(b.w))\" height=\"\(SVG.num(b.h))\""
+            if radius > 0 { rect += " rx=\"\(SVG.num(radius))\"" }
+            let isTranslation = abs(m.a - 1) < 1e-9 && abs(m.b) < 1e-9 && abs(m.c) < 1e-9 && abs(m.d - 1) < 1e-9
+            if isTranslation {
+                if abs(m.e) > 1e-9 || abs(m.f) > 1e-9 { rect += " transform=\"translate(\(SVG.num(m.e)) \(SVG.num(m.f)))\"" }
+            } else {
+                rect += " transform=\"matrix(\(SVG.num(m.a, 6)) \(SVG.num(m.b, 6)) \(SVG.num(m.c, 6)) \(SVG.num(m.d, 6)) \(SVG.num(m.e)) \(SVG.num(m.f)))\""
+            }
+            return rect + " \(fill)/>"
+        }
+        var points: [(Double, Double)] = []
+        for (x, y) in outline(b, radius: radius) {
+            guard let p = projection.apply(x, y) else { return "" }  // partly behind the eye: not drawn
+            points.append(p)
+        }
+        var d = ""
+        for (k, p) in points.enumerated() { d += (k == 0 ? "M" : "L") + SVG.num(p.0) + " " + SVG.num(p.1) }
+        return "<path d=\"\(d)Z\" \(fill)/>"
+    }
+
+    /// The outline of a rounded rectangle as points (straight corners are one point; round ones eight).
+    static func outline(_ b: Rect, radius: Double) -> [(Double, Double)] {
+        guard radius > 0 else { return [(b.x, b.y), (b.x + b.w, b.y), (b.x + b.w, b.y + b.h), (b.x, b.y + b.h)] }
+        var points: [(Double, Double)] = []
+        let corners: [(Double, Double, Double)] = [
+            (b.x + b.w - radius, b.y + radius, -Double.pi / 2), (b.x + b.w - radius, b.y + b.h - radius, 0),
+            (b.x + radius, b.y + b.h - radius, Double.pi / 2), (b.x + radius, b.y + radius, Double.pi),
+        ]
+        for (cx, cy, a0) in corners {
+            for k in 0...7 {
+                let a = a0 + Double(k) / 7 * Double.pi / 2
+                points.append((cx + radius * cos(a), cy + radius * sin(a)))
+            }
+        }
+        return points
+    }
+
+    /// The view's id at its projected centre, in black or white against its color; left out when the view is
+    /// too thin on screen to hold it.
+    static func label(_ id: String, _ values: ViewValues, _ projection: Projection, size: Double) -> String {
+        let color = values.color
+        guard color.a > 0.2 else { return "" }
+        let b = values.bounds
+        guard let c = projection.apply(b.x + b.w / 2, b.y + b.h / 2),
+            let l = projection.apply(b.x, b.y + b.h / 2), let r = projection.apply(b.x + b.w, b.y + b.h / 2),
+            let t = projection.apply(b.x + b.w / 2, b.y), let u = projection.apply(b.x + b.w / 2, b.y + b.h)
+        else { return "" }
+        let width = ((r.x - l.x) * (r.x - l.x) + (r.y - l.y) * (r.y - l.y)).squareRoot()
+        let height = ((u.x - t.x) * (u.x - t.x) + (u.y - t.y) * (u.y - t.y)).squareRoot()
+        let text = id.hasSuffix(".view") ? String(id.dropLast(5)) : id
+        guard width > size * Double(max(2, text.count)) * 0.7, height > size * 1.5 else { return "" }
+        let luminance = 0.2126 * color.r + 0.7152 * color.g + 0.0722 * color.b
+        let ink = luminance > 0.55 ? "#1c1c1e" : "#ffffff"
+        return "<text x=\"\(SVG.num(c.x))\" y=\"\(SVG.num(c.y + size * 0.35))\" font-size=\"\(SVG.num(size))\" "
+            + "text-anchor=\"middle\" fill=\"\(ink)\">\(SVG.escape(text))</text>"
+    }
+}
