@@ -19,23 +19,46 @@ enum SceneDrawing {
             if view.parent >= 0, view.parent < views.count { children[view.parent].append(i) } else { roots.append(i) }
         }
         var out = ""
-        func walk(_ i: Int, _ parent: Projection, depth: Int) {
+        var placed: [Label] = []
+        func walk(_ i: Int, _ parent: Projection, opacity: Double, depth: Int) {
             let view = views[i]
             guard !view.hidden, depth <= Scene.maxViewDepth else { return }
             let values = view.values
+            let alpha = clamp(values.alpha)
             let projection = Projection.view(values).then(parent)
-            out += "<g class=\"view\" data-view=\"\(SVG.escape(view.id))\" opacity=\"\(SVG.num(clamp(values.alpha), 4))\">"
+            out += "<g class=\"view\" data-view=\"\(SVG.escape(view.id))\" opacity=\"\(SVG.num(alpha, 4))\">"
             out += shape(values, projection)
-            if labels, depth > 0 { out += label(view.id, values, projection, size: labelSize) }
+            // Named views only (not the engine's v-N, e.g. a flip's snapshot), and only the ones at least half
+            // visible, so two views cross-fading over each other never print their names on top of each other.
+            if labels, depth > 0, opacity * alpha >= 0.5, !isAutomaticID(view.id),
+                let label = label(view.id, values, projection, size: labelSize)
+            {
+                placed.append(label)
+            }
             out += "\n"
             let order = children[i].enumerated().sorted { l, r in
                 views[l.element].z != views[r.element].z ? views[l.element].z < views[r.element].z : l.offset < r.offset
             }
-            for (_, child) in order { walk(child, projection, depth: depth + 1) }
+            for (_, child) in order { walk(child, projection, opacity: opacity * alpha, depth: depth + 1) }
             out += "</g>\n"
         }
-        for root in roots { walk(root, .translation(origin.x, origin.y), depth: 0) }
+        for root in roots { walk(root, .translation(origin.x, origin.y), opacity: 1, depth: 0) }
+        // Labels go on top of every view; where two would overlap, the front view's wins.
+        var kept: [Label] = []
+        for label in placed.reversed()
+        where !kept.contains(where: { abs($0.x - label.x) < labelSize * 4 && abs($0.y - label.y) < labelSize * 1.5 }) {
+            kept.append(label)
+        }
+        for label in kept.reversed() {
+            out += "<text class=\"label\" x=\"\(SVG.num(label.x))\" y=\"\(SVG.num(label.y + labelSize * 0.35))\" "
+                + "font-size=\"\(SVG.num(labelSize))\" text-anchor=\"middle\" fill=\"\(label.ink)\">\(SVG.escape(label.text))</text>\n"
+        }
         return out
+    }
+
+    /// `v-12`: an id the engine made up for a view nobody named.
+    static func isAutomaticID(_ id: String) -> Bool {
+        id.hasPrefix("v-") && id.count > 2 && id.dropFirst(2).allSatisfy(\.isNumber)
     }
 
     static func clamp(_ v: Double) -> Double { v.isFinite ? min(max(v, 0), 1) : 1 }
@@ -88,23 +111,27 @@ enum SceneDrawing {
         return points
     }
 
-    /// The view's id at its projected centre, in black or white against its color; left out when the view is
-    /// too thin on screen to hold it.
-    static func label(_ id: String, _ values: ViewValues, _ projection: Projection, size: Double) -> String {
+    struct Label {
+        let x: Double, y: Double
+        let text: String
+        let ink: String
+    }
+
+    /// The view's id at its projected centre, in black or white against its color; nil when the view is too thin
+    /// on screen to hold it.
+    static func label(_ id: String, _ values: ViewValues, _ projection: Projection, size: Double) -> Label? {
         let color = values.color
-        guard color.a > 0.2 else { return "" }
+        guard color.a > 0.2 else { return nil }
         let b = values.bounds
         guard let c = projection.apply(b.x + b.w / 2, b.y + b.h / 2),
             let l = projection.apply(b.x, b.y + b.h / 2), let r = projection.apply(b.x + b.w, b.y + b.h / 2),
             let t = projection.apply(b.x + b.w / 2, b.y), let u = projection.apply(b.x + b.w / 2, b.y + b.h)
-        else { return "" }
+        else { return nil }
         let width = ((r.x - l.x) * (r.x - l.x) + (r.y - l.y) * (r.y - l.y)).squareRoot()
         let height = ((u.x - t.x) * (u.x - t.x) + (u.y - t.y) * (u.y - t.y)).squareRoot()
         let text = id.hasSuffix(".view") ? String(id.dropLast(5)) : id
-        guard width > size * Double(max(2, text.count)) * 0.7, height > size * 1.5 else { return "" }
+        guard width > size * Double(max(2, text.count)) * 0.7, height > size * 1.5 else { return nil }
         let luminance = 0.2126 * color.r + 0.7152 * color.g + 0.0722 * color.b
-        let ink = luminance > 0.55 ? "#1c1c1e" : "#ffffff"
-        return "<text x=\"\(SVG.num(c.x))\" y=\"\(SVG.num(c.y + size * 0.35))\" font-size=\"\(SVG.num(size))\" "
-            + "text-anchor=\"middle\" fill=\"\(ink)\">\(SVG.escape(text))</text>"
+        return Label(x: c.x, y: c.y, text: text, ink: luminance > 0.55 ? "#1c1c1e" : "#ffffff")
     }
 }

@@ -111,7 +111,7 @@ struct FilmstripCommand: ParsableCommand {
         discussion: """
             Examples:
               seguectl filmstrip flip --kind push --out flip.svg
-              seguectl filmstrip default-slide dt-slide cross-dissolve --frames 6 --spawn --out docs/filmstrips.svg
+              seguectl filmstrip default-slide dt-slide flip:push --frames 6 --spawn --out docs/filmstrips.svg
               rsvg-convert flip.svg -o flip.png                   # a PNG, with librsvg2-bin
             """)
 
@@ -119,8 +119,16 @@ struct FilmstripCommand: ParsableCommand {
     @OptionGroup var specOptions: SpecOptions
     @OptionGroup var spawnOptions: SpawnOptions
 
-    @Argument(help: "Animators: plugin names, or default-slide.")
+    @Argument(help: "Animators: plugin names, or default-slide; NAME:KIND gives one its own kind (flip:push).")
     var animators: [String]
+
+    /// `flip:push` → ("flip", "push"); nil for a bare name.
+    static func split(_ name: String) -> (String, String)? {
+        guard let colon = name.lastIndex(of: ":") else { return nil }
+        let kind = String(name[name.index(after: colon)...])
+        guard ["select", "push", "pop", "present", "dismiss"].contains(kind) else { return nil }
+        return (String(name[..<colon]), kind)
+    }
 
     @Option(help: "Frames per filmstrip.")
     var frames: Int = 8
@@ -130,6 +138,9 @@ struct FilmstripCommand: ParsableCommand {
 
     func validate() throws {
         if animators.isEmpty { throw ValidationError("name at least one animator") }
+        for name in animators where name.contains(":") && FilmstripCommand.split(name) == nil {
+            throw ValidationError("'\(name)': after ':' comes a kind (select, push, pop, present, dismiss)")
+        }
         if !(1...600).contains(frames) { throw ValidationError("--frames must be 1…600") }
     }
 
@@ -143,9 +154,15 @@ struct FilmstripCommand: ParsableCommand {
             }
         } ?? connection.connect()
         var results: [JSONValue] = []
-        for animator in animators {
+        for name in animators {
+            var spec = specOptions.spec(name)
+            if let (animator, kind) = FilmstripCommand.split(name), case .object(var o) = spec {
+                o["animator"] = .string(animator)
+                o["kind"] = .string(kind)
+                spec = .object(o)
+            }
             results.append(try client.callOrExit("render.filmstrip", JSONObject([
-                ("spec", specOptions.spec(animator)), ("frames", .number(Double(frames))),
+                ("spec", spec), ("frames", .number(Double(frames))),
             ])))
         }
         let svg = results.count == 1 ? (results[0]["svg"]?.stringValue ?? "") : FilmstripSheet.stack(results)
