@@ -56,4 +56,19 @@ struct RenderCommandTests {
         #expect(run.out.contains("default-slide · select") && run.out.contains("flip · select"))
         #expect(run.out.components(separatedBy: "class=\"frame\"").count - 1 == 8)
     }
+
+    @Test("the README's picture is what the README's command makes (regenerate it with that command if this fails)")
+    func readmePicture() throws {
+        let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
+        #expect(readme.contains("](docs/filmstrips.svg)"))
+        #expect(readme.contains("""
+            seguectl filmstrip default-slide dt-slide cross-dissolve objcio-animator flip:push \\
+                --frames 6 --spawn --out docs/filmstrips.svg
+            """))
+        let run = try ctl(["filmstrip", "default-slide", "dt-slide", "cross-dissolve", "objcio-animator", "flip:push",
+                           "--frames", "6", "--spawn"])
+        #expect(run.status == 0, "\(run.err)")
+        let committed = try String(contentsOfFile: repositoryRoot + "/docs/filmstrips.svg", encoding: .utf8)
+        #expect(run.out == committed, "docs/filmstrips.svg is out of date: run the command in the README's Pictures section")
+    }
 }
