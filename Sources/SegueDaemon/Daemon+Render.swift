@@ -23,12 +23,20 @@ extension Daemon {
         var extra: JSONObject
     }
 
+    /// A filmstrip draws at most this many views in all (frames × views), which keeps its SVG to a few MB.
+    static let maxDrawnViews = 200_000
+
     func renderFilmstrip(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
         let frames = try p.int("frames", in: 1...Filmstrip.maxFrames) ?? 8
         let labels = try p.bool("labels") ?? true
         let request = try renderRequest(p, c)
         try p.finish()
         let input = try renderInput(request)
+        let budget = Daemon.maxDrawnViews
+        guard frames * max(1, input.source.maxViews) <= budget else {
+            throw .limit("\(frames) frames of \(input.source.maxViews) views is more than \(budget) views to draw; ask for fewer frames",
+                         limit: budget)
+        }
         let strip = Filmstrip(input.source, frames: frames, labels: labels)
         var result = JSONObject([("svg", .string(strip.svg))])
         result["width"] = .number(strip.width)
@@ -48,8 +56,8 @@ extension Daemon {
     func renderTimeline(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
         var properties: [PlotProperty]?
         if let names = try p.array("properties") {
-            guard !names.isEmpty, names.count <= 64 else {
-                throw .invalidParams("properties", "'properties' must list 1 to 64 property names")
+            guard !names.isEmpty, names.count <= 24 else {
+                throw .invalidParams("properties", "'properties' must list 1 to 24 property names")
             }
             var list: [PlotProperty] = []
             for (i, value) in names.enumerated() {

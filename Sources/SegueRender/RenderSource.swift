@@ -63,6 +63,9 @@ public struct RenderSource {
             title: "\(t.animatorName) · \(t.kind.rawValue) \(t.from.id) → \(t.to.id) · \(t.id)")
     }
 
+    /// The most views the timeline's subtree held at once (what one frame may have to draw).
+    public var maxViews: Int { timeline.samples.map { $0.structure.ids.count }.max() ?? 0 }
+
     /// Seconds from the start.
     func seconds(_ time: Int64) -> Double { Double(time - start) / 1e9 }
 }

@@ -21,10 +21,17 @@ public struct TimelineChart {
     public init(_ source: RenderSource, properties requested: [PlotProperty]? = nil) {
         // Sample every frame of the span (at most 600 steps), plus the end.
         let span = max(source.end - source.start, 0)
-        let steps = max(2, min(600, Int((Double(span) / 1e9 * Double(source.fps)).rounded(.up))))
+        // Huge trees get fewer samples: at most a million view samples in all.
+        let cap = max(2, min(600, 1_000_000 / max(1, source.maxViews)))
+        let steps = max(2, min(cap, Int((Double(span) / 1e9 * Double(source.fps)).rounded(.up))))
         var times: [Int64] = []
         for k in 0...steps { times.append(source.start + Int64((Double(span) * Double(k) / Double(steps)).rounded())) }
         let samples: [[Timeline.ViewSample]] = times.map { source.timeline.sample(at: $0)?.views ?? [] }
+        let indices: [[String: Int]] = samples.map { views in
+            var index: [String: Int] = [:]
+            for (i, view) in views.enumerated() where index[view.id] == nil { index[view.id] = i }
+            return index
+        }
 
         // Views in order of first appearance, skipping the root (the container view).
         var viewOrder: [String] = []
@@ -33,7 +40,7 @@ public struct TimelineChart {
             for view in views where view.parent >= 0 && seen.insert(view.id).inserted { viewOrder.append(view.id) }
         }
         func series(_ property: PlotProperty, _ view: String) -> [Double?] {
-            samples.map { views in views.first { $0.id == view }.map { property.value($0.values) } }
+            samples.indices.map { k in indices[k][view].map { property.value(samples[k][$0].values) } }
         }
         func changes(_ values: [Double?]) -> Bool {
             let present = values.compactMap { $0 }.filter(\.isFinite)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SegueJSON
 import Testing
 
@@ -175,5 +176,43 @@ struct RenderMethodTests {
         let result = try #require(try h.result("render.filmstrip", ["spec": ["animator": "default-slide", "duration": 0.25], "frames": 3]))
         let times = try #require(result["frames"]?.arrayValue).compactMap { $0["time"]?.doubleValue }
         #expect(times == [0, 0.125, 0.25])
+    }
+}
+
+@Suite("Render methods: limits")
+struct RenderLimitTests {
+    @Test("a filmstrip that would draw more than 200 000 views is -32004, and fewer frames of it still draw")
+    func tooManyViews() throws {
+        // An animator that fills the container with 1 000 small views.
+        let dir = NSTemporaryDirectory() + "segue-render-plugins-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try """
+            return segue.animator {
+              name = "confetti", version = "1.0.0", api = 1,
+              duration = function(ctx) return 0.1 end,
+              animate = function(ctx)
+                local to = ctx:view("to")
+                to.frame = ctx:final_frame("to")
+                ctx.container:add(to)
+                for i = 1, 1000 do
+                  ctx.container:add(segue.view { frame = { x = i % 32 * 10, y = i // 32 * 10, w = 8, h = 8 }, color = "#ff9500" })
+                end
+                segue.after(0.1, function() ctx:complete(true) end)
+              end,
+            }
+            """.write(toFile: dir + "/confetti.lua", atomically: true, encoding: .utf8)
+        var config = DaemonConfig()
+        config.pluginsDir = dir
+        let daemon = Daemon(config: config, logger: Logger(label: "test"))
+        daemon.start()
+        let h = try Harness(daemon: daemon)
+        let tooMany = try h.call("render.filmstrip", ["spec": ["animator": "confetti"], "frames": 300]).last?["error"]
+        #expect(tooMany?["code"] == -32004, "\(String(describing: tooMany))")
+        #expect(tooMany?["data"]?["limit"] == 200_000)
+        let fine = try #require(try h.result("render.filmstrip", ["spec": ["animator": "confetti"], "frames": 3]))
+        #expect((fine["svg"]?.stringValue?.components(separatedBy: "fill=\"#ff9500\"").count ?? 0) > 1000)
+        let chart = try #require(try h.result("render.timeline", ["spec": ["animator": "confetti"]]))
+        #expect(chart["svg"]?.stringValue?.hasPrefix("<svg") == true)
     }
 }
