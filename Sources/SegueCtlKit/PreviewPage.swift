@@ -96,7 +96,10 @@ public enum PreviewPage {
             <button id="play" type="button">Play</button>
             <input id="scrub" type="range" min="0" max="\(max(0, frames.count - 1))" value="0" step="1" aria-label="frame">
             <div id="readout">0 s</div>
-            <label>speed <select id="speed"><option value="0.1">0.1×</option><option value="0.25">0.25×</option><option value="0.5">0.5×</option><option value="1" selected>1×</option><option value="2">2×</option></select></label>
+            <label>speed <select id="speed">
+              <option value="0.1">0.1×</option><option value="0.25">0.25×</option><option value="0.5">0.5×</option>
+              <option value="1" selected>1×</option><option value="2">2×</option>
+            </select></label>
             <label><input id="loop" type="checkbox" checked> loop</label>
             <p class="summary">Space plays and pauses; ← and → step one frame; #frame=N in the address opens frame N.</p>
             </div>
@@ -120,7 +123,9 @@ public enum PreviewPage {
             for (key, value) in event.objectValue ?? JSONObject() where !["seq", "scene", "type", "time"].contains(key) {
                 details.append("\(key)=\(value.stringValue ?? value.serialized())")
             }
-            page += "<tr><td class=\"t\">\(Format.fixed(time, decimals: 3))</td><td><code>\(escape(event["type"]?.stringValue ?? "?"))</code></td><td><code>\(escape(details.joined(separator: " ")))</code></td></tr>\n"
+            page += "<tr><td class=\"t\">\(Format.fixed(time, decimals: 3))</td>"
+                + "<td><code>\(escape(event["type"]?.stringValue ?? "?"))</code></td>"
+                + "<td><code>\(escape(details.joined(separator: " ")))</code></td></tr>\n"
         }
         page += """
             </table>
@@ -146,7 +151,8 @@ public enum PreviewPage {
               const f = frames[index];
               stage.setAttribute("viewBox", f.x + " " + f.y + " " + f.w + " " + f.h);
               scrub.value = String(index);
-              readout.textContent = f.time.toFixed(3) + " s / " + end.toFixed(3) + " s  (frame " + (index + 1) + " of " + frames.length + ")";
+              readout.textContent = f.time.toFixed(3) + " s / " + end.toFixed(3) + " s  (frame " + (index + 1)
+                + " of " + frames.length + ")";
             }
             function frameAt(t) {
               let i = 0;

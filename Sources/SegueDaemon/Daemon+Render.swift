@@ -34,8 +34,8 @@ extension Daemon {
         let input = try renderInput(request)
         let budget = Daemon.maxDrawnViews
         guard frames * max(1, input.source.maxViews) <= budget else {
-            throw .limit("\(frames) frames of \(input.source.maxViews) views is more than \(budget) views to draw; ask for fewer frames",
-                         limit: budget)
+            throw .limit("\(frames) frames of \(input.source.maxViews) views is more than \(budget) views to draw; "
+                         + "ask for fewer frames", limit: budget)
         }
         let strip = Filmstrip(input.source, frames: frames, labels: labels)
         var result = JSONObject([("svg", .string(strip.svg))])
@@ -135,7 +135,8 @@ extension Daemon {
         }
         if let value = o["duration"], !value.isNull {
             guard let seconds = value.doubleValue, seconds.isFinite, seconds > 0, seconds <= 600 else {
-                throw .invalidParams("spec.duration", "'spec.duration' must be seconds, 0 < duration ≤ 600 (how much of the transition to draw)")
+                throw .invalidParams("spec.duration",
+                                     "'spec.duration' must be seconds, 0 < duration ≤ 600 (how much of the transition to draw)")
             }
             spec.duration = seconds
         }
@@ -233,7 +234,10 @@ extension Daemon {
         case .present, .dismiss, .set:
             // Modal presentation is not in this build yet; when it is, these build a presenting view controller
             // and call modal.present / modal.dismiss like the cases above.
-            throw EngineError(.invalidParams, "'spec.kind' \(spec.kind.rawValue) needs modal presentation, which this build does not have yet (select, push, pop)", param: "spec.kind")
+            throw EngineError(
+                .invalidParams,
+                "'spec.kind' \(spec.kind.rawValue) needs modal presentation, which this build does not have yet (select, push, pop)",
+                param: "spec.kind")
         }
         guard let transition = start.transition else {
             throw EngineError(.invalidState, "the spec's transition did not start")

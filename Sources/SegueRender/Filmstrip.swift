@@ -50,7 +50,8 @@ public struct Filmstrip {
             let ahead = time > source.now
             let seconds = source.seconds(time)
             cells.append(Cell(index: i, time: seconds, x: x, y: y - 4, w: cw, h: ch + caption + 4, ahead: ahead))
-            body += "<g class=\"frame\" data-index=\"\(i)\" data-time=\"\(SVG.num(seconds, 4))\"\(ahead ? " data-ahead=\"true\"" : "")>\n"
+            body += "<g class=\"frame\" data-index=\"\(i)\" data-time=\"\(SVG.num(seconds, 4))\""
+                + (ahead ? " data-ahead=\"true\">\n" : ">\n")
             // A nested viewport clips to the scene and scales scene points to the cell.
             body += "<svg x=\"\(SVG.num(x))\" y=\"\(SVG.num(y))\" width=\"\(SVG.num(cw))\" height=\"\(SVG.num(ch))\" "
                 + "viewBox=\"0 0 \(SVG.num(size.w)) \(SVG.num(size.h))\" preserveAspectRatio=\"none\" overflow=\"hidden\">\n"
@@ -69,8 +70,10 @@ public struct Filmstrip {
         var svg = SVG.open(width: width, height: height)
         svg += "<title>\(SVG.escape(source.title))</title>\n"
         svg += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
-        svg += "<text x=\"\(SVG.num(pad))\" y=\"18\" font-size=\"14\" font-weight=\"bold\" fill=\"#1c1c1e\">\(SVG.escape(source.title))</text>\n"
-        let detail = "duration \(SVG.num(source.duration, 3)) s · \(SVG.num(size.w))×\(SVG.num(size.h)) · \(n) frame\(n == 1 ? "" : "s") over \(SVG.num(Double(span) / 1e9, 3)) s"
+        svg += SVG.tag("text", ["x": SVG.num(pad), "y": "18", "font-size": "14", "font-weight": "bold",
+                                "fill": "#1c1c1e"], text: source.title) + "\n"
+        let detail = "duration \(SVG.num(source.duration, 3)) s · \(SVG.num(size.w))×\(SVG.num(size.h)) · "
+            + "\(n) frame\(n == 1 ? "" : "s") over \(SVG.num(Double(span) / 1e9, 3)) s"
         svg += "<text x=\"\(SVG.num(pad))\" y=\"32\" font-size=\"11\" fill=\"#636366\">\(SVG.escape(detail))</text>\n"
         svg += body
         svg += "</svg>\n"

@@ -53,6 +53,15 @@ enum SVG {
         return out
     }
 
+    /// One element: `<name a="v" …/>`, or with escaped text content `<name …>text</name>`. Attribute values are
+    /// escaped; numbers should already be formatted with `num`.
+    static func tag(_ name: String, _ attributes: KeyValuePairs<String, String>, text: String? = nil) -> String {
+        var out = "<" + name
+        for (key, value) in attributes { out += " \(key)=\"\(escape(value))\"" }
+        guard let text else { return out + "/>" }
+        return out + ">" + escape(text) + "</\(name)>"
+    }
+
     static let fontFamily = "DejaVu Sans, Helvetica, Arial, sans-serif"
 
     /// The document's opening tag.

@@ -51,7 +51,8 @@ enum SceneDrawing {
         }
         for label in kept.reversed() {
             out += "<text class=\"label\" x=\"\(SVG.num(label.x))\" y=\"\(SVG.num(label.y + labelSize * 0.35))\" "
-                + "font-size=\"\(SVG.num(labelSize))\" text-anchor=\"middle\" fill=\"\(label.ink)\">\(SVG.escape(label.text))</text>\n"
+                + "font-size=\"\(SVG.num(labelSize))\" text-anchor=\"middle\" fill=\"\(label.ink)\">"
+                + SVG.escape(label.text) + "</text>\n"
         }
         return out
     }
@@ -80,7 +81,8 @@ enum SceneDrawing {
             if isTranslation {
                 if abs(m.e) > 1e-9 || abs(m.f) > 1e-9 { rect += " transform=\"translate(\(SVG.num(m.e)) \(SVG.num(m.f)))\"" }
             } else {
-                rect += " transform=\"matrix(\(SVG.num(m.a, 6)) \(SVG.num(m.b, 6)) \(SVG.num(m.c, 6)) \(SVG.num(m.d, 6)) \(SVG.num(m.e)) \(SVG.num(m.f)))\""
+                let linear = [m.a, m.b, m.c, m.d].map { SVG.num($0, 6) }.joined(separator: " ")
+                rect += " transform=\"matrix(\(linear) \(SVG.num(m.e)) \(SVG.num(m.f)))\""
             }
             return rect + " \(fill)/>"
         }

@@ -50,127 +50,161 @@ public struct TimelineChart {
         let candidates = requested ?? PlotProperty.defaults.compactMap(PlotProperty.named)
         var changing: [String] = []
         for view in viewOrder where candidates.contains(where: { changes(series($0, view)) }) { changing.append(view) }
-        var plotted = Array((changing.isEmpty ? viewOrder : changing).prefix(TimelineChart.maxViews))
+        let plotted = Array((changing.isEmpty ? viewOrder : changing).prefix(TimelineChart.maxViews))
         var chosen = candidates
         if requested == nil {
             chosen = candidates.filter { p in plotted.contains { changes(series(p, $0)) } }
             if chosen.isEmpty { chosen = PlotProperty.named("alpha").map { [$0] } ?? [] }
         }
-        if plotted.isEmpty { plotted = [] }
         properties = chosen.map(\.name)
         views = plotted
 
-        // Layout.
-        let width = 760.0, left = 78.0, right = 20.0, top = 62.0, panelHeight = 130.0, panelGap = 34.0
-        let plotWidth = width - left - right
+        // Layout: panels stacked under the title and the legend, sharing the time axis.
         let xMax = max(Double(span) / 1e9, source.duration, 1e-3)
-        let xAxis = Ticks.axis(0, xMax, count: 8)
-        let xLow = 0.0, xHigh = xMax
-        let xTicks = xAxis.ticks.filter { $0 >= xLow - 1e-12 && $0 <= xHigh + 1e-12 }
-        let xStep = xTicks.count > 1 ? xTicks[1] - xTicks[0] : xMax
-        func px(_ t: Double) -> Double { left + (t - xLow) / (xHigh - xLow) * plotWidth }
-        let legendRows = (plotted.count + 5) / 6
-        let panelsTop = top + Double(legendRows) * 16
-        let height = panelsTop + Double(max(chosen.count, 1)) * (panelHeight + panelGap) + 10
-        let palette = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
-                       "#7f7f7f", "#bcbd22"]
+        let frame = Frame(xMax: xMax, legendRows: (plotted.count + 5) / 6)
+        let height = frame.panelsTop + Double(max(chosen.count, 1)) * (Frame.panelHeight + Frame.panelGap) + 10
         var colors: [String: String] = [:]
-        for (i, view) in plotted.enumerated() { colors[view] = palette[i % palette.count] }
+        for (i, view) in plotted.enumerated() { colors[view] = Frame.palette[i % Frame.palette.count] }
 
-        var svg = SVG.open(width: width, height: height)
-        svg += "<title>\(SVG.escape(source.title))</title>\n"
-        svg += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
-        svg += "<text x=\"12\" y=\"20\" font-size=\"14\" font-weight=\"bold\" fill=\"#1c1c1e\">\(SVG.escape(source.title))</text>\n"
-        svg += "<text x=\"12\" y=\"36\" font-size=\"11\" fill=\"#636366\">property curves over \(SVG.num(Double(span) / 1e9, 3)) s, sampled at \(source.fps) fps; dashed: the declared duration (\(SVG.num(source.duration, 3)) s)</text>\n"
-        // Legend: views, then phases.
+        var svg = SVG.open(width: Frame.width, height: height)
+        svg += SVG.tag("title", [:], text: source.title) + "\n"
+        svg += SVG.tag("rect", ["width": "100%", "height": "100%", "fill": "#ffffff"]) + "\n"
+        svg += SVG.tag("text", ["x": "12", "y": "20", "font-size": "14", "font-weight": "bold", "fill": "#1c1c1e"],
+                       text: source.title) + "\n"
+        let caption = "property curves over \(SVG.num(Double(span) / 1e9, 3)) s, sampled at \(source.fps) fps; "
+            + "dashed: the declared duration (\(SVG.num(source.duration, 3)) s)"
+        svg += SVG.tag("text", ["x": "12", "y": "36", "font-size": "11", "fill": "#636366"], text: caption) + "\n"
         for (i, view) in plotted.enumerated() {
-            let x = 12 + Double(i % 6) * 122, y = top - 8 + Double(i / 6) * 16
-            svg += "<g class=\"legend\" data-view=\"\(SVG.escape(view))\"><line x1=\"\(SVG.num(x))\" y1=\"\(SVG.num(y - 4))\" x2=\"\(SVG.num(x + 18))\" y2=\"\(SVG.num(y - 4))\" stroke=\"\(colors[view] ?? "#000")\" stroke-width=\"2.5\"/>"
-            svg += "<text x=\"\(SVG.num(x + 24))\" y=\"\(SVG.num(y))\" font-size=\"11\" fill=\"#1c1c1e\">\(SVG.escape(view))</text></g>\n"
-        }
-        let phaseColors: [TimelinePhase.Kind: String] = [.scrub: "#0a84ff", .finish: "#30d158", .cancel: "#ff453a"]
-
-        for (p, property) in chosen.enumerated() {
-            let y0 = panelsTop + Double(p) * (panelHeight + panelGap)
-            var lo = Double.infinity, hi = -Double.infinity
-            var all: [(String, [Double?])] = []
-            for view in plotted {
-                let values = series(property, view)
-                all.append((view, values))
-                for v in values.compactMap({ $0 }) where v.isFinite {
-                    lo = min(lo, v)
-                    hi = max(hi, v)
-                }
-            }
-            let yAxis = Ticks.axis(lo, hi, count: 4)
-            func py(_ v: Double) -> Double { y0 + panelHeight - (v - yAxis.low) / (yAxis.high - yAxis.low) * panelHeight }
-            svg += "<g class=\"plot\" data-property=\"\(SVG.escape(property.name))\" data-y-low=\"\(SVG.num(yAxis.low, 6))\" data-y-high=\"\(SVG.num(yAxis.high, 6))\">\n"
-            svg += "<rect x=\"\(SVG.num(left))\" y=\"\(SVG.num(y0))\" width=\"\(SVG.num(plotWidth))\" height=\"\(SVG.num(panelHeight))\" fill=\"#fafafa\" stroke=\"#c7c7cc\"/>\n"
-            // Interactive phases, under everything else.
-            for phase in source.timeline.phases {
-                let a = max(xLow, source.seconds(phase.start))
-                let b = min(xHigh, source.seconds(phase.end ?? source.end))
-                guard b > a else { continue }
-                svg += "<rect class=\"phase\" data-phase=\"\(phase.kind.rawValue)\" x=\"\(SVG.num(px(a)))\" y=\"\(SVG.num(y0))\" width=\"\(SVG.num(px(b) - px(a)))\" height=\"\(SVG.num(panelHeight))\" fill=\"\(phaseColors[phase.kind] ?? "#999")\" fill-opacity=\"0.14\"/>\n"
-                if p == 0 {
-                    svg += "<text x=\"\(SVG.num(px(a) + 3))\" y=\"\(SVG.num(y0 + 11))\" font-size=\"10\" fill=\"\(phaseColors[phase.kind] ?? "#999")\">\(phase.kind.rawValue)</text>\n"
-                }
-            }
-            // Grid and tick labels.
-            let yDigits = Ticks.digits(for: yAxis.ticks.count > 1 ? yAxis.ticks[1] - yAxis.ticks[0] : 1)
-            for tick in yAxis.ticks {
-                let y = py(tick)
-                svg += "<line x1=\"\(SVG.num(left))\" y1=\"\(SVG.num(y))\" x2=\"\(SVG.num(left + plotWidth))\" y2=\"\(SVG.num(y))\" stroke=\"#e5e5ea\"/>"
-                svg += "<text x=\"\(SVG.num(left - 5))\" y=\"\(SVG.num(y + 3.5))\" font-size=\"10\" text-anchor=\"end\" fill=\"#3a3a3c\">\(SVG.num(tick, yDigits))</text>\n"
-            }
-            let xDigits = Ticks.digits(for: xStep)
-            for tick in xTicks {
-                let x = px(tick)
-                svg += "<line x1=\"\(SVG.num(x))\" y1=\"\(SVG.num(y0 + panelHeight))\" x2=\"\(SVG.num(x))\" y2=\"\(SVG.num(y0 + panelHeight + 4))\" stroke=\"#8e8e93\"/>"
-                svg += "<text x=\"\(SVG.num(x))\" y=\"\(SVG.num(y0 + panelHeight + 15))\" font-size=\"10\" text-anchor=\"middle\" fill=\"#3a3a3c\">\(SVG.num(tick, xDigits))</text>\n"
-            }
-            svg += "<text x=\"\(SVG.num(left + plotWidth))\" y=\"\(SVG.num(y0 + panelHeight + 28))\" font-size=\"10\" text-anchor=\"end\" fill=\"#636366\">time (s)</text>\n"
-            let yTitle = property.unit.isEmpty ? property.name : "\(property.name) (\(property.unit))"
-            let cy = y0 + panelHeight / 2
-            svg += "<text class=\"axis-title\" x=\"14\" y=\"\(SVG.num(cy))\" font-size=\"11\" text-anchor=\"middle\" fill=\"#1c1c1e\" transform=\"rotate(-90 14 \(SVG.num(cy)))\">\(SVG.escape(yTitle))</text>\n"
-            // The declared duration, and now (running transitions).
-            if source.duration > 0, source.duration <= xHigh + 1e-9 {
-                let x = px(source.duration)
-                svg += "<line class=\"duration\" x1=\"\(SVG.num(x))\" y1=\"\(SVG.num(y0))\" x2=\"\(SVG.num(x))\" y2=\"\(SVG.num(y0 + panelHeight))\" stroke=\"#636366\" stroke-dasharray=\"5 4\"/>\n"
-                if p == 0 {
-                    svg += "<text x=\"\(SVG.num(x - 3))\" y=\"\(SVG.num(y0 - 4))\" font-size=\"10\" text-anchor=\"end\" fill=\"#636366\">duration \(SVG.num(source.duration, 3)) s</text>\n"
-                }
-            }
-            if source.now < source.end {
-                let x = px(max(0, source.seconds(source.now)))
-                svg += "<line class=\"now\" x1=\"\(SVG.num(x))\" y1=\"\(SVG.num(y0))\" x2=\"\(SVG.num(x))\" y2=\"\(SVG.num(y0 + panelHeight))\" stroke=\"#ff9f0a\" stroke-width=\"1.5\"/>\n"
-                if p == 0 {
-                    svg += "<text x=\"\(SVG.num(x + 3))\" y=\"\(SVG.num(y0 - 4))\" font-size=\"10\" fill=\"#ff9f0a\">now (later: predicted)</text>\n"
-                }
-            }
-            // The curves.
-            for (view, values) in all {
-                var d = ""
-                var pen = false
-                for (k, value) in values.enumerated() {
-                    guard let value, value.isFinite else {
-                        pen = false
-                        continue
-                    }
-                    d += (pen ? "L" : "M") + SVG.num(px(source.seconds(times[k]))) + " " + SVG.num(py(value))
-                    pen = true
-                }
-                guard !d.isEmpty else { continue }
-                let present = values.compactMap { $0 }.filter(\.isFinite)
-                let last = values.last(where: { $0 != nil }).flatMap { $0 } ?? 0
-                svg += "<path class=\"series\" data-view=\"\(SVG.escape(view))\" data-min=\"\(SVG.num(present.min() ?? 0, 6))\" data-max=\"\(SVG.num(present.max() ?? 0, 6))\" data-last=\"\(SVG.num(last, 6))\" d=\"\(d)\" fill=\"none\" stroke=\"\(colors[view] ?? "#000")\" stroke-width=\"1.8\" stroke-linejoin=\"round\"/>\n"
-            }
+            let x = 12 + Double(i % 6) * 122, y = Frame.top - 8 + Double(i / 6) * 16
+            svg += "<g class=\"legend\" data-view=\"\(SVG.escape(view))\">"
+            svg += SVG.tag("line", ["x1": SVG.num(x), "y1": SVG.num(y - 4), "x2": SVG.num(x + 18), "y2": SVG.num(y - 4),
+                                    "stroke": colors[view] ?? "#000000", "stroke-width": "2.5"])
+            svg += SVG.tag("text", ["x": SVG.num(x + 24), "y": SVG.num(y), "font-size": "11", "fill": "#1c1c1e"], text: view)
             svg += "</g>\n"
         }
-        if chosen.isEmpty || plotted.isEmpty {
-            svg += "<text x=\"\(SVG.num(left + 8))\" y=\"\(SVG.num(panelsTop + 20))\" font-size=\"12\" fill=\"#636366\">no view of this transition changes</text>\n"
+        for (p, property) in chosen.enumerated() {
+            let top = frame.panelsTop + Double(p) * (Frame.panelHeight + Frame.panelGap)
+            let lines = plotted.map { view in (view: view, values: series(property, view), color: colors[view] ?? "#000000") }
+            svg += TimelineChart.panel(property, lines, times: times, top: top, first: p == 0, frame: frame, source: source)
+        }
+        if plotted.isEmpty {
+            svg += SVG.tag("text", ["x": SVG.num(Frame.left + 8), "y": SVG.num(frame.panelsTop + 20), "font-size": "12",
+                                    "fill": "#636366"], text: "no view of this transition changes") + "\n"
         }
         svg += "</svg>\n"
         self.svg = svg
+    }
+
+    /// Where things go: the fixed margins, and the time axis.
+    struct Frame {
+        static let width = 760.0, left = 78.0, right = 20.0, top = 62.0, panelHeight = 130.0, panelGap = 34.0
+        static let palette = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+                              "#7f7f7f", "#bcbd22"]
+        static let phaseColors: [TimelinePhase.Kind: String] = [.scrub: "#0a84ff", .finish: "#30d158", .cancel: "#ff453a"]
+        let xMax: Double
+        let xTicks: [Double]
+        let panelsTop: Double
+
+        init(xMax: Double, legendRows: Int) {
+            self.xMax = xMax
+            xTicks = Ticks.axis(0, xMax, count: 8).ticks.filter { $0 >= -1e-12 && $0 <= xMax + 1e-12 }
+            panelsTop = Frame.top + Double(legendRows) * 16
+        }
+
+        var plotWidth: Double { Frame.width - Frame.left - Frame.right }
+        /// Seconds from the start to x.
+        func x(_ t: Double) -> Double { Frame.left + t / xMax * plotWidth }
+    }
+
+    /// One property's plot: the band, phases, grid, ticks, axis titles, duration and now marks, and the curves.
+    static func panel(_ property: PlotProperty, _ lines: [(view: String, values: [Double?], color: String)],
+                      times: [Int64], top: Double, first: Bool, frame: Frame, source: RenderSource) -> String
+    {
+        let height = Frame.panelHeight, left = Frame.left, width = frame.plotWidth, bottom = top + height
+        let present = lines.flatMap { $0.values.compactMap { $0 } }.filter(\.isFinite)
+        let axis = Ticks.axis(present.min() ?? 0, present.max() ?? 0, count: 4)
+        func y(_ v: Double) -> Double { bottom - (v - axis.low) / (axis.high - axis.low) * height }
+        func vertical(_ x: Double, _ attributes: KeyValuePairs<String, String>) -> String {
+            var line = "<line x1=\"\(SVG.num(x))\" y1=\"\(SVG.num(top))\" x2=\"\(SVG.num(x))\" y2=\"\(SVG.num(bottom))\""
+            for (key, value) in attributes { line += " \(key)=\"\(value)\"" }
+            return line + "/>\n"
+        }
+        var out = "<g class=\"plot\" data-property=\"\(SVG.escape(property.name))\" "
+            + "data-y-low=\"\(SVG.num(axis.low, 6))\" data-y-high=\"\(SVG.num(axis.high, 6))\">\n"
+        out += SVG.tag("rect", ["x": SVG.num(left), "y": SVG.num(top), "width": SVG.num(width), "height": SVG.num(height),
+                                "fill": "#fafafa", "stroke": "#c7c7cc"]) + "\n"
+        // Interactive phases, under everything else.
+        for phase in source.timeline.phases {
+            let a = max(0, source.seconds(phase.start)), b = min(frame.xMax, source.seconds(phase.end ?? source.end))
+            guard b > a else { continue }
+            let color = Frame.phaseColors[phase.kind] ?? "#999999"
+            out += SVG.tag("rect", ["class": "phase", "data-phase": phase.kind.rawValue, "x": SVG.num(frame.x(a)),
+                                    "y": SVG.num(top), "width": SVG.num(frame.x(b) - frame.x(a)),
+                                    "height": SVG.num(height), "fill": color, "fill-opacity": "0.14"]) + "\n"
+            if first {
+                out += SVG.tag("text", ["x": SVG.num(frame.x(a) + 3), "y": SVG.num(top + 11), "font-size": "10",
+                                        "fill": color], text: phase.kind.rawValue) + "\n"
+            }
+        }
+        // Grid, ticks and their labels, axis titles.
+        let yDigits = Ticks.digits(for: axis.ticks.count > 1 ? axis.ticks[1] - axis.ticks[0] : 1)
+        for tick in axis.ticks {
+            out += SVG.tag("line", ["x1": SVG.num(left), "y1": SVG.num(y(tick)), "x2": SVG.num(left + width),
+                                    "y2": SVG.num(y(tick)), "stroke": "#e5e5ea"])
+            out += SVG.tag("text", ["x": SVG.num(left - 5), "y": SVG.num(y(tick) + 3.5), "font-size": "10",
+                                    "text-anchor": "end", "fill": "#3a3a3c"], text: SVG.num(tick, yDigits)) + "\n"
+        }
+        let xDigits = Ticks.digits(for: frame.xTicks.count > 1 ? frame.xTicks[1] - frame.xTicks[0] : frame.xMax)
+        for tick in frame.xTicks {
+            let x = frame.x(tick)
+            out += SVG.tag("line", ["x1": SVG.num(x), "y1": SVG.num(bottom), "x2": SVG.num(x), "y2": SVG.num(bottom + 4),
+                                    "stroke": "#8e8e93"])
+            out += SVG.tag("text", ["x": SVG.num(x), "y": SVG.num(bottom + 15), "font-size": "10", "text-anchor": "middle",
+                                    "fill": "#3a3a3c"], text: SVG.num(tick, xDigits)) + "\n"
+        }
+        out += SVG.tag("text", ["x": SVG.num(left + width), "y": SVG.num(bottom + 28), "font-size": "10",
+                                "text-anchor": "end", "fill": "#636366"], text: "time (s)") + "\n"
+        let title = property.unit.isEmpty ? property.name : "\(property.name) (\(property.unit))"
+        let middle = SVG.num(top + height / 2)
+        out += SVG.tag("text", ["class": "axis-title", "x": "14", "y": middle, "font-size": "11", "text-anchor": "middle",
+                                "fill": "#1c1c1e", "transform": "rotate(-90 14 \(middle))"], text: title) + "\n"
+        // The declared duration, and now (a running transition: what lies after it is predicted).
+        if source.duration > 0, source.duration <= frame.xMax + 1e-9 {
+            let x = frame.x(source.duration)
+            out += vertical(x, ["class": "duration", "stroke": "#636366", "stroke-dasharray": "5 4"])
+            if first {
+                out += SVG.tag("text", ["x": SVG.num(x - 3), "y": SVG.num(top - 4), "font-size": "10", "text-anchor": "end",
+                                        "fill": "#636366"], text: "duration \(SVG.num(source.duration, 3)) s") + "\n"
+            }
+        }
+        if source.now < source.end {
+            let x = frame.x(max(0, source.seconds(source.now)))
+            out += vertical(x, ["class": "now", "stroke": "#ff9f0a", "stroke-width": "1.5"])
+            if first {
+                out += SVG.tag("text", ["x": SVG.num(x + 3), "y": SVG.num(top - 4), "font-size": "10", "fill": "#ff9f0a"],
+                               text: "now (later: predicted)") + "\n"
+            }
+        }
+        // The curves: a gap wherever the view was not in the tree.
+        for line in lines {
+            var d = ""
+            var pen = false
+            for (k, value) in line.values.enumerated() {
+                guard let value, value.isFinite else {
+                    pen = false
+                    continue
+                }
+                d += (pen ? "L" : "M") + SVG.num(frame.x(source.seconds(times[k]))) + " " + SVG.num(y(value))
+                pen = true
+            }
+            guard !d.isEmpty else { continue }
+            let values = line.values.compactMap { $0 }.filter(\.isFinite)
+            out += SVG.tag("path", [
+                "class": "series", "data-view": line.view, "data-min": SVG.num(values.min() ?? 0, 6),
+                "data-max": SVG.num(values.max() ?? 0, 6), "data-last": SVG.num(values.last ?? 0, 6), "d": d,
+                "fill": "none", "stroke": line.color, "stroke-width": "1.8", "stroke-linejoin": "round",
+            ]) + "\n"
+        }
+        return out + "</g>\n"
     }
 }
