@@ -149,6 +149,8 @@ extension Daemon {
             try p.finish()
             return scene.json(of: container)
         },
+        "render.filmstrip": { d, p, c throws(RPCError) in try d.renderFilmstrip(p, c) },
+        "render.timeline": { d, p, c throws(RPCError) in try d.renderTimeline(p, c) },
         "transition.get": { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             let id = try p.requiredID("transition")
@@ -164,8 +166,6 @@ extension Daemon {
             return .array(scene.transitions.filter { !active || !$0.isEnded }.map { scene.json(of: $0) })
         },
         "transition.wait": { d, p, c throws(RPCError) in try d.transitionWait(p, c) },
-        "render.filmstrip": { d, p, c throws(RPCError) in try d.renderFilmstrip(p, c) },
-        "render.timeline": { d, p, c throws(RPCError) in try d.renderTimeline(p, c) },
         "events.subscribe": { d, p, c throws(RPCError) in try d.subscribe(p, c) },
         "events.unsubscribe": { d, p, c throws(RPCError) in
             guard let id = try p.int("subscription", in: 1...Int(Int32.max)) else {
