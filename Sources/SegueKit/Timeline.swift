@@ -63,8 +63,6 @@ public struct Timeline {
     /// True once the transition's end has been recorded: after that the last sample is the final state. Before it,
     /// instants past the last sample are rebuilt from the animations still running (a running transition).
     public internal(set) var isFinished = false
-    /// The interactive phases (scrub, finish, cancel), in time order, for render.timeline to shade.
-    public var phases: [TimelinePhase] = []
 
     public init() {}
 

@@ -21,9 +21,11 @@ public struct RenderSource {
     public var fps: Int
     /// One line saying what this is, e.g. "cross-dissolve · select a → b · t-1".
     public var title: String
+    /// Interactive phases to shade on the curves.
+    public var phases: [RenderPhase]
 
     public init(timeline: Timeline, start: Int64, end: Int64, now: Int64, duration: Double, sceneSize: Size,
-                origin: Point = .zero, fps: Int = 60, title: String)
+                origin: Point = .zero, fps: Int = 60, title: String, phases: [RenderPhase] = [])
     {
         self.timeline = timeline
         self.start = start
@@ -34,6 +36,7 @@ public struct RenderSource {
         self.origin = origin
         self.fps = max(1, fps)
         self.title = title
+        self.phases = phases
     }
 
     /// A transition of `scene`: a finished one from its start to its end; a running one from its start to its
@@ -60,7 +63,8 @@ public struct RenderSource {
         self.init(
             timeline: t.timeline, start: t.startedAt, end: end, now: scene.now, duration: t.duration,
             sceneSize: scene.size, origin: origin, fps: scene.fps,
-            title: "\(t.animatorName) · \(t.kind.rawValue) \(t.from.id) → \(t.to.id) · \(t.id)")
+            title: "\(t.animatorName) · \(t.kind.rawValue) \(t.from.id) → \(t.to.id) · \(t.id)",
+            phases: RenderPhase.recorded(by: t))
     }
 
     /// The most views the timeline's subtree held at once (what one frame may have to draw).

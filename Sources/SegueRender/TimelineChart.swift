@@ -100,7 +100,7 @@ public struct TimelineChart {
         static let width = 760.0, left = 78.0, right = 20.0, top = 62.0, panelHeight = 130.0, panelGap = 34.0
         static let palette = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
                               "#7f7f7f", "#bcbd22"]
-        static let phaseColors: [TimelinePhase.Kind: String] = [.scrub: "#0a84ff", .finish: "#30d158", .cancel: "#ff453a"]
+        static let phaseColors: [RenderPhase.Kind: String] = [.scrub: "#0a84ff", .finish: "#30d158", .cancel: "#ff453a"]
         let xMax: Double
         let xTicks: [Double]
         let panelsTop: Double
@@ -134,7 +134,7 @@ public struct TimelineChart {
         out += SVG.tag("rect", ["x": SVG.num(left), "y": SVG.num(top), "width": SVG.num(width), "height": SVG.num(height),
                                 "fill": "#fafafa", "stroke": "#c7c7cc"]) + "\n"
         // Interactive phases, under everything else.
-        for phase in source.timeline.phases {
+        for phase in source.phases {
             let a = max(0, source.seconds(phase.start)), b = min(frame.xMax, source.seconds(phase.end ?? source.end))
             guard b > a else { continue }
             let color = Frame.phaseColors[phase.kind] ?? "#999999"

@@ -7,13 +7,13 @@ import Testing
 @Suite("Render: timeline charts")
 struct TimelineChartTests {
     /// A finished default slide (seed 000's spring, damping 0.75) and its chart.
-    func springChart(properties: [PlotProperty]? = nil, phases: [TimelinePhase] = []) throws -> (Element, TimelineChart) {
+    func springChart(properties: [PlotProperty]? = nil, phases: [RenderPhase] = []) throws -> (Element, TimelineChart) {
         let (scene, container, _, _) = try makeScene()
         let t = try #require(try scene.select(container, index: 1).transition)
         scene.advance(by: 1_200_000_000)
         var source = RenderSource(transition: t, scene: scene)
-        source.timeline.phases = phases.map {
-            TimelinePhase(kind: $0.kind, start: t.startedAt + $0.start, end: $0.end.map { t.startedAt + $0 })
+        source.phases = phases.map {
+            RenderPhase(kind: $0.kind, start: t.startedAt + $0.start, end: $0.end.map { t.startedAt + $0 })
         }
         let chart = TimelineChart(source, properties: properties)
         return (try parseXML(chart.svg), chart)
@@ -55,8 +55,8 @@ struct TimelineChartTests {
     func phasesShaded() throws {
         let (root, _) = try springChart(
             properties: [try #require(PlotProperty.named("alpha"))],
-            phases: [TimelinePhase(kind: .scrub, start: 0, end: 400_000_000),
-                     TimelinePhase(kind: .cancel, start: 400_000_000, end: nil)])
+            phases: [RenderPhase(kind: .scrub, start: 0, end: 400_000_000),
+                     RenderPhase(kind: .cancel, start: 400_000_000, end: nil)])
         let bands = root.all(named: "rect", class: "phase")
         #expect(bands.map { $0.attributes["data-phase"] } == ["scrub", "cancel"])
         let scrub = try #require(bands.first), cancel = try #require(bands.last)
@@ -74,5 +74,28 @@ struct TimelineChartTests {
         let (root, chart) = try springChart(properties: names.compactMap(PlotProperty.named))
         #expect(chart.properties == names)
         #expect(root.all(named: "g", class: "plot").map { $0.attributes["data-property"] ?? "" } == names)
+    }
+
+    /// Stand-ins for the engine's Transition and TransitionPhase (interactive transitions record their phases there).
+    final class FakeTransition {
+        struct Phase {
+            enum Kind: String { case scrub, finish, cancel }
+            let kind: Kind
+            let start: Int64
+            var end: Int64?
+        }
+        let id = "t-1"
+        var phases: [Phase] = [Phase(kind: .scrub, start: 10, end: 20), Phase(kind: .finish, start: 20, end: nil)]
+    }
+
+    @Test("a transition's recorded phases are read from its phases property; none when it has no such property")
+    func recordedPhases() throws {
+        #expect(RenderPhase.recorded(by: FakeTransition()) == [
+            RenderPhase(kind: .scrub, start: 10, end: 20), RenderPhase(kind: .finish, start: 20, end: nil),
+        ])
+        let (scene, container, _, _) = try makeScene()
+        let t = try #require(try scene.select(container, index: 1).transition)
+        scene.advance(by: 1_200_000_000)
+        #expect(RenderSource(transition: t, scene: scene).phases == [])  // never driven: nothing to shade
     }
 }
