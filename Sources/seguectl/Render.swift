@@ -79,6 +79,13 @@ struct Preview: ParsableCommand {
         if !(1...600).contains(frames) { throw ValidationError("--frames must be 1…600") }
     }
 
+    /// `ANIMATOR-KIND.html` in the current folder, with anything but letters, digits, `.`, `-` and `_` in the
+    /// animator's name made `_` (a name is never a path).
+    static func defaultFile(animator: String, kind: String) -> String {
+        let safe = String(animator.map { $0.isLetter || $0.isNumber || "._-".contains($0) ? $0 : "_" })
+        return "\(safe.hasPrefix(".") ? "_" + safe : safe)-\(kind).html"
+    }
+
     func run() throws {
         let daemon = try spawnOptions.launch()
         defer { daemon?.stop() }
@@ -98,7 +105,7 @@ struct Preview: ParsableCommand {
         let timeline = try client.callOrExit("render.timeline", JSONObject([("spec", spec)]))
         let html = PreviewPage.html(PreviewPage.Input(
             animator: animator, kind: specOptions.kind, filmstrip: strip, player: player, timeline: timeline))
-        let path = out ?? "\(animator)-\(specOptions.kind).html"
+        let path = out ?? Preview.defaultFile(animator: animator, kind: specOptions.kind)
         try writeOutput(html, to: path)
         if path != "-" { printLine("wrote \(path)") }
     }

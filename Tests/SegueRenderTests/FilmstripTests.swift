@@ -104,3 +104,25 @@ struct FilmstripTests {
         #expect(root.attributes["transform"]?.hasPrefix("matrix(0 1 -1 0 ") == true)
     }
 }
+
+@Suite("Render: SVG numbers and text")
+struct RenderSVGTextTests {
+    @Test("numbers are short, locale-free and always parse: no -0, carries rounded up, non-finite as 0")
+    func numbers() {
+        #expect(SVG.num(160) == "160")
+        #expect(SVG.num(0.125, 2) == "0.13")
+        #expect(SVG.num(-0.001) == "0")
+        #expect(SVG.num(0.9999, 3) == "1")
+        #expect(SVG.num(-12.5) == "-12.5")
+        #expect(SVG.num(1.05, 4) == "1.05")
+        #expect(SVG.num(.nan) == "0" && SVG.num(.infinity) == "0")
+        #expect(SVG.num(1e20) == "1e15")
+    }
+
+    @Test("text and attribute values are escaped, control characters replaced")
+    func escaping() {
+        #expect(SVG.escape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&apos;")
+        #expect(SVG.escape("x\u{1}y") == "x?y")
+        #expect(SVG.tag("text", ["x": "1"], text: "</svg>") == "<text x=\"1\">&lt;/svg&gt;</text>")
+    }
+}
