@@ -30,12 +30,14 @@ let package = Package(
         .target(name: "SegueJSON"),
         // The transition engine: pure Swift, no I/O, driven by a clock.
         .target(name: "SegueKit", dependencies: ["SegueJSON"]),
+        // Pictures of transitions (render.*): filmstrips and property curves as SVG, from recorded timelines.
+        .target(name: "SegueRender", dependencies: ["SegueKit"]),
         // The only module that touches Lua.
         .target(name: "SegueLua", dependencies: ["SegueKit", "CLuaShim"]),
         .target(
             name: "SegueDaemon",
             dependencies: [
-                "SegueKit", "SegueLua", "SegueJSON",
+                "SegueKit", "SegueLua", "SegueJSON", "SegueRender",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -70,6 +72,7 @@ let package = Package(
         ),
         .testTarget(name: "SegueKitTests", dependencies: ["SegueKit"]),
         .testTarget(name: "SegueLuaTests", dependencies: ["SegueLua", "SegueKit"]),
+        .testTarget(name: "SegueRenderTests", dependencies: ["SegueRender", "SegueKit"]),
         .testTarget(
             name: "SegueDaemonTests",
             dependencies: [

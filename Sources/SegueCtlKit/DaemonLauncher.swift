@@ -100,7 +100,11 @@ public final class DaemonLauncher {
                 continue
             }
             let config = folder + "/config/segued.toml"
-            return (plugins, FileManager.default.fileExists(atPath: config) ? config : nil)
+            let hasConfig = FileManager.default.fileExists(atPath: config)
+            // Not SwiftPM's own .build/plugins (build-tool plugins): a plugins folder holds Lua files.
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: plugins)) ?? []
+            guard hasConfig || files.contains(where: { $0.hasSuffix(".lua") }) else { continue }
+            return (plugins, hasConfig ? config : nil)
         }
         return nil
     }

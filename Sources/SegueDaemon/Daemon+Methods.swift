@@ -149,6 +149,8 @@ extension Daemon {
             try p.finish()
             return scene.json(of: container)
         },
+        "render.filmstrip": { d, p, c throws(RPCError) in try d.renderFilmstrip(p, c) },
+        "render.timeline": { d, p, c throws(RPCError) in try d.renderTimeline(p, c) },
         "transition.get": { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             let id = try p.requiredID("transition")

@@ -379,6 +379,7 @@ extension Scene {
             scene: self, transition: transition, containerView: container.view, from: from, to: to,
             animated: animated, goingRight: (op.toIndex ?? 0) > (op.fromIndex ?? 0), seedFrames: seedFrames)
         transition.context = context
+        transition.timelineRoot = container.isModalHost ? window : container.view
         if container.isModalHost { configureModalContext(transition, context) }
         transition.startedInteractive = animated && interactive != .none
         transition.interaction = transition.startedInteractive ? interaction : nil
@@ -473,7 +474,7 @@ extension Scene {
         }
         do {
             try transition.animator.animateTransition(using: context)
-            if !transition.isEnded { transition.timeline.record(context.containerView, at: now, structureVersion: structureVersion, valueVersion: valueVersion) }
+            if !transition.isEnded, let root = transition.timelineRoot { transition.timeline.record(root, at: now, structureVersion: structureVersion, valueVersion: valueVersion) }
         } catch {
             guard !transition.isEnded else {
                 warn(transition.animatorName, "raised after completing: \(error.message)")
@@ -568,7 +569,9 @@ extension Scene {
         transition.state = completed ? .completed : .cancelled
         transition.endedAt = now
         transition.forced = transition.forced || forced
-        transition.timeline.record(context.containerView, at: now, structureVersion: structureVersion, valueVersion: valueVersion, final: true)
+        if let root = transition.timelineRoot {
+            transition.timeline.record(root, at: now, structureVersion: structureVersion, valueVersion: valueVersion, final: true)
+        }
         activeTransitionCount -= 1
         if container.activeTransition === transition { container.activeTransition = nil }
         do {

@@ -493,7 +493,7 @@ public final class Scene {
         guard structureVersion != timelinesRecorded.structure || valueVersion != timelinesRecorded.value else { return }
         timelinesRecorded = (structureVersion, valueVersion)
         for transition in transitionOrder where !transition.isEnded {
-            guard let container = transition.context?.containerView else { continue }
+            guard let container = transition.timelineRoot else { continue }
             transition.timeline.record(container, at: now, structureVersion: structureVersion, valueVersion: valueVersion)
         }
     }

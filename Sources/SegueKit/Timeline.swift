@@ -60,12 +60,16 @@ public struct Timeline {
     var valueVersion = -1
     /// A transition whose shape keeps changing keeps its first samples and its last one.
     public static let maxSamples = 4096
+    /// True once the transition's end has been recorded: after that the last sample is the final state. Before it,
+    /// instants past the last sample are rebuilt from the animations still running (a running transition).
+    public internal(set) var isFinished = false
 
     public init() {}
 
     /// A full sample, unless nothing changed since the last one (then only the end of the transition is taken).
     mutating func record(_ root: View, at time: Int64, structureVersion: Int, valueVersion: Int, final: Bool = false) {
         guard final || structureVersion != self.structureVersion || valueVersion != self.valueVersion else { return }
+        if final { isFinished = true }
         self.structureVersion = structureVersion
         self.valueVersion = valueVersion
         if let last = samples.last, last.time == time { samples.removeLast() }
@@ -102,7 +106,7 @@ public struct Timeline {
     /// then applied on top (each at its own elapsed time; one stopped early holds the value it had then).
     public func sample(at time: Int64) -> Sample? {
         guard let base = samples.last(where: { $0.time <= time }) ?? samples.first else { return nil }
-        if let last = samples.last, time >= last.time { return last }
+        if isFinished, let last = samples.last, time >= last.time { return last }
         var sample = base
         var index: [Int: Int] = [:]
         for (i, serial) in base.structure.serials.enumerated() { index[serial] = i }

@@ -47,6 +47,9 @@ public final class Transition {
     var oldStack: [ViewController] = []
     /// The recorded timeline (for render.*): the container's views at every tick of the transition.
     public internal(set) var timeline = Timeline()
+    /// The subtree the timeline records: the container's view, or the whole window for a present or dismiss (so
+    /// the presenting view is in the picture).
+    public internal(set) var timelineRoot: View?
 
     // Interaction (SPEC §3, percent driven).
     /// Started with `interactive` (paused at 0, driven by update/finish/cancel).

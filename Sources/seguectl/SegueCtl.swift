@@ -20,6 +20,8 @@ struct SegueCtl: ParsableCommand {
               seguectl check dt-slide
               seguectl stats
               seguectl test --spawn Tests/Scenarios
+              seguectl preview flip --kind push
+              seguectl filmstrip dt-slide cross-dissolve --out strips.svg
 
             Every subcommand takes --socket PATH (default: $XDG_RUNTIME_DIR/segued.sock, else \
             /tmp/segued-$UID.sock); tree, plugins, check, stats and test take --json to print the raw JSON result \
@@ -28,7 +30,8 @@ struct SegueCtl: ParsableCommand {
             Exit status: 0 success; 1 the daemon answered with an error, or a check or a scenario failed; \
             2 the daemon could not be reached, or the arguments were wrong.
             """,
-        subcommands: [Call.self, Watch.self, Tree.self, Plugins.self, Check.self, Stats.self, Test.self])
+        subcommands: [Call.self, Watch.self, Tree.self, Plugins.self, Check.self, Stats.self, Test.self, Preview.self,
+                      FilmstripCommand.self])
 
     /// Parses and runs like ArgumentParser's own `main`, except that a usage error exits with status 2 (as
     /// documented) rather than EX_USAGE.

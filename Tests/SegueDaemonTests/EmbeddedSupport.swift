@@ -25,6 +25,12 @@ final class Harness {
         channel = try Harness.connect(daemon, maxLineBytes: maxLineBytes)
     }
 
+    /// A connection to a daemon the test made (its own config).
+    init(daemon: Daemon, maxLineBytes: Int = 4096) throws {
+        self.daemon = daemon
+        channel = try Harness.connect(daemon, maxLineBytes: maxLineBytes)
+    }
+
     static func connect(_ daemon: Daemon, maxLineBytes: Int = 4096) throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder(maxLength: maxLineBytes)))
