@@ -190,6 +190,34 @@ struct InteractiveTests {
         ])
     }
 
+    @Test("nav.set: cancelled at 0.3 the old stack and tree are back, every will_move balanced; finished at 0.7 the new one")
+    func setStack() throws {
+        let (scene, recorder, nav, a, b, provider) = try setUp(.navigation)
+        _ = provider
+        let x = try scene.createViewController(id: "x", title: "X", color: nil)
+        _ = try scene.push(nav, b, animated: false)
+        let before = scene.tree(presentation: true)
+        recorder.events.removeAll()
+        let t = try #require(try scene.setStack(nav, [a, x], interactive: .percent, animator: "fade-slide").transition)
+        try scene.updateTransition(t, percent: 0.3)
+        try scene.endInteraction(t, cancel: true, speed: 1, curve: .linear)
+        scene.advance(by: 400_000_000)
+        #expect(t.state == .cancelled)
+        #expect(nav.items.map(\.id) == ["a", "b"] && nav.children.map(\.id) == ["a", "b"])
+        #expect(x.parent == nil)
+        #expect(scene.tree(presentation: true) == before)
+        let moves = recorder.lifecycle.filter { $0.contains("move_to_parent") }
+        #expect(moves == [
+            "will_move_to_parent b(nil)", "will_move_to_parent x(c)", "did_move_to_parent x(nil)", "did_move_to_parent b(c)",
+        ])
+        let t2 = try #require(try scene.setStack(nav, [a, x], interactive: .percent, animator: "fade-slide").transition)
+        try scene.updateTransition(t2, percent: 0.7)
+        try scene.endInteraction(t2, cancel: false, speed: 1, curve: .linear)
+        scene.advance(by: 400_000_000)
+        #expect(t2.state == .completed)
+        #expect(nav.items.map(\.id) == ["a", "x"])
+    }
+
     @Test("tab: a cancelled select leaves both children where they were")
     func tabCancel() throws {
         let (scene, recorder, tab, a, b, provider) = try setUp(.tab)
