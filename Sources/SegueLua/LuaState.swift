@@ -23,9 +23,11 @@ final class LuaState {
     private var callDepth = 0
 
     /// A new sandboxed state, or nil when Lua cannot allocate one.
-    init?(memoryLimit: Int, instructionBudget: Int) {
+    /// `callTimeoutMs` > 0 arms the wall-clock backstop (a top-level call running longer is stopped).
+    init?(memoryLimit: Int, instructionBudget: Int, callTimeoutMs: Int = 0) {
         guard let L = segue_newstate(memoryLimit, Int64(instructionBudget)) else { return nil }
         self.L = L
+        if callTimeoutMs > 0 { segue_set_call_timeout(L, Int32(min(callTimeoutMs, 3_600_000))) }
     }
 
     deinit { segue_close(L) }

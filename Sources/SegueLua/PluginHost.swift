@@ -147,7 +147,8 @@ public final class PluginHost: AnimatorProvider {
         do {
             probe = try PluginInstance(
                 source: source, file: path, chunkName: "@" + PluginHost.fileName(path), scene: nil,
-                memoryLimit: settings.memoryLimitBytes, instructionBudget: settings.instructionBudget)
+                memoryLimit: settings.memoryLimitBytes, instructionBudget: settings.instructionBudget,
+                callTimeoutMs: settings.callTimeoutMs)
         } catch {
             return fail(error.message)
         }
@@ -263,7 +264,8 @@ public final class PluginHost: AnimatorProvider {
         do {
             instance = try PluginInstance(
                 source: file.source, file: file.file, chunkName: "@" + PluginHost.fileName(file.file), scene: scene,
-                memoryLimit: settings.memoryLimitBytes, instructionBudget: settings.instructionBudget)
+                memoryLimit: settings.memoryLimitBytes, instructionBudget: settings.instructionBudget,
+                callTimeoutMs: settings.callTimeoutMs)
         } catch {
             throw EngineError(.pluginError, "plugin file \(PluginHost.fileName(file.file)) failed to load: \(error.message)")
         }

@@ -30,10 +30,13 @@ final class PluginInstance {
     static let ctxTag: Int32 = 0x4354_5854  // "CTXT"
 
     /// Builds the state, runs the prelude and the plugin's source. Throws a message when any step fails.
-    init(source: String, file: String, chunkName: String, scene: Scene?, memoryLimit: Int, instructionBudget: Int)
-        throws(LuaError)
-    {
-        guard let state = LuaState(memoryLimit: memoryLimit, instructionBudget: instructionBudget) else {
+    init(
+        source: String, file: String, chunkName: String, scene: Scene?, memoryLimit: Int, instructionBudget: Int,
+        callTimeoutMs: Int = 0
+    ) throws(LuaError) {
+        guard
+            let state = LuaState(memoryLimit: memoryLimit, instructionBudget: instructionBudget, callTimeoutMs: callTimeoutMs)
+        else {
             throw LuaError("could not create a Lua state")
         }
         self.state = state
