@@ -71,10 +71,12 @@ public final class PluginHost: AnimatorProvider {
         var records: [PluginRecord]
     }
 
-    private var files: [String: LoadedFile] = [:]  // by file path
-    private var byName: [String: String] = [:]  // plugin name -> file path
-    private var failed: [String: PluginRecord] = [:]  // by file path
-    private var instances: [ObjectIdentifier: [String: PluginInstance]] = [:]
+    var files: [String: LoadedFile] = [:]  // by file path
+    var byName: [String: String] = [:]  // plugin name -> file path
+    var failed: [String: PluginRecord] = [:]  // by file path
+    /// Plugins whose file was deleted (`status: "unloaded"` in plugins.list until a file of that path loads).
+    var unloaded: [String: [PluginRecord]] = [:]  // by file path
+    var instances: [ObjectIdentifier: [String: PluginInstance]] = [:]
 
     public init(directory: String, settings: LuaSettings = LuaSettings()) {
         self.directory = directory
@@ -99,6 +101,7 @@ public final class PluginHost: AnimatorProvider {
             }
         }
         all.append(contentsOf: failed.values)
+        for records in unloaded.values { all.append(contentsOf: records) }
         return all.sorted { ($0.name, $0.file) < ($1.name, $1.file) }
     }
 
@@ -115,18 +118,11 @@ public final class PluginHost: AnimatorProvider {
 
     public func record(named name: String) -> PluginRecord? { records.first { $0.name == name } }
 
-    /// Loads every `*.lua` file of the folder (in name order). Returns the events to report.
+    /// Loads every `*.lua` file of the folder (in name order), and on later calls rescans it: new and changed files
+    /// load, deleted ones unload, unchanged ones are left alone (SIGHUP and `daemon.reload` call this).
+    /// Returns the events to report.
     @discardableResult
-    public func loadAll() -> [PluginEvent] {
-        guard let names = FileSystem.list(directory) else {
-            return [PluginEvent(type: "plugin.failed", name: "", file: directory, message: "cannot read the plugins folder")]
-        }
-        var events: [PluginEvent] = []
-        for name in names where name.hasSuffix(".lua") && !name.hasPrefix(".") {
-            events.append(contentsOf: load(file: directory + "/" + name))
-        }
-        return events
-    }
+    public func loadAll() -> [PluginEvent] { rescan(force: false) }
 
     /// Loads (or reloads) one file. A broken new version leaves a working one loaded.
     public func load(file path: String) -> [PluginEvent] {
@@ -137,12 +133,18 @@ public final class PluginHost: AnimatorProvider {
                 failed[path] = PluginRecord(
                     name: base, kind: "unknown", version: nil, api: PluginHost.apiVersion, file: path, status: "failed",
                     error: message, loadedAt: FileSystem.wallSeconds(), loadMs: 0, memoryBytes: 0, calls: 0, failures: 0)
+                unloaded[path] = nil
+            } else if var loaded = files[path] {
+                // The working version stays loaded; plugins.list says why the new one was refused.
+                for i in loaded.records.indices { loaded.records[i].error = "the new version failed to load: \(message)" }
+                files[path] = loaded
             }
             return [PluginEvent(type: "plugin.failed", name: base, file: path, message: message)]
         }
         guard let mode = FileSystem.mode(path), FileSystem.isRegularFile(path) else { return fail("not a regular file") }
         if mode & 0o002 != 0 { return fail("refused: the file is writable by other users (chmod o-w)") }
         guard let source = FileSystem.read(path) else { return fail("cannot read the file (or it is over 4 MiB)") }
+        if let folderProblem = folderProblem { return fail(folderProblem) }
         let probe: PluginInstance
         do {
             probe = try PluginInstance(
@@ -181,6 +183,7 @@ public final class PluginHost: AnimatorProvider {
         for record in records { byName[record.name] = path }
         files[path] = LoadedFile(file: path, source: source, records: records)
         failed[path] = nil
+        unloaded[path] = nil
         // Scenes make a fresh state from the new source on next use; running transitions keep their instance.
         for key in instances.keys { instances[key]?[path] = nil }
         return records.map { PluginEvent(type: "plugin.loaded", name: $0.name, file: path, message: nil) }

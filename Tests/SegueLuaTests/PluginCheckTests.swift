@@ -1,0 +1,73 @@
+import SegueJSON
+import SegueKit
+import Testing
+
+@testable import SegueLua
+
+/// The codes of the problems of every failed case of a check result, by case.
+func problemCodes(_ result: JSONValue) -> [String: [String]] {
+    var codes: [String: [String]] = [:]
+    for c in result["cases"]?.arrayValue ?? [] {
+        let name = c["case"]?.stringValue ?? "?"
+        codes[name] = (c["problems"]?.arrayValue ?? []).compactMap { $0["code"]?.stringValue }
+    }
+    return codes
+}
+
+func allCodes(_ result: JSONValue) -> Set<String> { Set(problemCodes(result).values.flatMap { $0 }) }
+
+@Suite("plugins.check")
+struct PluginCheckTests {
+    @Test("every bundled animator passes the check")
+    func bundledAnimatorsPass() throws {
+        let host = PluginHost(directory: repositoryRoot + "/plugins")
+        host.loadAll()
+        let animators = host.records.filter { $0.kind == "animator" && $0.status == "loaded" }.map(\.name)
+        #expect(animators.count >= 3)
+        for name in animators {
+            let result = try host.check(name: name)
+            #expect(result["passed"]?.boolValue == true, "\(name): \(problemCodes(result))")
+            #expect(result["cases"]?.arrayValue?.count == 4)
+        }
+    }
+
+    @Test("each kind of broken animator is reported with its stable code", arguments: [
+        ("never", "animate = function(ctx) ctx.container:add(ctx:view('to')) end", "never_completed"),
+        ("twice", "animate = function(ctx) ctx.container:add(ctx:view('to')) ctx:complete(true) ctx:complete(true) end", "completed_twice"),
+        ("raises", "animate = function(ctx) error('boom') end", "raised"),
+        ("slow", "animate = function(ctx) ctx.container:add(ctx:view('to')) segue.after(1.0, function() ctx:complete(true) end) end", "too_slow"),
+        ("extra", "animate = function(ctx) ctx.container:add(ctx:view('to')) ctx.container:add(segue.view{frame = segue.rect(0, 0, 10, 10)}) ctx:complete(true) end", "extra_views"),
+        ("noto", "animate = function(ctx) ctx:complete(true) end", "missing_to_view"),
+        ("faded", "animate = function(ctx) ctx.container:add(ctx:view('to')) ctx:view('from').alpha = 0 ctx:complete(true) end", "from_view_not_restored"),
+        ("endedraises", "animate = function(ctx) ctx.container:add(ctx:view('to')) ctx:complete(true) end, ended = function() error('in ended') end", "raised"),
+    ])
+    func brokenAnimators(name: String, animate: String, code: String) throws {
+        let dir = try makePluginFolder([
+            "\(name).lua": "return segue.animator { duration = function() return 0.2 end, \(animate) }",
+        ])
+        let host = PluginHost(directory: dir)
+        host.loadAll()
+        let result = try host.check(name: name)
+        #expect(result["passed"]?.boolValue == false)
+        #expect(allCodes(result).contains(code), "\(problemCodes(result))")
+    }
+
+    @Test("an unknown name and a plugin that is no animator are refused")
+    func refused() throws {
+        let dir = try makePluginFolder([
+            "d.lua": "return segue.delegate { animator_for = function(op) return nil end }",
+        ])
+        let host = PluginHost(directory: dir)
+        host.loadAll()
+        #expect(throws: EngineError.self) { try host.check(name: "nope") }
+        #expect(throws: EngineError.self) { try host.check(name: "d") }
+    }
+
+    @Test("the check leaves no plugin state behind")
+    func noStateLeft() throws {
+        let host = PluginHost(directory: repositoryRoot + "/plugins")
+        host.loadAll()
+        _ = try host.check(name: "dt-slide")
+        #expect(host.instances.isEmpty)
+    }
+}
