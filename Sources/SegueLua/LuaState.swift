@@ -16,7 +16,11 @@ enum HostResult {
 
 /// Owns one sandboxed `lua_State` (closed in deinit) and the Swift functions it can call.
 final class LuaState {
-    let L: OpaquePointer
+    /// The thread host code works on: the main thread, or the coroutine that called the running host function
+    /// (host functions must read their arguments from, and push results on, the stack of the thread that called).
+    private(set) var L: OpaquePointer
+    /// The state's main thread (what `segue_close` closes).
+    let main: OpaquePointer
     private var hostFunctions: [(LuaState) -> HostResult] = []
     /// How many Swift→Lua calls are running on this state: only the outermost gets a fresh budget, so a script
     /// cannot refill its budget by making the engine call back into it (ctx:complete → ended).
@@ -27,10 +31,11 @@ final class LuaState {
     init?(memoryLimit: Int, instructionBudget: Int, callTimeoutMs: Int = 0) {
         guard let L = segue_newstate(memoryLimit, Int64(instructionBudget)) else { return nil }
         self.L = L
+        self.main = L
         if callTimeoutMs > 0 { segue_set_call_timeout(L, Int32(min(callTimeoutMs, 3_600_000))) }
     }
 
-    deinit { segue_close(L) }
+    deinit { segue_close(main) }
 
     var sandbox: UnsafeMutablePointer<segue_sandbox> { segue_sandbox_of(L) }
     var memoryUsed: Int { sandbox.pointee.used }
@@ -41,7 +46,10 @@ final class LuaState {
         segue_pushhost(L, luaHostEntry, Unmanaged.passUnretained(self).toOpaque(), Int32(hostFunctions.count - 1))
     }
 
-    fileprivate func callHost(_ index: Int32) -> Int32 {
+    fileprivate func callHost(_ index: Int32, thread: OpaquePointer?) -> Int32 {
+        let saved = L
+        if let thread { L = thread }
+        defer { L = saved }
         guard index >= 0, Int(index) < hostFunctions.count else {
             push("segued: unknown host function")
             return -1
@@ -181,8 +189,8 @@ final class LuaState {
 }
 
 /// The one C entry point for every host function: finds the state and the function by index.
-private let luaHostEntry: segue_host_fn = { _, context, index in
+private let luaHostEntry: segue_host_fn = { thread, context, index in
     guard let context else { return -1 }
     let state = Unmanaged<LuaState>.fromOpaque(context).takeUnretainedValue()
-    return state.callHost(index)
+    return state.callHost(index, thread: thread)
 }

@@ -1,0 +1,129 @@
+import Foundation
+import SegueJSON
+import SegueKit
+import Testing
+
+@testable import SegueLua
+
+/// One file of Tests/Fixtures/hostile and what its `-- expect:` lines say must happen.
+struct HostileCase: CustomTestStringConvertible, Sendable {
+    let file: String
+    let expectations: [(kind: String, text: String)]
+
+    var testDescription: String { file }
+    var name: String { String(file.dropLast(4)) }
+    func expects(_ kind: String) -> [String] { expectations.filter { $0.kind == kind }.map(\.text) }
+
+    static let directory = repositoryRoot + "/Tests/Fixtures/hostile"
+
+    static let all: [HostileCase] = {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".lua") }.sorted()
+        return names.map { file in
+            let text = (try? String(contentsOfFile: directory + "/" + file, encoding: .utf8)) ?? ""
+            let expectations = text.split(separator: "\n").compactMap { line -> (String, String)? in
+                guard line.hasPrefix("-- expect: ") else { return nil }
+                let rest = line.dropFirst("-- expect: ".count)
+                let kind = rest.prefix { $0 != " " }
+                return (String(kind), String(rest.dropFirst(kind.count).drop { $0 == " " }))
+            }
+            return HostileCase(file: file, expectations: expectations.map { (kind: $0.0, text: $0.1) })
+        }
+    }()
+}
+
+/// Loads the corpus once per test (each test gets its own host, so no state is shared).
+func hostileHost() -> (PluginHost, [PluginEvent]) {
+    var settings = LuaSettings()
+    settings.memoryLimitBytes = 16 << 20
+    // The instruction budget is the deterministic limit these tests name; the wall clock (tested on its own) is
+    // set far enough away that a slow debug build never reaches it first.
+    settings.callTimeoutMs = 20_000
+    let host = PluginHost(directory: HostileCase.directory, settings: settings)
+    let events = host.loadAll()
+    return (host, events)
+}
+
+@Suite("Hostile and broken plugins")
+struct HostileCorpusTests {
+    @Test("the corpus has at least 20 plugins, each with an expectation")
+    func corpusSize() {
+        #expect(HostileCase.all.count >= 20)
+        for c in HostileCase.all { #expect(!c.expectations.isEmpty, "\(c.file) has no -- expect: line") }
+    }
+
+    @Test("each hostile plugin is contained: the transition ends, the scene is consistent, the problem is named",
+          arguments: HostileCase.all)
+    func contained(_ c: HostileCase) throws {
+        let (host, loadEvents) = hostileHost()
+        if let expected = c.expects("load_failed").first {
+            let failed = loadEvents.first { $0.type == "plugin.failed" && $0.file.hasSuffix("/" + c.file) }
+            #expect(failed?.message?.contains(expected) == true, "\(c.file): \(failed?.message ?? "did not fail")")
+            let record = host.records.first { $0.file.hasSuffix("/" + c.file) }
+            #expect(record?.status == "failed")
+            #expect(record?.error?.contains(expected) == true)
+            return
+        }
+        let name = host.records.first { $0.file.hasSuffix("/" + c.file) && $0.status == "loaded" }?.name
+        let animator = try #require(name, "\(c.file) did not load: \(loadEvents.filter { $0.file.hasSuffix(c.file) })")
+        let recorder = Recorder()
+        recorder.host = host
+        let (scene, container, a, b) = try makeScene(host: host, recorder: recorder)
+        let transition = try #require(try scene.select(container, index: 1, animator: animator).transition)
+        var steps = 0
+        while !transition.isEnded && steps < 600 {
+            scene.advance(by: 1_000_000_000 / 60)
+            steps += 1
+        }
+        scene.advance(by: 1_000_000_000)  // late timers and completions
+
+        // The transition ended, completed, and the scene is exactly as a completed select leaves it.
+        #expect(transition.state == .completed, "\(c.file): \(transition.state)")
+        #expect(container.view.subviews.map(\.id) == [b.view.id], "\(c.file)")
+        #expect(a.view.superview == nil)
+        #expect(a.appearance == .disappeared && b.appearance == .appeared, "\(c.file)")
+        #expect(container.selectedIndex == 1)
+        #expect(scene.runningAnimationCount == 0 || transition.state == .completed)
+
+        // The problem is reported by name.
+        let messages = transition.problems.map(\.message)
+        for text in c.expects("failed_over") {
+            #expect(transition.failedOver, "\(c.file) did not fail over")
+            #expect(messages.contains { $0.contains(text) }, "\(c.file): \(messages.map { String($0.prefix(200)) })")
+            #expect(recorder.types("transition.").contains("transition.failed_over"))
+        }
+        if !c.expects("watchdog").isEmpty {
+            #expect(transition.forced, "\(c.file) was not completed by the watchdog")
+            #expect(recorder.types("transition.").contains("transition.watchdog"))
+        }
+        let warnings = recorder.events.filter { $0.type == "plugin.warning" }.compactMap { $0.fields["message"]?.stringValue }
+        for text in c.expects("warning") {
+            #expect(warnings.contains { $0.contains(text) }, "\(c.file): \(warnings.map { String($0.prefix(200)) })")
+        }
+        let logs = recorder.events.filter { $0.type == "log" }.compactMap { $0.fields["message"]?.stringValue }
+        for text in c.expects("log") {
+            #expect(logs.contains { $0.contains(text) }, "\(c.file): \(logs)")
+        }
+        if !c.expects("completed").isEmpty {
+            #expect(!transition.failedOver && !transition.forced && warnings.isEmpty, "\(c.file)")
+        }
+
+        // The scene keeps working: back to the first child with the built-in default.
+        let back = try #require(try scene.select(container, index: 0).transition)
+        scene.advance(by: 1_100_000_000)
+        #expect(back.state == .completed)
+        #expect(container.view.subviews.map(\.id) == [a.view.id])
+    }
+
+    @Test("a poisoned state hurts only its own plugin: another plugin and another scene still work")
+    func isolation() throws {
+        let (host, _) = hostileHost()
+        let recorder = Recorder()
+        recorder.host = host
+        let (scene, container, _, _) = try makeScene(host: host, recorder: recorder)
+        _ = try scene.select(container, index: 1, animator: "poisoned-string-metatable")
+        scene.advance(by: 1_100_000_000)
+        let ok = try #require(try scene.select(container, index: 0, animator: "twin").transition)
+        scene.advance(by: 200_000_000)
+        #expect(ok.state == .completed && !ok.failedOver)
+    }
+}
