@@ -111,6 +111,16 @@ struct PluginHostIntegrationTests {
         let codes = (bad["cases"]?.arrayValue ?? []).flatMap { ($0["problems"]?.arrayValue ?? []).compactMap { $0["code"]?.stringValue } }
         #expect(codes.contains("never_completed"))
         #expect(try client.call("daemon.ping") == "pong")
+
+        // seguectl check prints the report and exits by the verdict.
+        let ctl = binaryDirectory + "/seguectl"
+        let pass = try runCommand(ctl, ["check", "dt-slide", "--socket", daemon.socket])
+        #expect(pass.status == 0)
+        #expect(pass.out.hasPrefix("dt-slide: passed (4 cases)"))
+        let fail = try runCommand(ctl, ["check", "lazy", "--socket", daemon.socket])
+        #expect(fail.status == 1)
+        #expect(fail.out.contains("FAIL  select forward"))
+        #expect(fail.out.contains("never_completed: complete was never called"))
     }
 
     @Test("the hostile corpus in a real daemon: every request answers, the daemon keeps serving other clients")
