@@ -123,6 +123,31 @@ struct PluginHostIntegrationTests {
         #expect(fail.out.contains("never_completed: complete was never called"))
     }
 
+    @Test("lua.call_timeout_ms stops a call the instruction budget would let run for minutes")
+    func wallClockBackstop() throws {
+        let bundled = try String(contentsOfFile: repositoryRoot + "/config/segued.toml", encoding: .utf8)
+        let config = bundled
+            .replacingOccurrences(of: "# instruction_budget = 5000000", with: "instruction_budget = 2000000000")
+            .replacingOccurrences(of: "# call_timeout_ms = 100", with: "call_timeout_ms = 50")
+        let daemon = try DaemonProcess(pluginFiles: [
+            "spin.lua": "return segue.animator { duration = 0.3, animate = function(ctx) while true do pcall(function() while true do end end) end end }",
+            "match.lua": "return segue.animator { duration = 0.3, animate = function(ctx) while true do pcall(string.find, ('a'):rep(400), '.-.-.-b') end end }",
+        ], config: config)
+        for name in ["spin", "match"] {
+            let client = try daemon.client()
+            try setUpContainer(client, kind: "custom")
+            // The generous timeout guards a hang; it measures nothing.
+            let params: JSONObject = ["container": "c", "index": 1, "animator": .string(name)]
+            let started = try client.call("container.select", params, timeoutMs: 20_000)
+            let t = try client.call("transition.get", ["transition": started["transition"] ?? JSONValue.null])
+            #expect(t["failed_over"] == true, "\(name)")
+            let reason = t["problems"]?.arrayValue?.first?["message"]?.stringValue ?? ""
+            #expect(reason.contains("call timed out (lua.call_timeout_ms)"), "\(name): \(reason.prefix(200))")
+            _ = try client.call("clock.advance", ["ms": 1100])
+            try expectSettled(client, shown: "b")
+        }
+    }
+
     @Test("the hostile corpus in a real daemon: every request answers, the daemon keeps serving other clients")
     func hostileCorpus() throws {
         let daemon = try DaemonProcess(plugins: repositoryRoot + "/Tests/Fixtures/hostile")
