@@ -71,3 +71,40 @@ struct PluginCheckTests {
         #expect(host.instances.isEmpty)
     }
 }
+
+@Suite("plugins/README.md's tutorial")
+struct TutorialTests {
+    /// The first ```lua block of plugins/README.md (the tutorial's fade-up), unindented.
+    static func tutorialSource() throws -> String {
+        let text = try String(contentsOfFile: repositoryRoot + "/plugins/README.md", encoding: .utf8)
+        guard let start = text.range(of: "```lua\n") else { return "" }
+        let rest = text[start.upperBound...]
+        guard let end = rest.range(of: "```") else { return "" }
+        return rest[..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("   ") ? String($0.dropFirst(3)) : String($0) }.joined(separator: "\n")
+    }
+
+    @Test("the tutorial's fade-up loads and passes the check, as the guide shows")
+    func tutorialPasses() throws {
+        let source = try TutorialTests.tutorialSource()
+        #expect(source.contains("name = \"fade-up\""))
+        let host = PluginHost(directory: try makePluginFolder(["fade-up.lua": source]))
+        host.loadAll()
+        let result = try host.check(name: "fade-up")
+        #expect(result["passed"]?.boolValue == true, "\(problemCodes(result))")
+    }
+
+    @Test("fading the from-view out without a reset fails every case with from_view_not_restored, as the guide shows")
+    func fadeOutFails() throws {
+        let source = try TutorialTests.tutorialSource()
+            .replacingOccurrences(of: "name = \"fade-up\"", with: "name = \"fade-out\"")
+            .replacingOccurrences(of: "to.alpha = 1\n", with: "to.alpha = 1\n    from.alpha = 0\n")
+        let host = PluginHost(directory: try makePluginFolder(["fade-out.lua": source]))
+        host.loadAll()
+        let result = try host.check(name: "fade-out")
+        #expect(result["passed"]?.boolValue == false)
+        let codes = problemCodes(result)
+        #expect(codes.count == 4)
+        #expect(codes.values.allSatisfy { $0 == ["from_view_not_restored"] }, "\(codes)")
+    }
+}
