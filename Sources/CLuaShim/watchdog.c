@@ -139,6 +139,7 @@ void segue_watch_begin(segue_sandbox *sb, lua_State *L) {
     __atomic_add_fetch(&sb->call_seq, 1, __ATOMIC_RELEASE);
     if (sb->timeout_ms <= 0) return;
     sb->thread = (unsigned long)pthread_self();
+    sb->outer = running_sandbox;  // a call into another plugin's state from inside a host function nests
     running_sandbox = sb;
     __atomic_store_n(&sb->started_ns, monotonic_ns(), __ATOMIC_RELEASE);
     __atomic_store_n(&sb->active, 1, __ATOMIC_RELEASE);
@@ -147,5 +148,6 @@ void segue_watch_begin(segue_sandbox *sb, lua_State *L) {
 void segue_watch_end(segue_sandbox *sb) {
     if (sb->timeout_ms <= 0) return;
     __atomic_store_n(&sb->active, 0, __ATOMIC_RELEASE);
-    running_sandbox = NULL;
+    running_sandbox = sb->outer;
+    sb->outer = NULL;
 }

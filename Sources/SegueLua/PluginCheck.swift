@@ -14,6 +14,9 @@ extension PluginHost {
         "from_view_not_restored", "appearance_inconsistent", "completed_when_cancelled",
     ]
 
+    /// Wall time one case may take (2 s).
+    static let checkCaseWallLimitNs: Int64 = 2_000_000_000
+
     /// Cases of SPEC's battery this engine cannot run yet.
     public static let pendingCheckCases = [
         "present (custom)", "dismiss (custom)", "present (fullScreen)", "dismiss (fullScreen)",
@@ -115,9 +118,18 @@ extension PluginHost {
         // Past the watchdog's deadline (duration × factor + grace), whatever the animator does.
         let limit = Int64(min(t.duration * scene.config.watchdogFactor * 1e9 + Double(scene.config.watchdogGraceMs) * 1e6, 1e12))
             + 10 * frame
-        while !t.isEnded && scene.now - started <= limit { _ = scene.advance(by: frame) }
+        // A wall-clock bound too: an animator whose timers burn their budget on every frame must not hold the daemon.
+        let wallStart = FileSystem.monotonicNanoseconds()
+        var gaveUp = false
+        while !t.isEnded && scene.now - started <= limit {
+            _ = scene.advance(by: frame)
+            if FileSystem.monotonicNanoseconds() - wallStart > PluginHost.checkCaseWallLimitNs {
+                gaveUp = true
+                break
+            }
+        }
         // Let late completions and timers run (a second complete often comes from one).
-        _ = scene.advance(by: Int64(max(t.duration, 0.1) * 1e9) + frame)
+        if !gaveUp { _ = scene.advance(by: Int64(max(t.duration, 0.1) * 1e9) + frame) }
 
         var problems: [CheckProblem] = []
         func add(_ code: String, _ message: String) {
@@ -126,6 +138,9 @@ extension PluginHost {
             }
         }
         for problem in t.problems { add(problem.code, problem.message) }
+        if gaveUp {
+            add("too_slow", "the case was stopped after \(PluginHost.checkCaseWallLimitNs / 1_000_000_000) s of wall time: the animator's calls keep running out of budget")
+        }
         for warning in recorder.warnings {
             if warning.contains("raised") { add("raised", warning) }
             if warning.contains("more than once") && !problems.contains(where: { $0.code == "completed_twice" }) {

@@ -4,7 +4,7 @@ extension PluginHost {
     /// Why the folder itself is refused (writable by other users), or nil.
     var folderProblem: String? {
         guard let mode = FileSystem.mode(directory) else { return nil }
-        if mode & 0o002 != 0 && mode & 0o1000 == 0 {
+        if mode & 0o002 != 0 {
             return "refused: the plugins folder \(directory) is writable by other users (chmod o-w)"
         }
         return nil

@@ -19,6 +19,8 @@ final class PluginInstance {
     private(set) var described: [Described] = []
     var calls = 0
     var failures = 0
+    /// Calls stopped by the budget, the wall clock or the memory cap (see `runawayLimit`).
+    var runawayCalls = 0
 
     var viewMetatable: Int32 = segue_noref()
     var ctxMetatable: Int32 = segue_noref()
@@ -94,9 +96,30 @@ final class PluginInstance {
     /// Calls the function on the stack (below `args` arguments) as one top-level plugin call.
     func callPlugin(args: Int32, results: Int32) -> LuaError? {
         calls += 1
+        if runawayCalls >= PluginInstance.runawayLimit {
+            // Quarantined: the call fails at once, as a failed call leaves the stack (function and arguments gone).
+            state.pop(args + 1)
+            failures += 1
+            return LuaError(PluginInstance.quarantineMessage)
+        }
         let error = state.call(args: args, results: results, topLevel: true)
-        if error != nil { failures += 1 }
+        if let error {
+            failures += 1
+            if PluginInstance.isRunaway(error) { runawayCalls += 1 }
+        }
         return error
+    }
+
+    /// A state whose calls were stopped this many times (budget, wall clock or memory) gets no more calls: a timer
+    /// chain that runs away on every frame would otherwise cost a full budget per frame forever. Reloading the
+    /// plugin (or a new scene) starts over with a fresh state.
+    static let runawayLimit = 3
+    static let quarantineMessage =
+        "plugin disabled in this scene: 3 of its calls were stopped (instruction budget, time or memory); save or reload it to try again"
+
+    static func isRunaway(_ error: LuaError) -> Bool {
+        let m = error.message
+        return m.contains("instruction budget exceeded") || m.contains("call timed out") || m.contains("not enough memory")
     }
 
     /// `animator_for(op)` of a delegate: an animator name, nil, or the fault.

@@ -127,3 +127,32 @@ struct HostileCorpusTests {
         #expect(ok.state == .completed && !ok.failedOver)
     }
 }
+
+@Suite("Runaway plugins are quarantined per scene")
+struct QuarantineTests {
+    @Test("a timer chain that runs out of budget on every frame is disabled after 3 stops; a reload starts over")
+    func timerChain() throws {
+        let source = """
+            local function burn() segue.after(0.01, burn) while true do end end
+            return segue.animator { duration = 0.1, animate = function(ctx)
+              ctx.container:add(ctx:view("to")) ctx:complete(true) segue.after(0.01, burn) end }
+            """
+        let (scene, container, _, _, recorder) = try sceneWithPlugins(["burner.lua": source])
+        _ = try scene.select(container, index: 1, animator: "burner")
+        scene.advance(by: 2_000_000_000)  // 120 frames: without quarantine, 120 full budgets
+        let warnings = recorder.events.filter { $0.type == "plugin.warning" }.compactMap { $0.fields["message"]?.stringValue }
+        #expect(warnings.filter { $0.contains("instruction budget exceeded") }.count == 3)
+        #expect(warnings.contains { $0.contains("plugin disabled in this scene") })
+        // Disabled: the next transition with it fails over at once to the default.
+        let next = try #require(try scene.select(container, index: 0, animator: "burner").transition)
+        #expect(next.failedOver)
+        #expect(next.problems.first?.message.contains("plugin disabled") == true)
+        scene.advance(by: 1_100_000_000)
+        #expect(next.state == .completed)
+        // A reload makes a fresh state.
+        let host = try #require(recorder.host)
+        _ = host.reload(named: "burner")
+        let fresh = try #require(try scene.select(container, index: 1, animator: "burner").transition)
+        #expect(!fresh.failedOver)
+    }
+}
