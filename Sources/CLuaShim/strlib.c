@@ -66,6 +66,7 @@ static int class_matches(int c, int cl) {
     case 'u': r = isupper(c); break;
     case 'w': r = isalnum(c); break;
     case 'x': r = isxdigit(c); break;
+    case 'z': r = (c == 0); break;  // deprecated in the manual, still accepted by Lua 5.4
     default: return cl == c;
     }
     if (isupper(cl)) r = !r;
