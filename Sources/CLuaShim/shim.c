@@ -97,7 +97,10 @@ int segue_pcall(lua_State *L, int nargs, int nresults, int top_level) {
     int status = lua_pcall(L, nargs, nresults, base);
     sb->host = saved_host;
     lua_remove(L, base);                       // [... results|message]
-    if (top_level) segue_watch_end(sb);
+    if (top_level) {
+        segue_watch_end(sb);
+        sb->last_used = sb->budget > 0 ? sb->budget - sb->remaining : 0;
+    }
     if (top_level && sb->exhausted) {
         // The call was stopped: make sure what remains on the stack says so, whatever the script made of it.
         if (status == LUA_OK) {

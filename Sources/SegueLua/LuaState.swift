@@ -39,6 +39,10 @@ final class LuaState {
 
     var sandbox: UnsafeMutablePointer<segue_sandbox> { segue_sandbox_of(L) }
     var memoryUsed: Int { sandbox.pointee.used }
+    /// Instructions the last top-level call used (to the count hook's granularity of 1000; 0 without a budget).
+    var lastCallInstructions: Int { Int(sandbox.pointee.last_used) }
+    /// The instruction budget per top-level call (0: none).
+    var instructionBudget: Int { Int(sandbox.pointee.budget) }
 
     /// Pushes a C closure that calls `function` through the shim's trampoline.
     func pushHostFunction(_ function: @escaping (LuaState) -> HostResult) {

@@ -21,6 +21,8 @@ final class PluginInstance {
     var failures = 0
     /// Calls stopped by the budget, the wall clock or the memory cap (see `runawayLimit`).
     var runawayCalls = 0
+    private var currentTurn: Int64 = -2
+    private var instructionsThisTurn = 0
 
     var viewMetatable: Int32 = segue_noref()
     var ctxMetatable: Int32 = segue_noref()
@@ -102,13 +104,33 @@ final class PluginInstance {
             failures += 1
             return LuaError(PluginInstance.quarantineMessage)
         }
+        // One budget per call, and at most `turnBudgets` budgets per instant of the scene's clock (one frame, or
+        // one request on a manual clock): a thousand completions that each stay just under the budget must not hold
+        // the engine for a thousand budgets.
+        let turn = scene?.now ?? -1
+        if turn != currentTurn {
+            currentTurn = turn
+            instructionsThisTurn = 0
+        }
+        let budget = state.instructionBudget
+        if budget > 0, instructionsThisTurn >= budget * PluginInstance.turnBudgets {
+            state.pop(args + 1)
+            failures += 1
+            runawayCalls += 1
+            return LuaError(
+                "instruction budget exceeded (lua.instruction_budget): this plugin's calls used \(PluginInstance.turnBudgets) budgets in one frame")
+        }
         let error = state.call(args: args, results: results, topLevel: true)
+        instructionsThisTurn += state.lastCallInstructions
         if let error {
             failures += 1
             if PluginInstance.isRunaway(error) { runawayCalls += 1 }
         }
         return error
     }
+
+    /// Budgets one plugin state may spend in one instant of its scene's clock (4).
+    static let turnBudgets = 4
 
     /// A state whose calls were stopped this many times (budget, wall clock or memory) gets no more calls: a timer
     /// chain that runs away on every frame would otherwise cost a full budget per frame forever. Reloading the

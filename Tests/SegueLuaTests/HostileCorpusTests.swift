@@ -156,3 +156,33 @@ struct QuarantineTests {
         #expect(!fresh.failedOver)
     }
 }
+
+@Suite("A plugin's calls share a per-frame ceiling")
+struct TurnBudgetTests {
+    @Test("many completions that each stay under the budget stop after 4 budgets' worth in one frame")
+    func manyHeavyCompletions() throws {
+        let source = """
+            return segue.animator { duration = 0.1, animate = function(ctx)
+              local to = ctx:view("to")
+              ctx.container:add(to)
+              to.alpha = 0
+              for i = 1, 50 do
+                segue.animate({ duration = 0.1 }, function() to.alpha = 1 end, function()
+                  segue.log("burn") for k = 1, 4e6 do end
+                end)
+              end
+              segue.after(0.1, function() ctx:complete(true) end)
+            end }
+            """
+        let (scene, container, _, _, recorder) = try sceneWithPlugins(["heavy.lua": source])
+        let t = try #require(try scene.select(container, index: 1, animator: "heavy").transition)
+        scene.advance(by: 1_500_000_000)
+        let burns = recorder.events.filter { $0.type == "log" && $0.fields["message"]?.stringValue == "burn" }.count
+        // 50 blocks: 49 are superseded at once (finished = false) and one runs to the end; each completion burns
+        // 4 M instructions, so at most 5 of them fit in the 4 × 5 M ceiling of their instant.
+        #expect(burns >= 1 && burns <= 5, "\(burns)")
+        let warnings = recorder.events.filter { $0.type == "plugin.warning" }.compactMap { $0.fields["message"]?.stringValue }
+        #expect(warnings.contains { $0.contains("budgets in one frame") })
+        #expect(t.state == .completed)
+    }
+}

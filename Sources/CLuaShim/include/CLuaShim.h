@@ -37,6 +37,7 @@ typedef struct segue_sandbox {
     struct segue_sandbox *outer;        // the state whose call was running on this thread before this one
     long long match_steps;      // pattern-matching steps spent (bounded string library)
     long long timeouts;         // calls stopped by the wall clock
+    long long last_used;        // instructions the last top-level call used (to the hook's granularity)
 } segue_sandbox;
 
 /// A host function: returns >= 0 results, or -1 with an error message pushed on top of the stack.
