@@ -49,7 +49,7 @@ extension Daemon {
         if batch.rescan {
             events = plugins.rescan()
         } else {
-            for path in batch.paths { events.append(contentsOf: plugins.fileChanged(path)) }
+            events = plugins.filesChanged(batch.paths)
         }
         for event in events { emitDaemonEvent(event) }
         flushAll()

@@ -27,16 +27,23 @@ extension PluginHost {
             return [PluginEvent(type: "plugin.failed", name: "", file: directory, message: "cannot read the plugins folder")]
         }
         var events: [PluginEvent] = []
-        var present = Set<String>()
-        for name in names where PluginHost.isPluginFileName(name) {
-            let path = directory + "/" + name
-            present.insert(path)
-            events.append(contentsOf: fileChanged(path, force: force))
-        }
+        let present = names.filter(PluginHost.isPluginFileName).map { directory + "/" + $0 }
+        // Unload first, so a file renamed within the folder finds its plugin names free.
         let known = Set(files.keys).union(failed.keys)
         for path in known.sorted() where !present.contains(path) {
             events.append(contentsOf: unload(file: path))
         }
+        for path in present { events.append(contentsOf: fileChanged(path, force: force)) }
+        return events
+    }
+
+    /// Applies a batch of changed paths: the gone ones unload first (a file renamed within the folder must find
+    /// its plugin names free), then the others load in order.
+    public func filesChanged(_ paths: [String]) -> [PluginEvent] {
+        let gone = paths.filter { FileSystem.mode($0) == nil }
+        var events: [PluginEvent] = []
+        for path in gone { events.append(contentsOf: unload(file: path)) }
+        for path in paths where !gone.contains(path) { events.append(contentsOf: fileChanged(path)) }
         return events
     }
 

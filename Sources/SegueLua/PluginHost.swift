@@ -184,6 +184,11 @@ public final class PluginHost: AnimatorProvider {
         files[path] = LoadedFile(file: path, source: source, records: records)
         failed[path] = nil
         unloaded[path] = nil
+        // A name that loads again (from this or another file) is no longer listed as unloaded.
+        for (other, gone) in unloaded {
+            let kept = gone.filter { old in !records.contains { $0.name == old.name } }
+            unloaded[other] = kept.isEmpty ? nil : kept
+        }
         // Scenes make a fresh state from the new source on next use; running transitions keep their instance.
         for key in instances.keys { instances[key]?[path] = nil }
         return records.map { PluginEvent(type: "plugin.loaded", name: $0.name, file: path, message: nil) }

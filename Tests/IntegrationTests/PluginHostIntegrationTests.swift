@@ -76,13 +76,19 @@ struct PluginHostIntegrationTests {
         #expect(try plugin(client, "fade")?["status"] == "loaded")
         #expect(try plugin(client, "fade")?["version"] == "0.8")
 
-        // Deleted.
-        unlink(folder + "/new.lua")
-        #expect(try waitForPluginEvent(client, "plugin.unloaded", name: "new") != nil)
+        // Renamed within the folder: a plugin without a `name` is named after its file, so "new" goes and "newer" comes.
+        #expect(rename(folder + "/new.lua", folder + "/newer.lua") == 0)
+        let moved = try waitForPluginEvent(client, "plugin.loaded", name: "newer")
+        #expect(moved?["file"]?.stringValue?.hasSuffix("/newer.lua") == true)
         #expect(try plugin(client, "new")?["status"] == "unloaded")
+
+        // Deleted.
+        unlink(folder + "/newer.lua")
+        #expect(try waitForPluginEvent(client, "plugin.unloaded", name: "newer") != nil)
+        #expect(try plugin(client, "newer")?["status"] == "unloaded")
         // None of the editor's temporary names ever became a plugin.
         let names = try client.call("plugins.list").arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
-        #expect(Set(names) == ["fade", "new"])
+        #expect(Set(names) == ["fade", "new", "newer"])
     }
 
     @Test("plugins.reload reloads one plugin or all, and answers -32001 for an unknown name")
@@ -146,6 +152,32 @@ struct PluginHostIntegrationTests {
             _ = try client.call("clock.advance", ["ms": 1100])
             try expectSettled(client, shown: "b")
         }
+    }
+
+    @Test("a looping plugin in one scene does not stop another scene's realtime transition")
+    func otherScenesKeepAnimating() throws {
+        let daemon = try DaemonProcess(pluginFiles: [
+            "spin.lua": "return segue.animator { duration = 0.3, animate = function(ctx) while true do end end }",
+            "dt-slide.lua": try String(contentsOfFile: repositoryRoot + "/plugins/dt-slide.lua", encoding: .utf8),
+        ])
+        let live = try daemon.client()
+        try setUpScene(live, types: ["transition"], clock: "realtime", fps: 60)
+        _ = try live.call("container.select", ["container": "c", "index": 1, "animator": "dt-slide"])
+        let hostile = try daemon.client()
+        for i in 0..<6 {
+            try setUpContainer(hostile, kind: "custom")
+            _ = try hostile.call("container.select", ["container": "c", "index": 1, "animator": "spin"])
+            _ = try hostile.call("scene.destroy", [:])
+            _ = i
+        }
+        var types: [String] = []
+        while let event = try live.nextEvent(timeoutMs: 10_000) {  // generous: guards a hang
+            types.append(event["type"]?.stringValue ?? "")
+            if types.last == "transition.completed" { break }
+        }
+        #expect(types.contains("transition.completed"))
+        #expect(!types.contains("transition.failed_over"))
+        #expect(try live.call("daemon.ping") == "pong")
     }
 
     @Test("the hostile corpus in a real daemon: every request answers, the daemon keeps serving other clients")

@@ -40,6 +40,22 @@ struct HotReloadTests {
         #expect(host.rescan(force: true).filter { $0.type == "plugin.loaded" }.count == 2)
     }
 
+    @Test("a file renamed within the folder keeps its plugins, whichever order the changes come in")
+    func renameWithinFolder() throws {
+        let dir = try makePluginFolder(["b.lua": versioned(0.5, name: "fade")])
+        let host = PluginHost(directory: dir)
+        host.loadAll()
+        #expect(rename(dir + "/b.lua", dir + "/a.lua") == 0)
+        let events = host.rescan()
+        #expect(events.map { "\($0.type) \($0.name)" } == ["plugin.unloaded fade", "plugin.loaded fade"])
+        #expect(host.file(of: "fade") == dir + "/a.lua")
+        #expect(rename(dir + "/a.lua", dir + "/c.lua") == 0)
+        // The watcher may report the new name before the old one.
+        let batch = host.filesChanged([dir + "/c.lua", dir + "/a.lua"])
+        #expect(batch.map { "\($0.type) \($0.name)" } == ["plugin.unloaded fade", "plugin.loaded fade"])
+        #expect(host.record(named: "fade")?.status == "loaded")
+    }
+
     @Test("a broken new version is reported and the working one stays loaded")
     func brokenNewVersion() throws {
         let dir = try makePluginFolder(["a.lua": versioned(0.5)])
