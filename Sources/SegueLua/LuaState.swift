@@ -5,6 +5,16 @@ public struct LuaError: Error, Sendable, CustomStringConvertible {
     public let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
+
+    /// Longest error message kept (8 KiB): a traceback per level of a deep recursion through the host can reach
+    /// hundreds of KB, which would then travel in every event and log line.
+    static let maxMessageBytes = 8192
+
+    static func bounded(_ message: String) -> String {
+        guard message.utf8.count > maxMessageBytes else { return message }
+        let head = message.utf8.prefix(maxMessageBytes)
+        return String(decoding: head, as: UTF8.self) + "\n… (\(message.utf8.count - maxMessageBytes) more bytes)"
+    }
 }
 
 /// A host function: reads its arguments from the state's stack and returns a result count, or `.error(message)`.
@@ -148,7 +158,7 @@ final class LuaState {
         guard status == LUA_OK else {
             let message = string(at: -1) ?? "load failed"
             pop()
-            return LuaError(message)
+            return LuaError(LuaError.bounded(message))
         }
         return nil
     }
@@ -163,7 +173,7 @@ final class LuaState {
         guard status == LUA_OK else {
             let message = string(at: -1) ?? "error"
             pop()
-            return LuaError(message)
+            return LuaError(LuaError.bounded(message))
         }
         return nil
     }

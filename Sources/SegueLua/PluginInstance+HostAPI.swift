@@ -159,7 +159,7 @@ extension PluginInstance {
             return .results(1)
         }
         add("log") { me, s in
-            me.onLog?(s.string(at: 1) ?? "")
+            me.onLog?(LuaError.bounded(s.string(at: 1) ?? ""))
             return .results(0)
         }
     }

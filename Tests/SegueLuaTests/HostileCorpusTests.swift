@@ -186,3 +186,22 @@ struct TurnBudgetTests {
         #expect(t.state == .completed)
     }
 }
+
+@Suite("Bounded messages")
+struct BoundedMessageTests {
+    @Test("an enormous log line or error message is cut to 8 KiB")
+    func bounded() throws {
+        let source = """
+            return segue.animator { duration = 0.1, animate = function(ctx)
+              segue.log(("x"):rep(1e6))
+              error(("y"):rep(1e6))
+            end }
+            """
+        let (scene, container, _, _, recorder) = try sceneWithPlugins(["loud.lua": source])
+        let t = try #require(try scene.select(container, index: 1, animator: "loud").transition)
+        let log = recorder.events.first { $0.type == "log" }?.fields["message"]?.stringValue ?? ""
+        #expect(log.hasPrefix("xxxx") && log.utf8.count < 9000 && log.hasSuffix("more bytes)"))
+        let reason = t.problems.first?.message ?? ""
+        #expect(reason.contains("yyyy") && reason.utf8.count < 9000)
+    }
+}
