@@ -32,7 +32,16 @@ extension PluginHost {
             throw EngineError(.invalidParams, "plugin '\(name)' is a \(record.kind); plugins.check runs animators", param: "name")
         }
         var cases: [JSONValue] = []
+        var skipped: [JSONValue] = []
+        let declared = kinds(ofAnimator: name)
         for checkCase in CheckCase.allCases {
+            if let declared, !declared.contains(checkCase.kind) {
+                skipped.append(.object(JSONObject([
+                    ("case", .string(checkCase.rawValue)),
+                    ("reason", .string("the animator declares kinds = {\(declared.map { "\"\($0)\"" }.joined(separator: ", "))}")),
+                ])))
+                continue
+            }
             let problems = run(checkCase, animator: name, size: size)
             cases.append(.object(JSONObject([
                 ("case", .string(checkCase.rawValue)), ("passed", .bool(problems.isEmpty)),
@@ -42,7 +51,7 @@ extension PluginHost {
         let passed = cases.allSatisfy { $0["passed"]?.boolValue == true }
         return .object(JSONObject([
             ("plugin", .string(name)), ("passed", .bool(passed)), ("cases", .array(cases)),
-            ("pending", .array(PluginHost.pendingCheckCases.map { .string($0) })),
+            ("skipped", .array(skipped)), ("pending", .array(PluginHost.pendingCheckCases.map { .string($0) })),
         ]))
     }
 
@@ -56,6 +65,15 @@ extension PluginHost {
         case selectBackward = "select backward"
         case push = "push"
         case pop = "pop"
+
+        /// The transition kind the case runs.
+        var kind: String {
+            switch self {
+            case .selectForward, .selectBackward: "select"
+            case .push: "push"
+            case .pop: "pop"
+            }
+        }
     }
 
     /// Collects what the scene reports during a case.

@@ -69,6 +69,8 @@ public final class PluginHost: AnimatorProvider {
         let file: String
         let source: String
         var records: [PluginRecord]
+        /// Animators' optional `kinds` (what they are written for; plugins.check runs those cases only).
+        var animatorKinds: [String: [String]] = [:]
     }
 
     var files: [String: LoadedFile] = [:]  // by file path
@@ -156,6 +158,7 @@ public final class PluginHost: AnimatorProvider {
         }
         let loadMs = Double(FileSystem.monotonicNanoseconds() - started) / 1e6
         var records: [PluginRecord] = []
+        var kindsByName: [String: [String]] = [:]
         for (i, described) in probe.described.enumerated() {
             let name = described.name ?? (probe.described.count == 1 ? base : "\(base)-\(i + 1)")
             probe.pushField(described.ref, "api")
@@ -170,6 +173,11 @@ public final class PluginHost: AnimatorProvider {
             }
             if records.contains(where: { $0.name == name }) { return fail("duplicate plugin name '\(name)' in one file") }
             if let problem = checkShape(probe, described, name: name) { return fail(problem) }
+            switch PluginHost.declaredKinds(probe, described) {
+            case .failure(let problem): return fail("animator '\(name)': \(problem.message)")
+            case .success(let kinds?): kindsByName[name] = kinds
+            case .success(nil): break
+            }
             probe.pushField(described.ref, "version")
             let version = probe.state.string(at: -1)
             probe.state.pop()
@@ -181,7 +189,7 @@ public final class PluginHost: AnimatorProvider {
         // Swap atomically: names of the old version go, the new ones come.
         if let old = files[path] { for record in old.records where byName[record.name] == path { byName[record.name] = nil } }
         for record in records { byName[record.name] = path }
-        files[path] = LoadedFile(file: path, source: source, records: records)
+        files[path] = LoadedFile(file: path, source: source, records: records, animatorKinds: kindsByName)
         failed[path] = nil
         unloaded[path] = nil
         // A name that loads again (from this or another file) is no longer listed as unloaded.

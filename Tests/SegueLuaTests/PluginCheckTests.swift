@@ -18,13 +18,15 @@ func allCodes(_ result: JSONValue) -> Set<String> { Set(problemCodes(result).val
 
 @Suite("plugins.check")
 struct PluginCheckTests {
-    @Test("every bundled animator passes the check")
+    /// The bundled animators for containers (the modal ones need the check's present/dismiss cases).
+    static let containerAnimators = ["dt-slide", "objcio-animator", "flip", "cross-dissolve"]
+
+    @Test("the bundled container animators pass the check")
     func bundledAnimatorsPass() throws {
         let host = PluginHost(directory: repositoryRoot + "/plugins")
         host.loadAll()
-        let animators = host.records.filter { $0.kind == "animator" && $0.status == "loaded" }.map(\.name)
-        #expect(animators.count >= 3)
-        for name in animators {
+        for name in PluginCheckTests.containerAnimators {
+            #expect(host.record(named: name)?.status == "loaded", "\(name)")
             let result = try host.check(name: name)
             #expect(result["passed"]?.boolValue == true, "\(name): \(problemCodes(result))")
             #expect(result["cases"]?.arrayValue?.count == 4)
@@ -106,5 +108,30 @@ struct TutorialTests {
         let codes = problemCodes(result)
         #expect(codes.count == 4)
         #expect(codes.values.allSatisfy { $0 == ["from_view_not_restored"] }, "\(codes)")
+    }
+}
+
+@Suite("Animators that declare their kinds")
+struct DeclaredKindsTests {
+    @Test("kinds limits the check to those cases; the others are listed as skipped")
+    func kindsLimitTheCheck() throws {
+        let dir = try makePluginFolder([
+            "dismiss-only.lua": """
+                return segue.animator { kinds = { "dismiss", "pop" }, duration = 0.2, animate = function(ctx)
+                  ctx:complete(not ctx.cancelled) end }
+                """,
+            "bad-kinds.lua": "return segue.animator { kinds = { 'sideways' }, animate = function(ctx) end }",
+            "bad-kinds-type.lua": "return segue.animator { kinds = 'pop', animate = function(ctx) end }",
+        ])
+        let host = PluginHost(directory: dir)
+        let events = host.loadAll()
+        let failed = events.filter { $0.type == "plugin.failed" }.map(\.name).sorted()
+        #expect(failed == ["bad-kinds", "bad-kinds-type"])
+        #expect(events.first { $0.name == "bad-kinds" }?.message?.contains("kinds[1] must be one of") == true)
+        let result = try host.check(name: "dismiss-only")
+        #expect(result["cases"]?.arrayValue?.compactMap { $0["case"]?.stringValue } == ["pop"])
+        #expect(result["skipped"]?.arrayValue?.count == 3)
+        // It does not add the to-view (a dismissal's to-view is already there): in a pop that is a problem.
+        #expect(allCodes(result).contains("missing_to_view"))
     }
 }
