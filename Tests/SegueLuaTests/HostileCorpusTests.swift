@@ -68,6 +68,7 @@ struct HostileCorpusTests {
         let recorder = Recorder()
         recorder.host = host
         let (scene, container, a, b) = try makeScene(host: host, recorder: recorder)
+        let viewsBefore = scene.views
         let transition = try #require(try scene.select(container, index: 1, animator: animator).transition)
         var steps = 0
         while !transition.isEnded && steps < 600 {
@@ -86,6 +87,12 @@ struct HostileCorpusTests {
 
         // The problem is reported by name.
         let messages = transition.problems.map(\.message)
+        if !c.expects("failed_over").isEmpty {
+            // What the failed call did was undone and the default animator finished: no view of the plugin's is
+            // left anywhere, and the to-view ends untransformed.
+            #expect(b.view.model.transform == .identity, "\(c.file)")
+            #expect(scene.views == viewsBefore, "\(c.file): \(scene.views) views, \(viewsBefore) before")
+        }
         for text in c.expects("failed_over") {
             #expect(transition.failedOver, "\(c.file) did not fail over")
             #expect(messages.contains { $0.contains(text) }, "\(c.file): \(messages.map { String($0.prefix(200)) })")
