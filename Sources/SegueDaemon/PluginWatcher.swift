@@ -38,9 +38,7 @@ public final class PluginWatcher: @unchecked Sendable {
         self.maxDelayNs = Int64(maxDelayMs) * 1_000_000
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { return nil }
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ATTRIB | IN_CREATE)
-            | UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
-        guard inotify_add_watch(fd, directory, mask) >= 0 else {
+        guard inotify_add_watch(fd, directory, PluginWatcher.mask) >= 0 else {
             close(fd)
             return nil
         }
@@ -63,6 +61,9 @@ public final class PluginWatcher: @unchecked Sendable {
         }
     }
 
+    static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ATTRIB | IN_CREATE)
+        | UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
+
     /// Stops the thread and closes the descriptors; waits for the thread to end.
     public func stop() {
         guard running else { return }
@@ -83,8 +84,21 @@ public final class PluginWatcher: @unchecked Sendable {
         var firstAt: Int64 = 0
         var lastAt: Int64 = 0
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var watching = true
         while true {
             var timeout: Int32 = -1
+            if !watching {
+                // The folder was deleted or moved away (rm -rf and a fresh copy, a checkout): watch the new one as
+                // soon as it exists, then rescan it.
+                if inotify_add_watch(inotifyFD, directory, PluginWatcher.mask) >= 0 {
+                    watching = true
+                    rescan = true
+                    if firstAt == 0 || pending.isEmpty { firstAt = FileSystem.monotonicNanoseconds() }
+                    lastAt = FileSystem.monotonicNanoseconds()
+                } else {
+                    timeout = 200
+                }
+            }
             if !pending.isEmpty || rescan {
                 let now = FileSystem.monotonicNanoseconds()
                 let due = min(lastAt + quietNs, firstAt + maxDelayNs)
@@ -94,7 +108,8 @@ public final class PluginWatcher: @unchecked Sendable {
                     rescan = false
                     continue
                 }
-                timeout = Int32(max(1, (due - now + 999_999) / 1_000_000))
+                let wait = Int32(max(1, (due - now + 999_999) / 1_000_000))
+                timeout = timeout < 0 ? wait : min(timeout, wait)
             }
             var fds = [
                 pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0),
@@ -122,6 +137,14 @@ public final class PluginWatcher: @unchecked Sendable {
                 if mask & UInt32(IN_Q_OVERFLOW) != 0 || mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
                     rescan = true
                     relevant = true
+                    if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
+                        watching = false
+                        if mask & UInt32(IN_MOVE_SELF) != 0 {
+                            // A moved folder keeps its watch under its new name: drop it, wait for the path.
+                            let wd = buffer.withUnsafeBytes { $0.load(fromByteOffset: offset - 16 - length, as: Int32.self) }
+                            inotify_rm_watch(inotifyFD, wd)
+                        }
+                    }
                 } else if PluginHost.isPluginFileName(name) {
                     // IN_CREATE alone is a file still being written: IN_CLOSE_WRITE follows.
                     if mask & UInt32(IN_CREATE) == 0 || mask & UInt32(IN_ISDIR) != 0 {

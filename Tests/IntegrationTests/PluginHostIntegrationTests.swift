@@ -89,6 +89,14 @@ struct PluginHostIntegrationTests {
         // None of the editor's temporary names ever became a plugin.
         let names = try client.call("plugins.list").arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
         #expect(Set(names) == ["fade", "new", "newer"])
+
+        // The folder itself replaced (rm -rf and a fresh copy): watched again, its files load.
+        try FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        try write(animatorSource(alpha: 0.9), to: folder + "/fresh.lua")
+        #expect(try waitForPluginEvent(client, "plugin.loaded", name: "fresh") != nil)
+        try write(animatorSource(alpha: 0.9), to: folder + "/fresher.lua")
+        #expect(try waitForPluginEvent(client, "plugin.loaded", name: "fresher") != nil)
     }
 
     @Test("plugins.reload reloads one plugin or all, and answers -32001 for an unknown name")
