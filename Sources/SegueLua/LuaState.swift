@@ -42,12 +42,14 @@ final class LuaState {
         guard let L = segue_newstate(memoryLimit, Int64(instructionBudget)) else { return nil }
         self.L = L
         self.main = L
+        self.sandbox = segue_sandbox_of(L)
         if callTimeoutMs > 0 { segue_set_call_timeout(L, Int32(min(callTimeoutMs, 3_600_000))) }
     }
 
     deinit { segue_close(main) }
 
-    var sandbox: UnsafeMutablePointer<segue_sandbox> { segue_sandbox_of(L) }
+    /// The sandbox bookkeeping of this state (the allocator's user data, fixed for the state's life).
+    let sandbox: UnsafeMutablePointer<segue_sandbox>
     var memoryUsed: Int { sandbox.pointee.used }
     /// Instructions the last top-level call used (to the count hook's granularity of 1000; 0 without a budget).
     var lastCallInstructions: Int { Int(sandbox.pointee.last_used) }

@@ -28,6 +28,8 @@ final class PluginInstance {
     var ctxMetatable: Int32 = segue_noref()
     var contexts: [Int: TransitionContext] = [:]
     var contextHandles: [ObjectIdentifier: Int] = [:]
+    /// Registry references of the context proxies, by handle (dropped with the context).
+    var contextProxies: [Int: Int32] = [:]
     var nextContextHandle = 1
 
     static let viewTag: Int32 = 0x5649_4557  // "VIEW"
@@ -193,21 +195,25 @@ final class PluginInstance {
 
     func pushContext(_ context: TransitionContext) {
         let key = ObjectIdentifier(context)
-        let handle: Int
-        if let existing = contextHandles[key] {
-            handle = existing
-        } else {
-            handle = nextContextHandle
-            nextContextHandle += 1
-            contextHandles[key] = handle
-            contexts[handle] = context
+        if let existing = contextHandles[key], let proxy = contextProxies[existing] {
+            state.pushRef(proxy)  // the same proxy for every call of one transition: no allocation per call
+            return
         }
+        let handle = nextContextHandle
+        nextContextHandle += 1
+        contextHandles[key] = handle
+        contexts[handle] = context
         state.pushProxy(tag: PluginInstance.ctxTag, handle: handle, metatable: ctxMetatable)
+        state.pushValue(-1)
+        contextProxies[handle] = state.ref()
     }
 
-    func forgetContext(_ context: TransitionContext) {
-        if let handle = contextHandles.removeValue(forKey: ObjectIdentifier(context)) {
+    func forgetContext(_ context: TransitionContext) { forgetContext(ObjectIdentifier(context)) }
+
+    func forgetContext(_ key: ObjectIdentifier) {
+        if let handle = contextHandles.removeValue(forKey: key) {
             contexts[handle] = nil
+            if let proxy = contextProxies.removeValue(forKey: handle) { state.unref(proxy) }
         }
     }
 

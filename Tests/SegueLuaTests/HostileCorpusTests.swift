@@ -212,3 +212,30 @@ struct BoundedMessageTests {
         #expect(reason.contains("yyyy") && reason.utf8.count < 9000)
     }
 }
+
+@Suite("Plugin states keep no finished transition alive")
+struct ContextLifetimeTests {
+    @Test("after completed and failed-over transitions, the plugin's state holds no transition context")
+    func noContextLeft() throws {
+        let source = """
+            local n = 0
+            return segue.animator { duration = 0.1, animate = function(ctx)
+              n = n + 1
+              if n % 2 == 0 then error("every other one raises") end
+              ctx.container:add(ctx:view("to"))
+              ctx:complete(true)
+            end }
+            """
+        let (scene, container, _, _, recorder) = try sceneWithPlugins(["alt.lua": source])
+        var failedOver = 0
+        for i in 0..<6 {
+            let t = try #require(try scene.select(container, index: (i + 1) % 2, animator: "alt").transition)
+            if t.failedOver { failedOver += 1 }
+            scene.advance(by: 1_100_000_000)
+            #expect(t.state == .completed)
+        }
+        #expect(failedOver == 3)
+        let instance = try #require(recorder.host?.instances.values.first?.values.first)
+        #expect(instance.contexts.isEmpty && instance.contextProxies.isEmpty, "\(instance.contexts.count) contexts left")
+    }
+}
