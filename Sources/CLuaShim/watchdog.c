@@ -57,12 +57,18 @@ static void recompute_min_timeout(void) {
 
 static void *watch_loop(void *arg) {
     (void)arg;
+    long long last_calls = -1;
+    int quiet_scans = 0;
     pthread_mutex_lock(&registry_lock);
     for (;;) {
         while (registry == NULL) pthread_cond_wait(&registry_cond, &registry_lock);
         long long now = monotonic_ns();
+        long long calls = 0;
+        int any_active = 0;
         for (segue_sandbox *sb = registry; sb; sb = sb->next) {
+            calls += __atomic_load_n(&sb->call_seq, __ATOMIC_RELAXED);
             if (!__atomic_load_n(&sb->active, __ATOMIC_ACQUIRE)) continue;
+            any_active = 1;
             long long seq = __atomic_load_n(&sb->call_seq, __ATOMIC_ACQUIRE);
             long long started = __atomic_load_n(&sb->started_ns, __ATOMIC_ACQUIRE);
             if (now - started < (long long)sb->timeout_ms * 1000000LL) continue;
@@ -72,10 +78,15 @@ static void *watch_loop(void *arg) {
             // The thread is inside the call (active), so it is alive; the registry lock keeps the state open.
             pthread_kill((pthread_t)sb->thread, SEGUE_WATCH_SIGNAL);
         }
-        // Look again a few times per period: a call is stopped between 1× and 1.25× its timeout.
+        // Look again a few times per period: a call is stopped between 1× and 1.25× its timeout. After a quarter of
+        // a second with no call at all, look only every 250 ms (an idle daemon should not wake 40 times a second);
+        // the first call after such a pause is then stopped within its timeout + 250 ms.
+        quiet_scans = (!any_active && calls == last_calls) ? quiet_scans + 1 : 0;
+        last_calls = calls;
         long long tick_ms = min_timeout_ms / 4;
         if (tick_ms < 2) tick_ms = 2;
         if (tick_ms > 50) tick_ms = 50;
+        if (quiet_scans * tick_ms >= 250) tick_ms = 250;
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
         long long ns = until.tv_nsec + tick_ms * 1000000LL;

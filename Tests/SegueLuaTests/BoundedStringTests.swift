@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import SegueLua
@@ -103,5 +104,8 @@ struct BoundedStringTests {
         #expect(run(sandbox, pattern).errorMessage?.contains("call timed out") == true)
         #expect(run(sandbox, "return 'alive'").value == "alive")
         #expect(run(sandbox, "local n = 0 for i = 1, 1000 do n = n + i end return n").value == "500500")
+        // After a quiet spell the watchdog looks less often; the first runaway call after it is still stopped.
+        usleep(600_000)
+        #expect(run(sandbox, "while true do end").errorMessage?.contains("call timed out") == true)
     }
 }
