@@ -66,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "segue-bench",
             dependencies: [
-                "SegueClient", "SegueJSON", "SegueKit",
+                "SegueClient", "SegueJSON", "SegueKit", "SegueLua",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -8,6 +8,7 @@
 -- between indexed pages slides, without naming an animator in each request.
 local animator = segue.animator {
   name = "dt-slide",
+  kinds = { "select", "push", "pop", "set" },  -- what it is written for: plugins.check runs those cases
   version = "1.0.0",
   api = 1,
 

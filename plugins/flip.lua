@@ -5,6 +5,7 @@
 -- over the first half and the to-view turns in over the second (perspective m34 = -1/500).
 return segue.animator {
   name = "flip",
+  kinds = { "select", "push", "pop", "set" },  -- what it is written for: plugins.check runs those cases
   version = "1.0.0",
   api = 1,
 

@@ -5,6 +5,7 @@
 -- the from-view's transform is reset whether or not the transition finished.
 return segue.animator {
   name = "objcio-animator",
+  kinds = { "select", "push", "pop", "set" },  -- what it is written for: plugins.check runs those cases
   version = "1.0.0",
   api = 1,
 

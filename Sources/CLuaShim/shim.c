@@ -32,26 +32,44 @@ static void *capping_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 }
 
 // The instruction budget. Once spent, the hook re-arms itself with count 1 so that every further instruction
-// raises again: a script cannot swallow the stop with pcall (Redis's "killed even when use pcall").
-static void budget_hook(lua_State *L, lua_Debug *ar) {
+// raises again: a script cannot swallow the stop with pcall (Redis's "killed even when use pcall"). The same
+// happens when the wall-clock watchdog stopped the call (exhausted == 2). Every coroutine inherits this hook from
+// the thread that creates it, so a loop inside a coroutine is counted and stopped too.
+void segue_budget_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     segue_sandbox *sb = segue_sandbox_of(L);
     if (!sb->exhausted) {
         int count = lua_gethookcount(L);
-        if (count != sb->hook_step) lua_sethook(L, budget_hook, LUA_MASKCOUNT, sb->hook_step);
+        if (count != sb->hook_step) lua_sethook(L, segue_budget_hook, LUA_MASKCOUNT, sb->hook_step);
         sb->remaining -= count;
-        if (!sb->interrupt && (sb->budget == 0 || sb->remaining > 0)) return;
-        sb->exhausted = sb->interrupt ? 2 : 1;
-        lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
+        int interrupted = segue_interrupted(sb);
+        if (!interrupted && (sb->budget == 0 || sb->remaining > 0)) return;
+        sb->exhausted = interrupted ? 2 : 1;
+        lua_sethook(L, segue_budget_hook, LUA_MASKCOUNT, 1);
     }
+    if (sb->exhausted == 2) luaL_error(L, "call timed out (lua.call_timeout_ms)");
+    luaL_error(L, "instruction budget exceeded (lua.instruction_budget)");
+}
+
+// Work done inside C library functions (pattern matching, sorting) is charged to the same budget, so a single
+// call into the string library cannot run for long either. Raises like the hook, and leaves the hook at count 1.
+void segue_charge(lua_State *L, long long steps) {
+    segue_sandbox *sb = segue_sandbox_of(L);
+    if (!sb->exhausted) {
+        sb->remaining -= steps;
+        int interrupted = segue_interrupted(sb);
+        if (!interrupted && (sb->budget == 0 || sb->remaining > 0)) return;
+        sb->exhausted = interrupted ? 2 : 1;
+    }
+    lua_sethook(L, segue_budget_hook, LUA_MASKCOUNT, 1);
     if (sb->exhausted == 2) luaL_error(L, "call timed out (lua.call_timeout_ms)");
     luaL_error(L, "instruction budget exceeded (lua.instruction_budget)");
 }
 
 void segue_interrupt(lua_State *L) {
     segue_sandbox *sb = segue_sandbox_of(L);
-    sb->interrupt = 1;
-    lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
+    __atomic_store_n(&sb->interrupt_seq, __atomic_load_n(&sb->call_seq, __ATOMIC_SEQ_CST), __ATOMIC_SEQ_CST);
+    lua_sethook(L, segue_budget_hook, LUA_MASKCOUNT, 1);
 }
 
 static int traceback_handler(lua_State *L) {
@@ -69,7 +87,8 @@ int segue_pcall(lua_State *L, int nargs, int nresults, int top_level) {
     if (top_level) {
         sb->remaining = sb->budget;
         sb->exhausted = 0;
-        sb->interrupt = 0;
+        lua_sethook(L, segue_budget_hook, LUA_MASKCOUNT, sb->hook_step);
+        segue_watch_begin(sb, L);
     }
     int base = lua_gettop(L) - nargs;          // index of the function
     lua_pushcfunction(L, traceback_handler);   // [... f args h]
@@ -78,6 +97,10 @@ int segue_pcall(lua_State *L, int nargs, int nresults, int top_level) {
     int status = lua_pcall(L, nargs, nresults, base);
     sb->host = saved_host;
     lua_remove(L, base);                       // [... results|message]
+    if (top_level) {
+        segue_watch_end(sb);
+        sb->last_used = sb->budget > 0 ? sb->budget - sb->remaining : 0;
+    }
     if (top_level && sb->exhausted) {
         // The call was stopped: make sure what remains on the stack says so, whatever the script made of it.
         if (status == LUA_OK) {
@@ -87,8 +110,8 @@ int segue_pcall(lua_State *L, int nargs, int nresults, int top_level) {
             status = LUA_ERRRUN;
         }
         sb->exhausted = 0;
-        sb->interrupt = 0;
     }
+    if (top_level) lua_sethook(L, segue_budget_hook, LUA_MASKCOUNT, sb->hook_step);
     return status;
 }
 
@@ -202,6 +225,8 @@ static int build_sandbox(lua_State *L) {
             lua_setfield(L, -2, "__index");
             lua_pop(L, 2);
         }
+        if (strcmp(*lib, "string") == 0) segue_open_bounded(L, lua_gettop(L), 0);
+        if (strcmp(*lib, "table") == 0) segue_open_bounded(L, 0, lua_gettop(L));
         lua_setfield(L, env, *lib);                     // [G env lib]
         lua_pop(L, 1);
     }
@@ -240,12 +265,14 @@ lua_State *segue_newstate(size_t memory_limit, long long instruction_budget) {
     }
     sb->host = 0;
     // Threads inherit the creating thread's hook, so coroutines are budgeted too.
-    lua_sethook(L, budget_hook, LUA_MASKCOUNT, sb->hook_step);
+    sb->main = L;
+    lua_sethook(L, segue_budget_hook, LUA_MASKCOUNT, sb->hook_step);
     return L;
 }
 
 void segue_close(lua_State *L) {
     segue_sandbox *sb = segue_sandbox_of(L);
+    segue_watch_unregister(sb);
     lua_close(L);
     free(sb);
 }

@@ -24,6 +24,12 @@ public enum CheckReport {
                 lines.append("          \(code)\(message)")
             }
         }
+        for c in result["skipped"]?.arrayValue ?? [] {
+            let reason = c["reason"]?.stringValue.map { "  (" + $0 + ")" } ?? ""
+            lines.append("  skip  \(Format.cell(c["case"]))\(reason)")
+        }
+        let pending = (result["pending"]?.arrayValue ?? []).compactMap(\.stringValue)
+        if !pending.isEmpty { lines.append("  not run yet: \(pending.joined(separator: ", "))") }
         return lines.joined(separator: "\n")
     }
 }

@@ -34,6 +34,8 @@ extension Daemon {
             try p.finish()
             return .array(d.plugins.records.map(\.json))
         },
+        "plugins.reload": { d, p, _ throws(RPCError) in try d.pluginsReload(p) },
+        "plugins.check": { d, p, _ throws(RPCError) in try d.pluginsCheck(p) },
         "scene.create": { d, p, c throws(RPCError) in try d.sceneCreate(p, c) },
         "scene.use": { d, p, c throws(RPCError) in
             let id = try p.requiredID("scene")

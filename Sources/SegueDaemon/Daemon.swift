@@ -52,6 +52,8 @@ public final class Daemon: EventSink, @unchecked Sendable {
     /// Runs an action after a wall-clock delay on the daemon's event loop (the server sets it).
     public var scheduleAfter: ((Int64, @escaping () -> Void) -> Void)?
     var stats = RequestStats()
+    /// The plugins folder's inotify watcher (Daemon+Plugins.swift).
+    let pluginWatcherBox = PluginWatcherBox()
     var counters = Counters()
     let startedAt = FileSystem.monotonicNanoseconds()
 
@@ -75,6 +77,11 @@ public final class Daemon: EventSink, @unchecked Sendable {
     public func start() {
         for event in plugins.loadAll() { emitDaemonEvent(event) }
         state = .running
+        // Hot reload: the watcher's batches land on the loop through the same scheduler timers use.
+        if let schedule = scheduleAfter {
+            let post = UncheckedScheduler(schedule: schedule)
+            startWatchingPlugins { work in post.schedule(0, work) }
+        }
     }
 
     // MARK: Connections
@@ -396,6 +403,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
     }
 
     public func stop() {
+        stopWatchingPlugins()
         drain()
         state = .stopped
         for id in sceneOrder {

@@ -7,10 +7,23 @@ final class LuaAnimator: Animator {
     let instance: PluginInstance
     let ref: Int32
 
+    /// The contexts this animator handed to Lua: forgotten when it goes away, even when `ended` never reaches it
+    /// (a failed-over transition ends with the default animator), so the instance keeps no context alive.
+    private var handedOut: Set<ObjectIdentifier> = []
+
     init(name: String, instance: PluginInstance, ref: Int32) {
         self.name = name
         self.instance = instance
         self.ref = ref
+    }
+
+    deinit {
+        for key in handedOut { instance.forgetContext(key) }
+    }
+
+    private func push(_ context: TransitionContext) {
+        handedOut.insert(ObjectIdentifier(context))
+        instance.pushContext(context)
     }
 
     func transitionDuration(using context: TransitionContext) throws(AnimatorFault) -> Double {
@@ -21,7 +34,7 @@ final class LuaAnimator: Animator {
         case LUA_TNUMBER:
             return state.number(at: -1) ?? 0
         case LUA_TFUNCTION:
-            instance.pushContext(context)
+            push(context)
             if let error = instance.callPlugin(args: 1, results: 1) { throw AnimatorFault("duration: \(error.message)") }
             guard let duration = state.number(at: -1) else {
                 throw AnimatorFault("duration(ctx) must return a number of seconds, got \(state.typeName(at: -1))")
@@ -39,7 +52,7 @@ final class LuaAnimator: Animator {
         guard instance.pushField(ref, "animate") == LUA_TFUNCTION else {
             throw AnimatorFault("the animator has no animate function")
         }
-        instance.pushContext(context)
+        push(context)
         if let error = instance.callPlugin(args: 1, results: 0) { throw AnimatorFault("animate: \(error.message)") }
     }
 
@@ -49,6 +62,7 @@ final class LuaAnimator: Animator {
         defer {
             state.setTop(base)
             instance.forgetContext(context)
+            handedOut.remove(ObjectIdentifier(context))
         }
         guard instance.pushField(ref, "ended") == LUA_TFUNCTION else { return }
         state.push(completed)

@@ -5,6 +5,16 @@ public struct LuaError: Error, Sendable, CustomStringConvertible {
     public let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
+
+    /// Longest error message kept (8 KiB): a traceback per level of a deep recursion through the host can reach
+    /// hundreds of KB, which would then travel in every event and log line.
+    static let maxMessageBytes = 8192
+
+    static func bounded(_ message: String) -> String {
+        guard message.utf8.count > maxMessageBytes else { return message }
+        let head = message.utf8.prefix(maxMessageBytes)
+        return String(decoding: head, as: UTF8.self) + "\n… (\(message.utf8.count - maxMessageBytes) more bytes)"
+    }
 }
 
 /// A host function: reads its arguments from the state's stack and returns a result count, or `.error(message)`.
@@ -16,22 +26,35 @@ enum HostResult {
 
 /// Owns one sandboxed `lua_State` (closed in deinit) and the Swift functions it can call.
 final class LuaState {
-    let L: OpaquePointer
+    /// The thread host code works on: the main thread, or the coroutine that called the running host function
+    /// (host functions must read their arguments from, and push results on, the stack of the thread that called).
+    private(set) var L: OpaquePointer
+    /// The state's main thread (what `segue_close` closes).
+    let main: OpaquePointer
     private var hostFunctions: [(LuaState) -> HostResult] = []
     /// How many Swift→Lua calls are running on this state: only the outermost gets a fresh budget, so a script
     /// cannot refill its budget by making the engine call back into it (ctx:complete → ended).
     private var callDepth = 0
 
     /// A new sandboxed state, or nil when Lua cannot allocate one.
-    init?(memoryLimit: Int, instructionBudget: Int) {
+    /// `callTimeoutMs` > 0 arms the wall-clock backstop (a top-level call running longer is stopped).
+    init?(memoryLimit: Int, instructionBudget: Int, callTimeoutMs: Int = 0) {
         guard let L = segue_newstate(memoryLimit, Int64(instructionBudget)) else { return nil }
         self.L = L
+        self.main = L
+        self.sandbox = segue_sandbox_of(L)
+        if callTimeoutMs > 0 { segue_set_call_timeout(L, Int32(min(callTimeoutMs, 3_600_000))) }
     }
 
-    deinit { segue_close(L) }
+    deinit { segue_close(main) }
 
-    var sandbox: UnsafeMutablePointer<segue_sandbox> { segue_sandbox_of(L) }
+    /// The sandbox bookkeeping of this state (the allocator's user data, fixed for the state's life).
+    let sandbox: UnsafeMutablePointer<segue_sandbox>
     var memoryUsed: Int { sandbox.pointee.used }
+    /// Instructions the last top-level call used (to the count hook's granularity of 1000; 0 without a budget).
+    var lastCallInstructions: Int { Int(sandbox.pointee.last_used) }
+    /// The instruction budget per top-level call (0: none).
+    var instructionBudget: Int { Int(sandbox.pointee.budget) }
 
     /// Pushes a C closure that calls `function` through the shim's trampoline.
     func pushHostFunction(_ function: @escaping (LuaState) -> HostResult) {
@@ -39,7 +62,10 @@ final class LuaState {
         segue_pushhost(L, luaHostEntry, Unmanaged.passUnretained(self).toOpaque(), Int32(hostFunctions.count - 1))
     }
 
-    fileprivate func callHost(_ index: Int32) -> Int32 {
+    fileprivate func callHost(_ index: Int32, thread: OpaquePointer?) -> Int32 {
+        let saved = L
+        if let thread { L = thread }
+        defer { L = saved }
         guard index >= 0, Int(index) < hostFunctions.count else {
             push("segued: unknown host function")
             return -1
@@ -134,7 +160,7 @@ final class LuaState {
         guard status == LUA_OK else {
             let message = string(at: -1) ?? "load failed"
             pop()
-            return LuaError(message)
+            return LuaError(LuaError.bounded(message))
         }
         return nil
     }
@@ -149,7 +175,7 @@ final class LuaState {
         guard status == LUA_OK else {
             let message = string(at: -1) ?? "error"
             pop()
-            return LuaError(message)
+            return LuaError(LuaError.bounded(message))
         }
         return nil
     }
@@ -179,8 +205,8 @@ final class LuaState {
 }
 
 /// The one C entry point for every host function: finds the state and the function by index.
-private let luaHostEntry: segue_host_fn = { _, context, index in
+private let luaHostEntry: segue_host_fn = { thread, context, index in
     guard let context else { return -1 }
     let state = Unmanaged<LuaState>.fromOpaque(context).takeUnretainedValue()
-    return state.callHost(index)
+    return state.callHost(index, thread: thread)
 }

@@ -69,12 +69,16 @@ public final class PluginHost: AnimatorProvider {
         let file: String
         let source: String
         var records: [PluginRecord]
+        /// Animators' optional `kinds` (what they are written for; plugins.check runs those cases only).
+        var animatorKinds: [String: [String]] = [:]
     }
 
-    private var files: [String: LoadedFile] = [:]  // by file path
-    private var byName: [String: String] = [:]  // plugin name -> file path
-    private var failed: [String: PluginRecord] = [:]  // by file path
-    private var instances: [ObjectIdentifier: [String: PluginInstance]] = [:]
+    var files: [String: LoadedFile] = [:]  // by file path
+    var byName: [String: String] = [:]  // plugin name -> file path
+    var failed: [String: PluginRecord] = [:]  // by file path
+    /// Plugins whose file was deleted (`status: "unloaded"` in plugins.list until a file of that path loads).
+    var unloaded: [String: [PluginRecord]] = [:]  // by file path
+    var instances: [ObjectIdentifier: [String: PluginInstance]] = [:]
 
     public init(directory: String, settings: LuaSettings = LuaSettings()) {
         self.directory = directory
@@ -99,6 +103,7 @@ public final class PluginHost: AnimatorProvider {
             }
         }
         all.append(contentsOf: failed.values)
+        for records in unloaded.values { all.append(contentsOf: records) }
         return all.sorted { ($0.name, $0.file) < ($1.name, $1.file) }
     }
 
@@ -115,18 +120,11 @@ public final class PluginHost: AnimatorProvider {
 
     public func record(named name: String) -> PluginRecord? { records.first { $0.name == name } }
 
-    /// Loads every `*.lua` file of the folder (in name order). Returns the events to report.
+    /// Loads every `*.lua` file of the folder (in name order), and on later calls rescans it: new and changed files
+    /// load, deleted ones unload, unchanged ones are left alone (SIGHUP and `daemon.reload` call this).
+    /// Returns the events to report.
     @discardableResult
-    public func loadAll() -> [PluginEvent] {
-        guard let names = FileSystem.list(directory) else {
-            return [PluginEvent(type: "plugin.failed", name: "", file: directory, message: "cannot read the plugins folder")]
-        }
-        var events: [PluginEvent] = []
-        for name in names where name.hasSuffix(".lua") && !name.hasPrefix(".") {
-            events.append(contentsOf: load(file: directory + "/" + name))
-        }
-        return events
-    }
+    public func loadAll() -> [PluginEvent] { rescan(force: false) }
 
     /// Loads (or reloads) one file. A broken new version leaves a working one loaded.
     public func load(file path: String) -> [PluginEvent] {
@@ -137,22 +135,30 @@ public final class PluginHost: AnimatorProvider {
                 failed[path] = PluginRecord(
                     name: base, kind: "unknown", version: nil, api: PluginHost.apiVersion, file: path, status: "failed",
                     error: message, loadedAt: FileSystem.wallSeconds(), loadMs: 0, memoryBytes: 0, calls: 0, failures: 0)
+                unloaded[path] = nil
+            } else if var loaded = files[path] {
+                // The working version stays loaded; plugins.list says why the new one was refused.
+                for i in loaded.records.indices { loaded.records[i].error = "the new version failed to load: \(message)" }
+                files[path] = loaded
             }
             return [PluginEvent(type: "plugin.failed", name: base, file: path, message: message)]
         }
         guard let mode = FileSystem.mode(path), FileSystem.isRegularFile(path) else { return fail("not a regular file") }
         if mode & 0o002 != 0 { return fail("refused: the file is writable by other users (chmod o-w)") }
         guard let source = FileSystem.read(path) else { return fail("cannot read the file (or it is over 4 MiB)") }
+        if let folderProblem = folderProblem { return fail(folderProblem) }
         let probe: PluginInstance
         do {
             probe = try PluginInstance(
                 source: source, file: path, chunkName: "@" + PluginHost.fileName(path), scene: nil,
-                memoryLimit: settings.memoryLimitBytes, instructionBudget: settings.instructionBudget)
+                memoryLimit: settings.memoryLimitBytes, instructionBudget: settings.instructionBudget,
+                callTimeoutMs: settings.callTimeoutMs)
         } catch {
             return fail(error.message)
         }
         let loadMs = Double(FileSystem.monotonicNanoseconds() - started) / 1e6
         var records: [PluginRecord] = []
+        var kindsByName: [String: [String]] = [:]
         for (i, described) in probe.described.enumerated() {
             let name = described.name ?? (probe.described.count == 1 ? base : "\(base)-\(i + 1)")
             probe.pushField(described.ref, "api")
@@ -167,6 +173,11 @@ public final class PluginHost: AnimatorProvider {
             }
             if records.contains(where: { $0.name == name }) { return fail("duplicate plugin name '\(name)' in one file") }
             if let problem = checkShape(probe, described, name: name) { return fail(problem) }
+            switch PluginHost.declaredKinds(probe, described) {
+            case .failure(let problem): return fail("animator '\(name)': \(problem.message)")
+            case .success(let kinds?): kindsByName[name] = kinds
+            case .success(nil): break
+            }
             probe.pushField(described.ref, "version")
             let version = probe.state.string(at: -1)
             probe.state.pop()
@@ -178,8 +189,14 @@ public final class PluginHost: AnimatorProvider {
         // Swap atomically: names of the old version go, the new ones come.
         if let old = files[path] { for record in old.records where byName[record.name] == path { byName[record.name] = nil } }
         for record in records { byName[record.name] = path }
-        files[path] = LoadedFile(file: path, source: source, records: records)
+        files[path] = LoadedFile(file: path, source: source, records: records, animatorKinds: kindsByName)
         failed[path] = nil
+        unloaded[path] = nil
+        // A name that loads again (from this or another file) is no longer listed as unloaded.
+        for (other, gone) in unloaded {
+            let kept = gone.filter { old in !records.contains { $0.name == old.name } }
+            unloaded[other] = kept.isEmpty ? nil : kept
+        }
         // Scenes make a fresh state from the new source on next use; running transitions keep their instance.
         for key in instances.keys { instances[key]?[path] = nil }
         return records.map { PluginEvent(type: "plugin.loaded", name: $0.name, file: path, message: nil) }
@@ -331,7 +348,8 @@ public final class PluginHost: AnimatorProvider {
         do {
             instance = try PluginInstance(
                 source: file.source, file: file.file, chunkName: "@" + PluginHost.fileName(file.file), scene: scene,
-                memoryLimit: settings.memoryLimitBytes, instructionBudget: settings.instructionBudget)
+                memoryLimit: settings.memoryLimitBytes, instructionBudget: settings.instructionBudget,
+                callTimeoutMs: settings.callTimeoutMs)
         } catch {
             throw EngineError(.pluginError, "plugin file \(PluginHost.fileName(file.file)) failed to load: \(error.message)")
         }

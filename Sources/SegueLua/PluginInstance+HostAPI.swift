@@ -117,7 +117,12 @@ extension PluginInstance {
             return .results(1)
         }
         add("ctx_complete") { me, s in
-            guard let ctx = me.context(at: 1) else { return .error(me.deadContext) }
+            guard let ctx = me.context(at: 1) else {
+                // A complete after the transition ended (its context is gone): ignored, as a second complete is.
+                guard s.proxy(at: 1, tag: PluginInstance.ctxTag) != nil else { return .error(me.deadContext) }
+                me.onWarning?("complete called more than once (after its transition ended); ignored")
+                return .results(0)
+            }
             guard s.type(at: 2) == LUA_TBOOLEAN else {
                 return .error("ctx:complete(did_complete): did_complete must be a boolean, got \(s.typeName(at: 2))")
             }
@@ -155,7 +160,7 @@ extension PluginInstance {
             return .results(1)
         }
         add("log") { me, s in
-            me.onLog?(s.string(at: 1) ?? "")
+            me.onLog?(LuaError.bounded(s.string(at: 1) ?? ""))
             return .results(0)
         }
     }

@@ -19,6 +19,10 @@ final class PluginInstance {
     private(set) var described: [Described] = []
     var calls = 0
     var failures = 0
+    /// Calls stopped by the budget, the wall clock or the memory cap (see `runawayLimit`).
+    var runawayCalls = 0
+    private var currentTurn: Int64 = -2
+    private var instructionsThisTurn = 0
 
     var viewMetatable: Int32 = segue_noref()
     var ctxMetatable: Int32 = segue_noref()
@@ -28,16 +32,21 @@ final class PluginInstance {
     var presentationHook: Int32 = segue_noref()
     var contexts: [Int: TransitionContext] = [:]
     var contextHandles: [ObjectIdentifier: Int] = [:]
+    /// Registry references of the context proxies, by handle (dropped with the context).
+    var contextProxies: [Int: Int32] = [:]
     var nextContextHandle = 1
 
     static let viewTag: Int32 = 0x5649_4557  // "VIEW"
     static let ctxTag: Int32 = 0x4354_5854  // "CTXT"
 
     /// Builds the state, runs the prelude and the plugin's source. Throws a message when any step fails.
-    init(source: String, file: String, chunkName: String, scene: Scene?, memoryLimit: Int, instructionBudget: Int)
-        throws(LuaError)
-    {
-        guard let state = LuaState(memoryLimit: memoryLimit, instructionBudget: instructionBudget) else {
+    init(
+        source: String, file: String, chunkName: String, scene: Scene?, memoryLimit: Int, instructionBudget: Int,
+        callTimeoutMs: Int = 0
+    ) throws(LuaError) {
+        guard
+            let state = LuaState(memoryLimit: memoryLimit, instructionBudget: instructionBudget, callTimeoutMs: callTimeoutMs)
+        else {
             throw LuaError("could not create a Lua state")
         }
         self.state = state
@@ -95,9 +104,50 @@ final class PluginInstance {
     /// Calls the function on the stack (below `args` arguments) as one top-level plugin call.
     func callPlugin(args: Int32, results: Int32) -> LuaError? {
         calls += 1
+        if runawayCalls >= PluginInstance.runawayLimit {
+            // Quarantined: the call fails at once, as a failed call leaves the stack (function and arguments gone).
+            state.pop(args + 1)
+            failures += 1
+            return LuaError(PluginInstance.quarantineMessage)
+        }
+        // One budget per call, and at most `turnBudgets` budgets per instant of the scene's clock (one frame, or
+        // one request on a manual clock): a thousand completions that each stay just under the budget must not hold
+        // the engine for a thousand budgets.
+        let turn = scene?.now ?? -1
+        if turn != currentTurn {
+            currentTurn = turn
+            instructionsThisTurn = 0
+        }
+        let budget = state.instructionBudget
+        if budget > 0, instructionsThisTurn >= budget * PluginInstance.turnBudgets {
+            state.pop(args + 1)
+            failures += 1
+            runawayCalls += 1
+            return LuaError(
+                "instruction budget exceeded (lua.instruction_budget): this plugin's calls used \(PluginInstance.turnBudgets) budgets in one frame")
+        }
         let error = state.call(args: args, results: results, topLevel: true)
-        if error != nil { failures += 1 }
+        instructionsThisTurn += state.lastCallInstructions
+        if let error {
+            failures += 1
+            if PluginInstance.isRunaway(error) { runawayCalls += 1 }
+        }
         return error
+    }
+
+    /// Budgets one plugin state may spend in one instant of its scene's clock (4).
+    static let turnBudgets = 4
+
+    /// A state whose calls were stopped this many times (budget, wall clock or memory) gets no more calls: a timer
+    /// chain that runs away on every frame would otherwise cost a full budget per frame forever. Reloading the
+    /// plugin (or a new scene) starts over with a fresh state.
+    static let runawayLimit = 3
+    static let quarantineMessage =
+        "plugin disabled in this scene: 3 of its calls were stopped (instruction budget, time or memory); save or reload it to try again"
+
+    static func isRunaway(_ error: LuaError) -> Bool {
+        let m = error.message
+        return m.contains("instruction budget exceeded") || m.contains("call timed out") || m.contains("not enough memory")
     }
 
     /// `animator_for(op)` of a delegate: an animator name, nil, or the fault.
@@ -157,21 +207,25 @@ final class PluginInstance {
 
     func pushContext(_ context: TransitionContext) {
         let key = ObjectIdentifier(context)
-        let handle: Int
-        if let existing = contextHandles[key] {
-            handle = existing
-        } else {
-            handle = nextContextHandle
-            nextContextHandle += 1
-            contextHandles[key] = handle
-            contexts[handle] = context
+        if let existing = contextHandles[key], let proxy = contextProxies[existing] {
+            state.pushRef(proxy)  // the same proxy for every call of one transition: no allocation per call
+            return
         }
+        let handle = nextContextHandle
+        nextContextHandle += 1
+        contextHandles[key] = handle
+        contexts[handle] = context
         state.pushProxy(tag: PluginInstance.ctxTag, handle: handle, metatable: ctxMetatable)
+        state.pushValue(-1)
+        contextProxies[handle] = state.ref()
     }
 
-    func forgetContext(_ context: TransitionContext) {
-        if let handle = contextHandles.removeValue(forKey: ObjectIdentifier(context)) {
+    func forgetContext(_ context: TransitionContext) { forgetContext(ObjectIdentifier(context)) }
+
+    func forgetContext(_ key: ObjectIdentifier) {
+        if let handle = contextHandles.removeValue(forKey: key) {
             contexts[handle] = nil
+            if let proxy = contextProxies.removeValue(forKey: handle) { state.unref(proxy) }
         }
     }
 

@@ -62,7 +62,9 @@ final class Recorder: EventSink {
 func sceneWithPlugins(_ files: [String: String]) throws
     -> (Scene, ContainerViewController, ViewController, ViewController, Recorder)
 {
-    let host = PluginHost(directory: try makePluginFolder(files))
+    var settings = LuaSettings()
+    settings.callTimeoutMs = 20_000  // tests name the deterministic limit (the budget); the wall clock has its own test
+    let host = PluginHost(directory: try makePluginFolder(files), settings: settings)
     host.loadAll()
     let recorder = Recorder()
     recorder.host = host

@@ -97,7 +97,9 @@ struct PluginTests {
             "escape.lua": "return io.open('/etc/passwd')",
             "hugeapi.lua": "return segue.animator { api = 1e300, animate = function() end }",
         ])
-        let host = PluginHost(directory: dir)
+        var settings = LuaSettings()
+        settings.callTimeoutMs = 20_000  // the budget, not a loaded machine's wall clock, must stop loops.lua
+        let host = PluginHost(directory: dir, settings: settings)
         let events = host.loadAll()
         let failed = Dictionary(uniqueKeysWithValues: events.filter { $0.type == "plugin.failed" }.map { ($0.name, $0.message ?? "") })
         #expect(failed.keys.sorted() == ["escape", "future", "hugeapi", "loops", "notaplugin", "syntax"])

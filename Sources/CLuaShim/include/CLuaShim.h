@@ -19,11 +19,25 @@ typedef struct segue_sandbox {
     size_t peak;            // highest `used` seen
     int host;               // > 0 while host code runs inside a Lua call: the cap is not enforced
     int exhausted;          // the call ran out of budget (or was interrupted): every instruction now raises
-    volatile int interrupt; // set asynchronously (signal handler): stop the running call
+    volatile int interrupt; // kept for ABI: unused (see call_seq / interrupt_seq)
     long long budget;       // instructions per top-level call (0: unlimited)
     long long remaining;    // instructions left in the current call
     int hook_step;          // count hook granularity
     int memory_errors;      // how many allocations the cap refused
+    // The wall-clock backstop (watchdog.c). Written by the engine thread around each top-level call and read by
+    // the watchdog thread, always through __atomic builtins.
+    long long call_seq;         // incremented when a top-level call starts
+    long long interrupt_seq;    // the watchdog stopped the call with this sequence number
+    long long started_ns;       // CLOCK_MONOTONIC at the start of the running top-level call
+    int active;                 // a top-level call is running
+    int timeout_ms;             // 0: no wall-clock limit
+    unsigned long thread;       // pthread_t of the thread running the call
+    lua_State *main;            // the main thread of the state
+    struct segue_sandbox *prev, *next;  // the watchdog's registry
+    struct segue_sandbox *outer;        // the state whose call was running on this thread before this one
+    long long match_steps;      // pattern-matching steps spent (bounded string library)
+    long long timeouts;         // calls stopped by the wall clock
+    long long last_used;        // instructions the last top-level call used (to the hook's granularity)
 } segue_sandbox;
 
 /// A host function: returns >= 0 results, or -1 with an error message pushed on top of the stack.
@@ -47,8 +61,26 @@ int segue_pcall(lua_State *L, int nargs, int nresults, int top_level);
 /// Loads a chunk of Lua source text (never bytecode). Returns a LUA_* status.
 int segue_loadtext(lua_State *L, const char *text, size_t len, const char *chunkname);
 
-/// Asks the running call to stop at its next instruction (async-signal-safe).
+/// Asks the running call to stop at its next instruction, as the wall-clock watchdog does.
 void segue_interrupt(lua_State *L);
+
+/// Arms the wall-clock backstop for this state: a top-level call running longer than `timeout_ms` is stopped
+/// ("call timed out"). A watchdog thread notices and signals the engine thread (SIGURG), whose handler sets the
+/// count hook to fire at the next instruction, as lua.c's SIGINT handler does. 0 disarms it.
+void segue_set_call_timeout(lua_State *L, int timeout_ms);
+
+/// Whether the running call was stopped by the wall clock (the hook consults it).
+int segue_interrupted(segue_sandbox *sb);
+
+/// Internal: the watchdog's bookkeeping around a top-level call (shim.c calls these).
+void segue_watch_begin(segue_sandbox *sb, lua_State *L);
+void segue_watch_end(segue_sandbox *sb);
+void segue_watch_unregister(segue_sandbox *sb);
+/// Internal: the count hook, and how the bounded string functions charge their work to the budget.
+void segue_budget_hook(lua_State *L, lua_Debug *ar);
+void segue_charge(lua_State *L, long long steps);
+/// Internal: installs the bounded string.find/match/gmatch/gsub and table.sort into the sandbox's copies.
+void segue_open_bounded(lua_State *L, int string_table, int table_table);
 
 static inline void segue_pop(lua_State *L, int n) { lua_settop(L, -(n) - 1); }
 static inline void segue_newtable(lua_State *L) { lua_createtable(L, 0, 0); }

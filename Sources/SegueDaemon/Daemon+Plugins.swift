@@ -1,0 +1,104 @@
+import Dispatch
+import SegueJSON
+import SegueKit
+import SegueLua
+
+/// plugins.reload, plugins.check and hot reload: everything that changes the plugin host runs on the daemon's
+/// event loop; the inotify watcher only tells the loop which files changed.
+extension Daemon {
+    /// `plugins.reload {name?}`: one plugin's file, or a full rescan that reloads every file.
+    func pluginsReload(_ p: Params) throws(RPCError) -> JSONValue {
+        let name = try p.string("name")
+        try p.finish()
+        let events: [PluginEvent]
+        if let name {
+            guard let reloaded = plugins.reload(named: name) else { throw .notFound("plugin", name, param: "name") }
+            events = reloaded
+        } else {
+            events = plugins.rescan(force: true)
+        }
+        for event in events { emitDaemonEvent(event) }
+        return Daemon.summary(of: events)
+    }
+
+    /// `plugins.check {name, size?}`.
+    func pluginsCheck(_ p: Params) throws(RPCError) -> JSONValue {
+        let name = try p.requiredID("name")
+        let size = try p.size("size") ?? Size(w: 320, h: 480)
+        try p.finish()
+        do throws(EngineError) {
+            return try plugins.check(name: name, size: size)
+        } catch {
+            throw RPCError(error)
+        }
+    }
+
+    /// Rescans the plugins folder (new and changed files load, deleted ones unload) and reports the events.
+    /// `daemon.reload` and SIGHUP call this; returns what changed.
+    @discardableResult
+    public func reloadPlugins(force: Bool = false) -> JSONValue {
+        let events = plugins.rescan(force: force)
+        for event in events { emitDaemonEvent(event) }
+        flushAll()
+        return Daemon.summary(of: events)
+    }
+
+    /// Applies a batch from the watcher (on the event loop).
+    public func pluginFilesChanged(_ batch: PluginWatcher.Batch) {
+        var events: [PluginEvent] = []
+        if batch.rescan {
+            events = plugins.rescan()
+        } else {
+            events = plugins.filesChanged(batch.paths)
+        }
+        for event in events { emitDaemonEvent(event) }
+        flushAll()
+    }
+
+    /// Starts watching the plugins folder with inotify; batches hop onto the loop through `post`. A folder that
+    /// cannot be watched is logged and hot reload is off (SIGHUP and plugins.reload still rescan).
+    public func startWatchingPlugins(post: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+        stopWatchingPlugins()
+        let ref = WeakDaemon(daemon: self)
+        let watcher = PluginWatcher(directory: config.pluginsDir) { batch in
+            post { ref.daemon?.pluginFilesChanged(batch) }
+        }
+        if watcher == nil {
+            logger.warning("cannot watch the plugins folder with inotify: hot reload is off", metadata: ["plugins.dir": "\(config.pluginsDir)"])
+        }
+        pluginWatcherBox.watcher = watcher
+    }
+
+    public func stopWatchingPlugins() {
+        pluginWatcherBox.watcher?.stop()
+        pluginWatcherBox.watcher = nil
+    }
+
+    static func summary(of events: [PluginEvent]) -> JSONValue {
+        func names(_ type: String) -> JSONValue { .array(events.filter { $0.type == type }.map { .string($0.name) }) }
+        let failed: [JSONValue] = events.filter { $0.type == "plugin.failed" }.map {
+            .object(JSONObject([("name", .string($0.name)), ("file", .string($0.file)), ("error", .string($0.message ?? ""))]))
+        }
+        let warnings: [JSONValue] = events.filter { $0.type == "plugin.warning" }.map { .string($0.message ?? "") }
+        return .object(JSONObject([
+            ("loaded", names("plugin.loaded")), ("unloaded", names("plugin.unloaded")), ("failed", .array(failed)),
+            ("warnings", .array(warnings)),
+        ]))
+    }
+}
+
+/// Holds the daemon's watcher (a stored property the Daemon class keeps, so this file owns its type).
+final class PluginWatcherBox {
+    var watcher: PluginWatcher?
+    deinit { watcher?.stop() }
+}
+
+/// The server's scheduler (thread-safe: NIO's `scheduleTask`), callable from the watcher's thread.
+struct UncheckedScheduler: @unchecked Sendable {
+    let schedule: (Int64, @escaping () -> Void) -> Void
+}
+
+/// The watcher's way back to the daemon, without keeping it alive.
+struct WeakDaemon: @unchecked Sendable {
+    weak var daemon: Daemon?
+}

@@ -1,0 +1,221 @@
+import ArgumentParser
+import Foundation
+import SegueClient
+import SegueJSON
+import SegueKit
+import SegueLua
+
+/// `segue-bench lua`: the Lua plugin host's SPEC §5 targets.
+struct Lua: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Lua plugin host: call overhead, select vs ping, loading 100 plugins, save-to-live, memory per plugin.",
+        discussion: """
+            In-process: the cost of one Swift→Lua animator call (a trivial `duration(ctx)`), next to the same call \
+            into the built-in Swift animator; the time to load a folder of 100 plugins and the memory that takes. \
+            Against a segued started next to this binary on a temporary socket and plugins folder: container.select \
+            with the dt-slide Lua animator, request to response, against daemon.ping on the same connection (the \
+            clock is advanced between selects, untimed); and save-to-live, from the rename of a changed plugin over \
+            the old file to its plugin.loaded event.
+            """)
+
+    @Option(help: "Swift→Lua calls to time.")
+    var calls: Int = 1_000_000
+
+    @Option(help: "Round trips of each kind (select, ping).")
+    var roundTrips: Int = 5_000
+
+    @Option(help: "Saves to time for save-to-live.")
+    var saves: Int = 30
+
+    func run() throws {
+        let plugins = try LuaBenchSupport.pluginsFolder()
+        try callOverhead(plugins)
+        try loadHundred(plugins)
+        try selectVersusPing(plugins)
+        try saveToLive(plugins)
+    }
+
+    func callOverhead(_ plugins: String) throws {
+        let dir = try LuaBenchSupport.temporaryFolder()
+        try "return segue.animator { duration = function(ctx) return 0.3 end, animate = function(ctx) ctx:complete(true) end }"
+            .write(toFile: dir + "/trivial.lua", atomically: true, encoding: .utf8)
+        let host = PluginHost(directory: dir)
+        host.loadAll()
+        let scene = Scene(id: "bench", size: Size(w: 320, h: 480), clock: .manual)
+        scene.animatorProvider = host
+        let a = try scene.createViewController(id: "a", title: nil, color: nil)
+        let b = try scene.createViewController(id: "b", title: nil, color: nil)
+        let container = try scene.createContainer(id: "c", kind: .custom, items: [a, b])
+        try scene.setRoot(container)
+        guard let transition = try scene.select(container, index: 1, animator: "trivial").transition,
+            let context = transition.context, let lua = try host.animator(named: "trivial", for: scene)
+        else { throw ValidationError("could not set up the call benchmark") }
+        let swift = DefaultSlideAnimator()
+        func time(_ body: () throws -> Double) rethrows -> Double {
+            var sink = 0.0
+            for _ in 0..<10_000 { sink += try body() }
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<calls { sink += try body() }
+            let ns = Double(DispatchTime.now().uptimeNanoseconds - start) / Double(calls)
+            if sink == -1 { print("") }
+            return ns
+        }
+        let luaNs = try time { try lua.transitionDuration(using: context) }
+        let swiftNs = time { swift.transitionDuration(using: context) }
+        print(String(format: "Swift→Lua animator call (duration(ctx), trivial)  %.0f ns per call; Swift animator %.0f ns; overhead %.0f ns",
+                     luaNs, swiftNs, luaNs - swiftNs))
+    }
+
+    func loadHundred(_ plugins: String) throws {
+        let dir = try LuaBenchSupport.temporaryFolder()
+        let source = try String(contentsOfFile: plugins + "/dt-slide.lua", encoding: .utf8)
+        for i in 0..<100 {
+            let renamed = source.replacingOccurrences(of: "\"dt-slide\"", with: "\"dt-slide-\(i)\"")
+                .replacingOccurrences(of: "\"dt-slide-delegate\"", with: "\"dt-slide-delegate-\(i)\"")
+            try renamed.write(toFile: dir + "/p\(i).lua", atomically: true, encoding: .utf8)
+        }
+        var times: [Double] = []
+        var perPlugin = 0.0
+        var rssPerPlugin = 0.0
+        for round in 0..<5 {
+            let rssBefore = LuaBenchSupport.residentBytes()
+            let host = PluginHost(directory: dir)
+            let start = DispatchTime.now().uptimeNanoseconds
+            let events = host.loadAll()
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            let loaded = events.filter { $0.type == "plugin.loaded" }.count
+            guard loaded >= 100 else { throw ValidationError("only \(loaded) plugins loaded: \(events.prefix(3))") }
+            let records = host.records
+            perPlugin = Double(records.map(\.memoryBytes).reduce(0, +)) / Double(records.count)
+            if round == 0 { rssPerPlugin = Double(LuaBenchSupport.residentBytes() - rssBefore) / Double(records.count) }
+            withExtendedLifetime(host) {}
+        }
+        times.sort()
+        print(String(format: "load 100 plugin files (dt-slide: animator + delegate each)  median %.1f ms (min %.1f, max %.1f)",
+                     times[times.count / 2], times[0], times[times.count - 1]))
+        print(String(format: "memory per loaded plugin: Lua state with the plugin %.0f KB; process RSS growth per loaded plugin %.1f KB",
+                     perPlugin / 1024, rssPerPlugin / 1024))
+    }
+
+    func selectVersusPing(_ plugins: String) throws {
+        let daemon = try LuaBenchSupport.spawn(plugins: plugins)
+        defer { daemon.stop() }
+        let client = try SegueClient(socketPath: daemon.socket)
+        _ = try client.call("scene.create", ["size": ["w": 320, "h": 480], "clock": "manual"])
+        _ = try client.call("vc.create", ["id": "a"])
+        _ = try client.call("vc.create", ["id": "b"])
+        _ = try client.call("container.create", ["id": "c", "kind": "custom", "children": ["a", "b"]])
+        _ = try client.call("scene.set_root", ["vc": "c"])
+        var select: [UInt64] = []
+        var builtIn: [UInt64] = []
+        var ping: [UInt64] = []
+        let advance = #"{"jsonrpc":"2.0","id":3,"method":"clock.advance","params":{"ms":300}}"#
+        let pingLine = #"{"jsonrpc":"2.0","id":2,"method":"daemon.ping"}"#
+        for i in 0..<(roundTrips + 200) {
+            let selectLine = #"{"jsonrpc":"2.0","id":1,"method":"container.select","params":{"container":"c","index":\#((i + 1) % 2),"animator":"dt-slide"}}"#
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            try client.send(line: selectLine)
+            guard let reply = try client.readLine(), reply.contains("\"result\"") else { throw ValidationError("select failed") }
+            let t1 = DispatchTime.now().uptimeNanoseconds
+            try client.send(line: pingLine)
+            _ = try client.readLine()
+            let t2 = DispatchTime.now().uptimeNanoseconds
+            try client.send(line: advance)
+            _ = try client.readLine()
+            // The same select with the built-in Swift animator, to tell the Lua part from the rest.
+            let defaultLine = #"{"jsonrpc":"2.0","id":4,"method":"container.select","params":{"container":"c","index":\#(i % 2)}}"#
+            let t3 = DispatchTime.now().uptimeNanoseconds
+            try client.send(line: defaultLine)
+            guard let again = try client.readLine(), again.contains("\"result\"") else { throw ValidationError("select failed") }
+            let t4 = DispatchTime.now().uptimeNanoseconds
+            try client.send(line: advance.replacingOccurrences(of: "300", with: "1100"))
+            _ = try client.readLine()
+            if i >= 200 {
+                select.append(t1 - t0)
+                ping.append(t2 - t1)
+                builtIn.append(t4 - t3)
+            }
+        }
+        builtIn.sort()
+        select.sort()
+        ping.sort()
+        func pct(_ a: [UInt64], _ p: Double) -> Double { Double(a[min(a.count - 1, Int(Double(a.count) * p))]) / 1000 }
+        print(String(format: "container.select with dt-slide (Lua), request to response  p50 %.1f µs  p99 %.1f µs", pct(select, 0.5), pct(select, 0.99)))
+        print(String(format: "container.select with the built-in default-slide (Swift)     p50 %.1f µs  p99 %.1f µs", pct(builtIn, 0.5), pct(builtIn, 0.99)))
+        print(String(format: "daemon.ping on the same connection, interleaved          p50 %.1f µs  p99 %.1f µs", pct(ping, 0.5), pct(ping, 0.99)))
+        print(String(format: "ratio select/ping (p50)  %.2f×", pct(select, 0.5) / pct(ping, 0.5)))
+    }
+
+    func saveToLive(_ plugins: String) throws {
+        let folder = try LuaBenchSupport.temporaryFolder()
+        let source = try String(contentsOfFile: plugins + "/dt-slide.lua", encoding: .utf8)
+        try source.write(toFile: folder + "/dt-slide.lua", atomically: true, encoding: .utf8)
+        let daemon = try LuaBenchSupport.spawn(plugins: folder)
+        defer { daemon.stop() }
+        let client = try SegueClient(socketPath: daemon.socket)
+        _ = try client.call("events.subscribe", ["types": ["plugin"]])
+        var latencies: [Double] = []
+        for i in 0..<saves {
+            let text = source + "\n-- save \(i)\n"
+            let temporary = folder + "/.dt-slide.lua.tmp"
+            try text.write(toFile: temporary, atomically: false, encoding: .utf8)
+            let start = DispatchTime.now().uptimeNanoseconds
+            guard rename(temporary, folder + "/dt-slide.lua") == 0 else { throw ValidationError("rename failed") }
+            while true {
+                guard let event = try client.nextEvent(timeoutMs: 5000) else { throw ValidationError("no plugin.loaded") }
+                if event["type"] == "plugin.loaded", event["name"] == "dt-slide" { break }
+            }
+            latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            usleep(20_000)
+        }
+        latencies.sort()
+        print(String(format: "save-to-live (rename over → plugin.loaded event, %d saves)  p50 %.1f ms  max %.1f ms",
+                     saves, latencies[latencies.count / 2], latencies[latencies.count - 1]))
+    }
+}
+
+enum LuaBenchSupport {
+    static func temporaryFolder() throws -> String {
+        let dir = "/tmp/sgb-" + String(UUID().uuidString.prefix(8))
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// The repository's plugins folder (from the current folder, else next to the executable's build folder).
+    static func pluginsFolder() throws -> String {
+        if FileManager.default.fileExists(atPath: "plugins/dt-slide.lua") { return "plugins" }
+        throw ValidationError("run from the repository's folder (plugins/dt-slide.lua not found)")
+    }
+
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    final class Spawned {
+        let process: Process
+        let socket: String
+        init(process: Process, socket: String) {
+            self.process = process
+            self.socket = socket
+        }
+        func stop() {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    static func spawn(plugins: String) throws -> Spawned {
+        let dir = try temporaryFolder()
+        let path = dir + "/s.sock"
+        let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        let process = Process()
+        process.executableURL = exe.deletingLastPathComponent().appendingPathComponent("segued")
+        process.arguments = ["--socket", path, "--plugins", plugins, "--log-level", "warning"]
+        try process.run()
+        for _ in 0..<400 where (try? SegueClient(socketPath: path)) == nil { usleep(25_000) }
+        return Spawned(process: process, socket: path)
+    }
+}

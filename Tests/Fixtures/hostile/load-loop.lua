@@ -1,0 +1,4 @@
+-- expect: load_failed instruction budget exceeded
+-- Loops while the file loads.
+while true do end
+return segue.animator { animate = function(ctx) ctx:complete(true) end }

@@ -1,0 +1,2 @@
+-- expect: load_failed not a plugin
+return { animate = function(ctx) end }
