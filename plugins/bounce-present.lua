@@ -3,6 +3,7 @@
 -- truth instead of completeTransition:YES, so an interactive presentation can be cancelled.
 return segue.animator {
   name = "bounce-present",
+  kinds = { "present" },  -- what it is written for: plugins.check runs those cases
   version = "1.0.0",
   api = 1,
 

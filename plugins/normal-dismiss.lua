@@ -9,6 +9,7 @@
 --                params: {presented: "m", animator: "normal-dismiss", interactive: "swipe-up"}}}
 local dismiss = segue.animator {
   name = "normal-dismiss",
+  kinds = { "dismiss" },  -- what it is written for: plugins.check runs those cases
   version = "1.0.0",
   api = 1,
 

@@ -7,6 +7,7 @@ local DURATION = 0.5
 
 local present = segue.animator {
   name = "overlay-present",
+  kinds = { "present" },  -- what it is written for: plugins.check runs those cases
   version = "1.0.0",
   api = 1,
 
@@ -33,6 +34,7 @@ local present = segue.animator {
 
 local dismiss = segue.animator {
   name = "overlay-dismiss",
+  kinds = { "dismiss" },  -- what it is written for: plugins.check runs those cases
   version = "1.0.0",
   api = 1,
 

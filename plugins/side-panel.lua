@@ -64,6 +64,7 @@ local controller = segue.presentation {
 
 local slide = segue.animator {
   name = "side-panel-slide",
+  kinds = { "present", "dismiss" },  -- what it is written for: plugins.check runs those cases
   version = "1.0.0",
   api = 1,
 

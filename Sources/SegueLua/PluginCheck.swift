@@ -4,9 +4,8 @@ import SegueKit
 /// `plugins.check`: runs an animator through the standard battery of SPEC §3 "Animator check", each case in a
 /// private manual scene of its own (so a broken case cannot spoil the next), and reports problems with stable codes.
 ///
-/// Cases: select forward and backward (custom container), push and pop (navigation). Modal present/dismiss and the
-/// interactive finish/cancel cases join the battery when the engine has modal presentation and interactive
-/// transitions (issue 4): they are listed under `pending` until then, never reported as passed.
+/// Cases: select forward and backward (custom container), push and pop (navigation), present and dismiss in the
+/// `custom` and `fullScreen` styles, and an interactive select finished at 0.7 and cancelled at 0.3.
 extension PluginHost {
     /// Problem codes the check reports (stable: scripts match on them).
     public static let checkProblemCodes = [
@@ -18,10 +17,7 @@ extension PluginHost {
     static let checkCaseWallLimitNs: Int64 = 2_000_000_000
 
     /// Cases of SPEC's battery this engine cannot run yet.
-    public static let pendingCheckCases = [
-        "present (custom)", "dismiss (custom)", "present (fullScreen)", "dismiss (fullScreen)",
-        "interactive finish at 0.7", "interactive cancel at 0.3",
-    ]
+    public static let pendingCheckCases: [String] = []
 
     /// Runs the check for the animator `name` in scenes of `size`.
     public func check(name: String, size: Size = Size(w: 320, h: 480)) throws(EngineError) -> JSONValue {
@@ -65,14 +61,26 @@ extension PluginHost {
         case selectBackward = "select backward"
         case push = "push"
         case pop = "pop"
+        case presentCustom = "present (custom)"
+        case dismissCustom = "dismiss (custom)"
+        case presentFullScreen = "present (fullScreen)"
+        case dismissFullScreen = "dismiss (fullScreen)"
+        case interactiveFinish = "interactive finish at 0.7"
+        case interactiveCancel = "interactive cancel at 0.3"
 
         /// The transition kind the case runs.
         var kind: String {
             switch self {
-            case .selectForward, .selectBackward: "select"
+            case .selectForward, .selectBackward, .interactiveFinish, .interactiveCancel: "select"
             case .push: "push"
             case .pop: "pop"
+            case .presentCustom, .presentFullScreen: "present"
+            case .dismissCustom, .dismissFullScreen: "dismiss"
             }
+        }
+
+        var style: PresentationStyle {
+            self == .presentFullScreen || self == .dismissFullScreen ? .fullScreen : .custom
         }
     }
 
@@ -99,7 +107,27 @@ extension PluginHost {
             let b = try scene.createViewController(id: "b", title: "B", color: Color(hex: "#007aff"))
             let container: ContainerViewController
             let start: () throws(EngineError) -> TransitionStart
+            var interactive: Double?
             switch checkCase {
+            case .presentCustom, .presentFullScreen, .dismissCustom, .dismissFullScreen:
+                container = try scene.createContainer(id: "c", kind: .custom, items: [a])
+                try scene.setRoot(container)
+                let style = checkCase.style
+                if checkCase.kind == "dismiss" {
+                    _ = try scene.present(b, from: container, style: style, animated: false)
+                    start = { () throws(EngineError) in try scene.dismiss(b, animator: animator) }
+                } else {
+                    start = { () throws(EngineError) in
+                        try scene.present(b, from: container, style: style, animator: animator)
+                    }
+                }
+            case .interactiveFinish, .interactiveCancel:
+                container = try scene.createContainer(id: "c", kind: .custom, items: [a, b])
+                try scene.setRoot(container)
+                interactive = checkCase == .interactiveFinish ? 0.7 : 0.3
+                start = { () throws(EngineError) in
+                    try scene.select(container, index: 1, interactive: .percent, animator: animator)
+                }
             case .selectForward, .selectBackward:
                 container = try scene.createContainer(id: "c", kind: .custom, items: [a, b])
                 try scene.setRoot(container)
@@ -114,21 +142,29 @@ extension PluginHost {
                     ? { () throws(EngineError) in try scene.push(container, b, animator: animator) }
                     : { () throws(EngineError) in try scene.pop(container, animator: animator) }
             }
-            let from = checkCase == .selectBackward || checkCase == .pop ? b : a
-            let to = from === a ? b : a
+            var from: ViewController = [.selectBackward, .pop].contains(checkCase) ? b : a
+            var to: ViewController = from === a ? b : a
+            // The presenting view controller is the presentation context: the root container, as in UIKit.
+            if checkCase.kind == "present" { (from, to) = (container, b) }
+            if checkCase.kind == "dismiss" { (from, to) = (b, container) }
             let fromBefore = (alpha: from.view.model.alpha, transform: from.view.model.transform, hidden: from.view.hidden)
             guard let transition = try start().transition else {
                 return [CheckProblem(code: "never_completed", message: "the transition did not start")]
             }
-            return drive(transition, scene: scene, container: container, from: from, to: to, fromBefore: fromBefore,
-                         recorder: recorder)
+            if let percent = interactive {
+                try scene.updateTransition(transition, percent: percent)
+                try scene.endInteraction(transition, cancel: checkCase == .interactiveCancel)
+            }
+            return drive(transition, checkCase, scene: scene, container: container, from: from, to: to,
+                         fromBefore: fromBefore, recorder: recorder)
         } catch {
             return [CheckProblem(code: "raised", message: error.message)]
         }
     }
 
     private func drive(
-        _ t: Transition, scene: Scene, container: ContainerViewController, from: ViewController, to: ViewController,
+        _ t: Transition, _ checkCase: CheckCase, scene: Scene, container: ContainerViewController, from: ViewController,
+        to: ViewController,
         fromBefore: (alpha: Double, transform: Transform3D, hidden: Bool), recorder: CheckRecorder
     ) -> [CheckProblem] {
         let started = scene.now
@@ -174,24 +210,49 @@ extension PluginHost {
             add("too_slow", "complete came after \(format(took)) s, more than 1.5 × the declared \(format(t.duration)) s")
         }
         let containerView = t.context?.containerView ?? container.view
-        if to.view.superview !== containerView {
-            add("missing_to_view", "the to-view is not in the container after the transition")
+        let cancelled = checkCase == .interactiveCancel
+        // What is on screen where, once it is over: the view controller that should be showing and the one that
+        // should not; a cancelled transition puts the from-view back.
+        let shown = cancelled ? from : to
+        let gone = cancelled ? to : from
+        switch checkCase.kind {
+        case "dismiss":
+            if to.view.superview == nil {
+                add("missing_to_view", "the presenting view is not on screen after the dismissal")
+            }
+            if containerView.isAlive && containerView.superview != nil {
+                let left = containerView.subviews.map(\.id)
+                add("extra_views", "the presentation's container view is still on screen\(left.isEmpty ? "" : " with " + left.joined(separator: ", "))")
+            }
+        default:
+            if shown.view.superview !== containerView {
+                add("missing_to_view", cancelled
+                    ? "the from-view is not back in the container after the cancel"
+                    : "the to-view is not in the container after the transition")
+            }
+            let extra = containerView.subviews.filter { $0 !== shown.view }
+            if !extra.isEmpty {
+                add("extra_views", "views left in the container: \(extra.map(\.id).joined(separator: ", "))")
+            }
         }
-        let extra = containerView.subviews.filter { $0 !== to.view }
-        if !extra.isEmpty {
-            add("extra_views", "views left in the container: \(extra.map(\.id).joined(separator: ", "))")
+        // The from-view is handed back (or kept on screen, under a custom presentation): it must look as it did.
+        // A dismissed view is not: UIKit's dismissal animators leave it where it went.
+        if checkCase.kind != "dismiss" {
+            let m = from.view.model
+            var changed: [String] = []
+            if m.alpha != fromBefore.alpha { changed.append("alpha \(format(m.alpha))") }
+            if m.transform != fromBefore.transform { changed.append("transform") }
+            if from.view.hidden != fromBefore.hidden { changed.append("hidden") }
+            if !changed.isEmpty {
+                add("from_view_not_restored", "the from-view was left with \(changed.joined(separator: ", ")) (reset it in the completion)")
+            }
         }
-        let m = from.view.model
-        var changed: [String] = []
-        if m.alpha != fromBefore.alpha { changed.append("alpha \(format(m.alpha))") }
-        if m.transform != fromBefore.transform { changed.append("transform") }
-        if from.view.hidden != fromBefore.hidden { changed.append("hidden") }
-        if !changed.isEmpty {
-            add("from_view_not_restored", "the from-view was left with \(changed.joined(separator: ", ")) (reset it in the completion)")
-        }
-        if to.appearance != .appeared || from.appearance != .disappeared {
+        // A custom presentation keeps the presenting view controller on screen (no disappear calls).
+        let goneAppearance: Appearance = checkCase == .presentCustom ? .appeared : .disappeared
+        let goneVC = checkCase == .dismissCustom || checkCase == .dismissFullScreen ? from : gone
+        if shown.appearance != .appeared || goneVC.appearance != goneAppearance {
             add("appearance_inconsistent",
-                "after the transition the to-view controller is \(to.appearance.rawValue) and the from-view controller \(from.appearance.rawValue)")
+                "after the transition \(shown.id) is \(shown.appearance.rawValue) (should be appeared) and \(goneVC.id) \(goneVC.appearance.rawValue) (should be \(goneAppearance.rawValue))")
         }
         return problems
     }

@@ -130,7 +130,7 @@ struct PluginHostIntegrationTests {
         let ctl = binaryDirectory + "/seguectl"
         let pass = try runCommand(ctl, ["check", "dt-slide", "--socket", daemon.socket])
         #expect(pass.status == 0)
-        #expect(pass.out.hasPrefix("dt-slide: passed (4 cases)"))
+        #expect(pass.out.hasPrefix("dt-slide: passed (6 cases)"))
         let fail = try runCommand(ctl, ["check", "lazy", "--socket", daemon.socket])
         #expect(fail.status == 1)
         #expect(fail.out.contains("FAIL  select forward"))
