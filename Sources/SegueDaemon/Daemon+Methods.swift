@@ -25,6 +25,10 @@ extension Daemon {
             try p.finish()
             return d.statsJSON
         },
+        "daemon.reload": { d, p, _ throws(RPCError) in
+            try p.finish()
+            return try d.reload().json
+        },
         "daemon.shutdown": { d, p, _ throws(RPCError) in
             try p.finish()
             d.onShutdownRequest?()
@@ -140,7 +144,7 @@ extension Daemon {
             let scene = try d.scene(p, c)
             let vc = try d.viewController(p, scene, key: "vc")
             try p.finish()
-            do throws(EngineError) { try scene.destroyViewController(vc) } catch { throw RPCError(error) }
+            do throws(EngineError) { try scene.destroyViewController(vc) } catch { throw RPCError(error, param: "vc") }
             return .object(JSONObject([("vc", .string(vc.id)), ("destroyed", true)]))
         },
         "container.get": { d, p, c throws(RPCError) in
@@ -294,7 +298,8 @@ extension Daemon {
         do throws(EngineError) {
             return startResult(try start(options))
         } catch {
-            throw RPCError(error)
+            // A busy container, a pop of a root: the container is the parameter at fault.
+            throw RPCError(error, param: error.code == .invalidState ? "container" : nil)
         }
     }
 
@@ -352,7 +357,8 @@ extension Daemon {
 
     func requireManual(_ scene: Scene) throws(RPCError) {
         guard scene.clockMode == .manual else {
-            throw .invalidState("scene '\(scene.id)' has a realtime clock; clock.advance and clock.step need a manual one", id: scene.id)
+            throw .invalidState("scene '\(scene.id)' has a realtime clock; clock.advance and clock.step need a manual one",
+                                param: "scene", id: scene.id)
         }
     }
 

@@ -24,7 +24,12 @@ public final class Daemon: EventSink, @unchecked Sendable {
 
     public static let version = "0.1.0"
 
-    public let config: DaemonConfig
+    /// The config in force; `daemon.reload` (and SIGHUP) replace it (Daemon+Reload.swift says which keys apply when).
+    public internal(set) var config: DaemonConfig
+    /// The flags given to segued, put back over the file on every reload.
+    public var overrides = ConfigOverrides()
+    /// The log level and format a reload may change (nil: the loggers are not reloadable, as in tests).
+    public var logControl: LogControl?
     public let logger: Logger
     public let plugins: PluginHost
     public internal(set) var state: State = .starting
@@ -163,12 +168,13 @@ public final class Daemon: EventSink, @unchecked Sendable {
         if type == "frame" {
             let key = scene ?? ""
             if let i = connection.coalescedFrames.firstIndex(where: { $0.scene == key }) {
+                // The frame held back for this scene is superseded: that one is dropped.
                 connection.coalescedFrames[i].line = line
+                connection.droppedCount += 1
+                counters.eventsDropped += 1
             } else {
                 connection.coalescedFrames.append((key, line))
             }
-            connection.droppedCount += 1
-            counters.eventsDropped += 1
             return
         }
         connection.bytesWhileBlocked += line.utf8.count + 1
@@ -186,7 +192,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
     public func connectionDrained(_ connection: ClientConnection) {
         connection.bytesWhileBlocked = 0
         guard !connection.coalescedFrames.isEmpty else { return }
-        let dropped = connection.droppedCount - connection.coalescedFrames.count
+        let dropped = connection.droppedCount
         daemonSeq += 1
         if dropped > 0 {
             let event = EngineEvent(scene: nil, seq: daemonSeq, type: "events.dropped", time: uptime,
@@ -347,7 +353,13 @@ public final class Daemon: EventSink, @unchecked Sendable {
             stats.record(method: method, nanoseconds: elapsed, errorCode: nil)
             return id == nil ? nil : Daemon.response(id: responseID, result: value)
         case .failure(let error):
-            stats.record(method: handler == nil ? "(unknown)" : method, nanoseconds: elapsed, errorCode: error.code)
+            // Latency is kept per method of the table only: an unknown name is counted (requests, errors by
+            // code) but gets no bucket, so clients cannot grow the stats with made-up method names.
+            guard handler != nil else {
+                stats.recordError(code: error.code)
+                return id == nil ? nil : Daemon.response(id: responseID, error: error)
+            }
+            stats.record(method: method, nanoseconds: elapsed, errorCode: error.code)
             return id == nil ? nil : Daemon.response(id: responseID, error: error)
         }
     }

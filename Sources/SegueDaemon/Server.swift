@@ -40,13 +40,13 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
         guard path.utf8.count < 108 else { throw ServerError(message: "socket path is longer than 107 bytes: \(path)") }
         try Server.prepareSocketPath(path)
         let daemon = self.daemon
-        let maxLine = daemon.config.limits.maxLineBytes
-        let allowed = Set(daemon.config.allowedUIDs)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .childChannelInitializer { [weak self] channel in
                 Server.peerUID(of: channel).flatMap { uid -> EventLoopFuture<Void> in
-                    if let uid, !allowed.contains(uid) {
+                    // Read at each connect, on the daemon's loop: a reload changes them for the next connection.
+                    let maxLine = daemon.config.limits.maxLineBytes
+                    if let uid, !daemon.config.allowedUIDs.contains(uid) {
                         daemon.logger.warning("refused a peer not in security.allowed_uids", metadata: ["peer.uid": "\(uid)"])
                         return channel.close()
                     }
@@ -148,7 +148,7 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
         return future.map { Optional($0.uid) }.recover { _ in nil }
     }
 
-    /// SIGTERM/SIGINT drain and stop; SIGHUP reloads the plugins; SIGPIPE is ignored.
+    /// SIGTERM/SIGINT drain and stop; SIGHUP is `daemon.reload` (config and plugins); SIGPIPE is ignored.
     public func installSignalHandlers() {
         signal(SIGPIPE, SIG_IGN)
         for sig in [SIGTERM, SIGINT, SIGHUP] {
@@ -158,9 +158,7 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
                 guard let self else { return }
                 self.loop.execute {
                     if sig == SIGHUP {
-                        self.daemon.logger.info("SIGHUP: rescanning plugins")
-                        for event in self.daemon.plugins.loadAll() { self.daemon.emitDaemonEvent(event) }
-                        self.daemon.flushAll()
+                        self.daemon.reloadFromSignal()
                     } else {
                         self.daemon.logger.info("signal \(sig): draining")
                         self.shutdown()
@@ -186,10 +184,24 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
             return channel.close()
         }
         unlink(daemon.config.socketPath)
-        EventLoopFuture.andAllComplete(closing, on: loop).whenComplete { [weak self] _ in
-            self?.daemon.logger.info("segued stopped")
-            self?.stopped.signal()
+        // SPEC §4: exit within 2 s. Closing normally takes microseconds; this bounds it whatever a peer does.
+        let deadline = loop.scheduleTask(in: .milliseconds(1500)) { [weak self] in
+            self?.daemon.logger.warning("connections did not close within 1.5 s; stopping anyway")
+            self?.signalStopped()
         }
+        EventLoopFuture.andAllComplete(closing, on: loop).whenComplete { [weak self] _ in
+            deadline.cancel()
+            self?.signalStopped()
+        }
+    }
+
+    private var stopSignalled = false
+
+    private func signalStopped() {
+        guard !stopSignalled else { return }
+        stopSignalled = true
+        daemon.logger.info("segued stopped")
+        stopped.signal()
     }
 
     /// Blocks until the server has stopped, then releases the event loop.
