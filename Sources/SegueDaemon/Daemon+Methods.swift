@@ -191,7 +191,7 @@ extension Daemon {
             ("pid", .number(Double(getpid()))), ("uptime", .number(uptime)), ("socket", .string(config.socketPath)),
             ("plugins_dir", .string(config.pluginsDir)), ("clock_modes", ["manual", "realtime"]),
             ("scenes", .number(Double(scenes.count))), ("connections", .number(Double(connections.count))),
-            ("state", .string(state.rawValue)),
+            ("state", .string(state.rawValue)), ("config", configInfo),
         ]))
     }
 

@@ -53,6 +53,7 @@ extension Daemon {
         do throws(DaemonConfig.Problem) {
             next = try DaemonConfig.resolve(file: file, overrides: overrides)
         } catch {
+            lastReloadError = error.message
             logger.error("config not reloaded; the old config stays in force: \(error.message)",
                          metadata: ["config.file": "\(error.file ?? file ?? "")", "config.key": "\(error.key ?? "")"])
             var data = JSONObject([("kind", "invalid_state")])
@@ -76,6 +77,8 @@ extension Daemon {
         outcome.changed = next.keyValues.filter { before[$0.key] != $0.value }.map(\.key)
 
         config = next
+        reloads += 1
+        lastReloadError = nil
         plugins.settings = next.lua
         logControl?.set(level: Logger.Level(rawValue: next.logLevel) ?? .info, json: next.logFormat == "json")
         if !outcome.restartRequired.isEmpty {
@@ -98,5 +101,15 @@ extension Daemon {
         logger.info("SIGHUP: reloading the config and rescanning plugins")
         _ = try? reload()
         flushAll()
+    }
+}
+
+extension Daemon {
+    /// `daemon.info`'s `config`: the file, how many reloads applied, and why the last one was refused (if it was).
+    var configInfo: JSONValue {
+        .object(JSONObject([
+            ("file", config.file.map { .string($0) } ?? .null), ("reloads", .number(Double(reloads))),
+            ("last_reload_error", lastReloadError.map { .string($0) } ?? .null),
+        ]))
     }
 }

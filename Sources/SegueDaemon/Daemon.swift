@@ -30,6 +30,9 @@ public final class Daemon: EventSink, @unchecked Sendable {
     public var overrides = ConfigOverrides()
     /// The log level and format a reload may change (nil: the loggers are not reloadable, as in tests).
     public var logControl: LogControl?
+    /// Reloads done (daemon.reload or SIGHUP), and why the last one was refused, if it was (`daemon.info`'s config).
+    var reloads = 0
+    var lastReloadError: String?
     public let logger: Logger
     public let plugins: PluginHost
     public internal(set) var state: State = .starting

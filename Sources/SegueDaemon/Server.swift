@@ -53,9 +53,16 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
                     if daemon.connectionCount >= daemon.config.limits.maxConnections {
                         let error = RPCError.limit(
                             "too many connections (limits.max_connections)", limit: daemon.config.limits.maxConnections)
-                        var buffer = channel.allocator.buffer(capacity: 200)
-                        buffer.writeString(Daemon.response(id: .null, error: error) + "\n")
-                        return channel.writeAndFlush(buffer).flatMap { channel.close() }
+                        // The channel is not active yet here: the refusal is written once it is.
+                        daemon.logger.warning("refused a connection over limits.max_connections",
+                                              metadata: ["limit": "\(daemon.config.limits.maxConnections)"])
+                        do {
+                            try channel.pipeline.syncOperations.addHandler(
+                                RefusingHandler(line: Daemon.response(id: .null, error: error)))
+                            return channel.eventLoop.makeSucceededVoidFuture()
+                        } catch {
+                            return channel.close()
+                        }
                     }
                     let handler = RPCChannelHandler(daemon: daemon, peerUID: uid)
                     let key = ObjectIdentifier(channel)
