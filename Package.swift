@@ -65,7 +65,8 @@ let package = Package(
         .executableTarget(
             name: "segue-bench",
             dependencies: [
-                "SegueClient", "SegueJSON", "SegueKit",
+                "SegueClient", "SegueJSON", "SegueKit", "SegueDaemon",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

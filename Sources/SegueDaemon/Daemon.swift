@@ -368,21 +368,25 @@ public final class Daemon: EventSink, @unchecked Sendable {
     }
 
     static func response(id: JSONValue, result: JSONValue) -> String {
-        var out = "{\"jsonrpc\":\"2.0\",\"id\":"
+        var out: [UInt8] = []
+        out.reserveCapacity(128)
+        out.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
         id.write(to: &out)
-        out += ",\"result\":"
+        out.append(contentsOf: #","result":"#.utf8)
         result.write(to: &out)
-        out += "}"
-        return out
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func response(id: JSONValue, error: RPCError) -> String {
-        var out = "{\"jsonrpc\":\"2.0\",\"id\":"
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        out.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
         id.write(to: &out)
-        out += ",\"error\":"
+        out.append(contentsOf: #","error":"#.utf8)
         error.json.write(to: &out)
-        out += "}"
-        return out
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     // MARK: Scenes

@@ -130,12 +130,15 @@ private struct Cursor {
     mutating func parseString() throws(JSONParseError) -> String {
         index += 1
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes. ASCII needs no validation (String(validating:) is generic and costs a metadata
+        // lookup per call: it was a tenth of a daemon.ping's time in the daemon).
+        var ascii = true
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
+                if ascii { return String(decoding: slice, as: UTF8.self) }
                 guard let string = String(validating: slice, as: UTF8.self) else {
                     throw JSONParseError(message: "invalid UTF-8 in string", offset: start)
                 }
@@ -143,6 +146,7 @@ private struct Cursor {
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in string") }
+            if byte >= 0x80 { ascii = false }
             index += 1
         }
         var scratch: [UInt8] = Array(bytes[start..<index])
