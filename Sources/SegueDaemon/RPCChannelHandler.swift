@@ -23,19 +23,30 @@ final class ChannelOutput: ConnectionOutput {
     }
 }
 
-/// The per-connection handler: each line goes to the daemon, the response (if any) comes back after the events
-/// the request caused. Errors are caught per connection so one bad client never stops the server.
+/// The per-connection handler: splits the byte stream into `\n`-terminated lines (a trailing `\r` is dropped), hands
+/// each line to the daemon, and writes the response (if any) after the events the request caused. Errors are caught
+/// per connection so one bad client never stops the server.
+///
+/// It frames the lines itself instead of sitting behind a `ByteToMessageHandler`: a request that arrives whole in
+/// one read (nearly all of them) is handled straight from the read buffer, with no copy and one pipeline hop fewer
+/// on the path every method takes. A line over `maxLineBytes` gets -32004 and the connection is closed, as soon as
+/// the limit is passed, newline or not.
 final class RPCChannelHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     let daemon: Daemon
     let peerUID: UInt32?
+    let maxLineBytes: Int
     private var connection: ClientConnection?
+    /// The start of a line whose newline has not arrived yet.
+    private var partial: ByteBuffer?
+    private var closing = false
     var onClose: ((ClientConnection) -> Void)?
 
-    init(daemon: Daemon, peerUID: UInt32?) {
+    init(daemon: Daemon, peerUID: UInt32?, maxLineBytes: Int) {
         self.daemon = daemon
         self.peerUID = peerUID
+        self.maxLineBytes = maxLineBytes
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -53,13 +64,48 @@ final class RPCChannelHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let line = unwrapInboundIn(data)
+        guard !closing else { return }
+        var buffer = unwrapInboundIn(data)
+        if var pending = partial {
+            partial = nil
+            pending.writeBuffer(&buffer)
+            buffer = pending
+        }
+        while !closing, let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
+            var length = newline - buffer.readerIndex
+            guard length <= maxLineBytes else { return refuseLongLine(context) }
+            if length > 0, buffer.getInteger(at: newline - 1, as: UInt8.self) == UInt8(ascii: "\r") { length -= 1 }
+            handleLine(buffer, at: buffer.readerIndex, length: length)
+            buffer.moveReaderIndex(to: newline + 1)
+        }
+        if closing { return }
+        if buffer.readableBytes > maxLineBytes { return refuseLongLine(context) }
+        if buffer.readableBytes > 0 { partial = buffer }
+        daemon.flushAll()
+    }
+
+    private func handleLine(_ buffer: ByteBuffer, at index: Int, length: Int) {
         guard let connection else { return }
-        let response = line.withUnsafeReadableBytes { raw in
-            daemon.handle(line: raw.bindMemory(to: UInt8.self), from: connection)
+        let response = buffer.withUnsafeReadableBytes { raw in
+            let offset = index - buffer.readerIndex
+            let line = UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + length)])
+            return daemon.handle(line: line.bindMemory(to: UInt8.self), from: connection)
         }
         if let response { connection.send(response) }
+    }
+
+    private func refuseLongLine(_ context: ChannelHandlerContext) {
+        closing = true
+        partial = nil
+        let rpc = RPCError.limit("line longer than \(maxLineBytes) bytes (limits.max_line_bytes); closing", limit: maxLineBytes)
+        var out = context.channel.allocator.buffer(capacity: 256)
+        out.writeString(Daemon.response(id: .null, error: rpc))
+        out.writeInteger(UInt8(ascii: "\n"))
         daemon.flushAll()
+        context.writeAndFlush(NIOAny(out), promise: nil)
+        daemon.logger.warning("closing a connection: line over limits.max_line_bytes",
+                              metadata: ["connection.id": "\(connection?.id ?? 0)"])
+        context.close(promise: nil)
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -68,6 +114,11 @@ final class RPCChannelHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        // A last line without its newline still counts (a client may write one request and shut down).
+        if let pending = partial, !closing, pending.readableBytes > 0 {
+            handleLine(pending, at: pending.readerIndex, length: pending.readableBytes)
+        }
+        partial = nil
         if let connection {
             daemon.disconnect(connection)
             onClose?(connection)
@@ -77,14 +128,6 @@ final class RPCChannelHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if let tooLong = error as? LineTooLongError {
-            let rpc = RPCError.limit("line longer than \(tooLong.limit) bytes (limits.max_line_bytes); closing", limit: tooLong.limit)
-            var buffer = context.channel.allocator.buffer(capacity: 256)
-            buffer.writeString(Daemon.response(id: .null, error: rpc))
-            buffer.writeInteger(UInt8(ascii: "\n"))
-            context.writeAndFlush(NIOAny(buffer), promise: nil)
-            daemon.logger.warning("closing a connection: line over limits.max_line_bytes")
-        }
         context.close(promise: nil)
     }
 }

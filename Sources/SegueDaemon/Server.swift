@@ -64,13 +64,11 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
                             return channel.close()
                         }
                     }
-                    let handler = RPCChannelHandler(daemon: daemon, peerUID: uid)
+                    let handler = RPCChannelHandler(daemon: daemon, peerUID: uid, maxLineBytes: maxLine)
                     let key = ObjectIdentifier(channel)
                     self?.children[key] = channel
                     handler.onClose = { [weak self] _ in self?.children[key] = nil }
                     do {
-                        try channel.pipeline.syncOperations.addHandler(
-                            ByteToMessageHandler(LineFrameDecoder(maxLength: maxLine)))
                         try channel.pipeline.syncOperations.addHandler(handler)
                         return channel.eventLoop.makeSucceededVoidFuture()
                     } catch {

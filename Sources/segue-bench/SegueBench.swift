@@ -41,6 +41,9 @@ struct Ping: ParsableCommand {
     @Option(help: "The redis-server to start with --redis.")
     var redisServer: String = "redis-server"
 
+    @Option(help: "With --redis: a running Redis's Unix socket instead of starting one.")
+    var redisSocket: String?
+
     @Option(help: "Rounds per target and connection count (alternating segued and redis).")
     var rounds: Int = 3
 
@@ -67,17 +70,18 @@ struct Ping: ParsableCommand {
             spawned?.terminate()
             spawned?.waitUntilExit()
         }
-        let redisServer = redis ? try RedisServer(executable: self.redisServer) : nil
+        let redisServer = redis && redisSocket == nil ? try RedisServer(executable: self.redisServer) : nil
         defer { redisServer?.stop() }
+        let redisPath = redisSocket ?? redisServer?.socket
         let segued = PingTarget.segued(socket: path)
         for count in counts {
-            guard let redisServer else {
+            guard redis, let redisPath else {
                 let result = try PingBenchmark.run(target: segued, connections: count, requests: requests)
                 print(String(format: "daemon.ping  connections=%d  requests=%d  %.0f req/s  p50 %.1f µs  p99 %.1f µs",
                              count, result.total, result.perSecond, result.p50, result.p99))
                 continue
             }
-            let redisTarget = PingTarget.redis(socket: redisServer.socket)
+            let redisTarget = PingTarget.redis(socket: redisPath)
             var ours: [PingBenchmark.Result] = [], theirs: [PingBenchmark.Result] = []
             for _ in 0..<max(1, rounds) {
                 ours.append(try PingBenchmark.run(target: segued, connections: count, requests: requests))

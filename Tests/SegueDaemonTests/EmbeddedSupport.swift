@@ -33,8 +33,8 @@ final class Harness {
 
     static func connect(_ daemon: Daemon, maxLineBytes: Int = 4096) throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()
-        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder(maxLength: maxLineBytes)))
-        try channel.pipeline.syncOperations.addHandler(RPCChannelHandler(daemon: daemon, peerUID: nil))
+        try channel.pipeline.syncOperations.addHandler(
+            RPCChannelHandler(daemon: daemon, peerUID: nil, maxLineBytes: maxLineBytes))
         try channel.connect(to: SocketAddress(unixDomainSocketPath: "/tmp/embedded.sock")).wait()
         return channel
     }
