@@ -128,7 +128,9 @@ public final class Daemon: EventSink, @unchecked Sendable {
             logger.warning("\(event.type): \(event.fields["message"]?.stringValue ?? event.fields["error"]?.stringValue ?? "")",
                            metadata: ["plugin.name": "\(event.fields["name"]?.stringValue ?? "")", "scene": "\(event.scene ?? "")"])
         case "log":
-            logger.info("\(event.fields["message"]?.stringValue ?? "")",
+            // A plugin's message goes whole to subscribers; the daemon's own log keeps its first 1 KiB.
+            let message = event.fields["message"]?.stringValue ?? ""
+            logger.info("\(message.utf8.count > 1024 ? String(decoding: message.utf8.prefix(1024), as: UTF8.self) + "…" : message)",
                         metadata: ["plugin.name": "\(event.fields["plugin"]?.stringValue ?? "")", "scene": "\(event.scene ?? "")"])
         default: break
         }

@@ -69,3 +69,46 @@ struct SlowSubscriberTests {
         #expect(output.take().map { $0["params"]?["type"] ?? .null } == ["frame"])
     }
 }
+
+@Suite("A choked subscriber")
+struct ChokedSubscriberTests {
+    @Test("a reader whose unread output passes the 8 MiB cap is closed; the request that caused it and other clients go on")
+    func choked() throws {
+        let folder = "/tmp/sgk-" + String(UInt64.random(in: 0..<UInt64.max), radix: 36)
+        try FileSystemHelper.write(folder: folder, name: "chatty.lua", text: """
+            return segue.animator {
+              duration = function(ctx) return 0.1 end,
+              animate = function(ctx)
+                local big = string.rep("x", 1000000)
+                for i = 1, 12 do segue.log(big) end
+                ctx.container:add(ctx:view("to"))
+                ctx:complete(true)
+              end,
+            }
+            """)
+        defer { FileSystemHelper.remove(folder) }
+        let h = try Harness { $0.pluginsDir = folder }
+        try h.setUpScene()
+        let output = RecordingOutput()
+        let slow = h.daemon.connect(output: output)
+        _ = h.daemon.handle(line: #"{"jsonrpc":"2.0","id":1,"method":"events.subscribe","params":{"types":["log"]}}"#, from: slow)
+        _ = output.take()
+        output.isWritable = false
+        let select = try h.call("container.select", ["container": "tabs", "index": 1, "animator": "chatty"])
+        #expect(select.last?["result"]?["transition"] == "t-1")
+        #expect(output.closed)
+        #expect(output.lines.count < 12)  // it stopped queueing at the cap
+        #expect(try h.call("daemon.ping").last?["result"] == "pong")
+    }
+}
+
+import Foundation
+
+enum FileSystemHelper {
+    static func write(folder: String, name: String, text: String) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
+    }
+
+    static func remove(_ folder: String) { try? FileManager.default.removeItem(atPath: folder) }
+}
