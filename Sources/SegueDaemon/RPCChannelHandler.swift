@@ -1,24 +1,41 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import NIOCore
 
-/// Writes a connection's lines to its channel.
+/// Writes a connection's lines to its channel. Lines are gathered in one buffer until the daemon flushes (after
+/// a request, a tick), so a request's events and its response leave in one write, and the buffer is reused: once
+/// NIO has written it out it is ours alone again, and the next request appends to it without allocating.
 final class ChannelOutput: ConnectionOutput {
     let channel: any Channel
+    private var pending: ByteBuffer
 
-    init(channel: any Channel) { self.channel = channel }
+    init(channel: any Channel) {
+        self.channel = channel
+        pending = channel.allocator.buffer(capacity: 1024)
+    }
 
     var isWritable: Bool { channel.isWritable }
 
     func send(_ line: String) {
-        var buffer = channel.allocator.buffer(capacity: line.utf8.count + 1)
-        buffer.writeString(line)
-        buffer.writeInteger(UInt8(ascii: "\n"))
-        channel.write(buffer, promise: nil)
+        pending.writeString(line)
+        pending.writeInteger(UInt8(ascii: "\n"))
     }
 
-    func flush() { channel.flush() }
+    func flush() {
+        guard pending.readableBytes > 0 else { return }
+        channel.writeAndFlush(pending, promise: nil)
+        if pending.capacity > 64 << 10 {
+            pending = channel.allocator.buffer(capacity: 1024)  // don't keep a burst's memory for good
+        } else {
+            pending.clear()  // copies only if NIO still holds the bytes (a slow reader)
+        }
+    }
 
     func close() {
-        channel.flush()
+        flush()
         channel.close(promise: nil)
     }
 }
@@ -71,7 +88,7 @@ final class RPCChannelHandler: ChannelInboundHandler {
             pending.writeBuffer(&buffer)
             buffer = pending
         }
-        while !closing, let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
+        while !closing, let newline = RPCChannelHandler.newline(in: buffer) {
             var length = newline - buffer.readerIndex
             guard length <= maxLineBytes else { return refuseLongLine(context) }
             if length > 0, buffer.getInteger(at: newline - 1, as: UInt8.self) == UInt8(ascii: "\r") { length -= 1 }
@@ -82,6 +99,14 @@ final class RPCChannelHandler: ChannelInboundHandler {
         if buffer.readableBytes > maxLineBytes { return refuseLongLine(context) }
         if buffer.readableBytes > 0 { partial = buffer }
         daemon.flushAll()
+    }
+
+    /// The index of the first `\n` in the readable bytes.
+    static func newline(in buffer: ByteBuffer) -> Int? {
+        buffer.withUnsafeReadableBytes { raw -> Int? in
+            guard let base = raw.baseAddress, let found = memchr(base, 0x0A, raw.count) else { return nil }
+            return buffer.readerIndex + (UnsafeRawPointer(found) - base)
+        }
     }
 
     private func handleLine(_ buffer: ByteBuffer, at index: Int, length: Int) {
