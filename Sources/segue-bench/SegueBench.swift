@@ -91,6 +91,10 @@ struct Ping: ParsableCommand {
             print(String(format: "connections=%d  %d round trips each, %d alternating rounds", count, a.total, rounds))
             print(String(format: "  segued daemon.ping  %8.0f req/s  p50 %6.1f µs  p99 %6.1f µs", a.perSecond, a.p50, a.p99))
             print(String(format: "  redis  PING         %8.0f req/s  p50 %6.1f µs  p99 %6.1f µs", b.perSecond, b.p50, b.p99))
+            func perRound(_ rounds: [PingBenchmark.Result]) -> String {
+                rounds.map { String(format: "%.0f", $0.perSecond) }.joined(separator: " ")
+            }
+            print("  rounds (req/s): segued \(perRound(ours)); redis \(perRound(theirs))")
             let ratio = a.perSecond / b.perSecond
             print(String(format: "  ratio %.2f×  (SPEC §5: ≥ 1.0×; below 0.8× is a defect)   p99 %@ (%.1f vs %.1f µs)", ratio,
                          a.p99 <= b.p99 ? "no worse" : "WORSE", a.p99, b.p99))
