@@ -97,4 +97,19 @@ struct LimitTests {
         let percentiles = stats["latency"]?["daemon.ping"]
         #expect(percentiles?["p50_us"] != nil && percentiles?["p99_us"] != nil && percentiles?["p999_us"] != nil)
     }
+
+    @Test("while draining, every method answers -32005; unknown methods are still -32601")
+    func draining() throws {
+        let h = try Harness()
+        try h.setUpScene()
+        try h.call("container.select", ["container": "tabs", "index": 1])
+        h.daemon.drain()
+        #expect(try h.result("transition.get", ["transition": "t-1"]) == nil)
+        let error = try h.call("daemon.ping").last?["error"]
+        #expect(error?["code"] == -32005)
+        #expect(error?["data"]?["kind"] == "shutting_down")
+        #expect(try h.errorCode("no.such") == -32601)
+        // The running transition was completed by the drain.
+        #expect(h.daemon.scenes["main"]?.transition("t-1")?.isEnded == true)
+    }
 }
