@@ -99,7 +99,16 @@ final class RPCChannelHandler: ChannelInboundHandler {
         if buffer.readableBytes > maxLineBytes { return refuseLongLine(context) }
         if buffer.readableBytes > 0 { partial = buffer }
         daemon.flushAll()
+        // A client that sends requests and does not read the responses: stop reading its requests until it has
+        // read some (over the high watermark), so its unread responses cannot grow without bound.
+        if !context.channel.isWritable, !readingPaused {
+            readingPaused = true
+            context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+        }
     }
+
+    /// Set while the peer's unread output is over the high watermark and its requests are not read.
+    private var readingPaused = false
 
     /// The index of the first `\n` in the readable bytes.
     static func newline(in buffer: ByteBuffer) -> Int? {
@@ -134,7 +143,13 @@ final class RPCChannelHandler: ChannelInboundHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable, let connection { daemon.connectionDrained(connection) }
+        if context.channel.isWritable {
+            if let connection { daemon.connectionDrained(connection) }
+            if readingPaused {
+                readingPaused = false
+                context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+            }
+        }
         context.fireChannelWritabilityChanged()
     }
 

@@ -36,7 +36,8 @@ struct ServiceBehaviourTests {
         _ = client.takeEvents()
         let waiter = try daemon.client()
         try waiter.send(line: #"{"jsonrpc":"2.0","id":"w","method":"transition.wait","params":{"scene":"scene-1","transition":"t-1"}}"#)
-        _ = try client.call("daemon.ping")  // the wait is registered before this is answered (one event loop)
+        // Requests after a wait are answered at once, in order: once this pong is back the wait is registered.
+        #expect(try waiter.call("daemon.ping") == "pong")
         let signalled = Date()
         let status = daemon.terminate(signal: SIGTERM, waitingUpTo: 10)
         let elapsed = Date().timeIntervalSince(signalled)
@@ -172,5 +173,56 @@ struct ServiceBehaviourTests {
         #expect(log.contains("old config stays in force"))
         // The reloaded log_format = "json" took effect: the lines after the reload are JSON.
         #expect(log.split(separator: "\n").last.map { (try? JSONParser.parse(String($0))) != nil } == true)
+    }
+
+    @Test("a client that sends requests without reading the answers is not read further: its unread answers stay bounded")
+    func requesterThatNeverReads() throws {
+        let daemon = try DaemonProcess()
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in daemon.socket.utf8.enumerated() { raw[i] = b }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(connected == 0)
+        // Write pings, never reading, until the daemon has stopped taking them for a whole second (or 200 MB).
+        let chunk = Array(String(repeating: #"{"jsonrpc":"2.0","id":1,"method":"daemon.ping"}"# + "\n", count: 1000).utf8)
+        var sent = 0
+        var blockedSince: Date?
+        while sent < 200 << 20 {
+            let n = chunk.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+            if n > 0 {
+                sent += n
+                blockedSince = nil
+                continue
+            }
+            if blockedSince == nil { blockedSince = Date() }
+            if let since = blockedSince, Date().timeIntervalSince(since) > 1 { break }
+            usleep(10_000)
+        }
+        #expect(sent < 100 << 20, "the daemon kept reading requests whose answers were never read (\(sent) bytes taken)")
+        // Everyone else is served meanwhile.
+        let other = try daemon.client()
+        #expect(try other.call("daemon.ping") == "pong")
+        let before = try other.call("daemon.stats")["requests"]?.doubleValue ?? 0
+        usleep(200_000)
+        let after = try other.call("daemon.stats")["requests"]?.doubleValue ?? 0
+        #expect(after - before <= 2, "no more of the silent client's requests were taken")  // the two stats calls
+        // When the client reads again, the daemon goes on with its requests.
+        var drained = 0
+        var scratch = [UInt8](repeating: 0, count: 1 << 16)
+        let readUntil = Date().addingTimeInterval(5)
+        while Date() < readUntil {
+            let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if n > 0 { drained += n } else { usleep(5_000) }
+            if drained > 4 << 20 { break }
+        }
+        #expect(drained > 0)
+        #expect(try other.call("daemon.stats")["requests"]?.doubleValue ?? 0 > after + 1000)
     }
 }
