@@ -436,7 +436,7 @@ extension Daemon {
             let vc = try scene.createViewController(id: id, title: title, color: color, animators: animators)
             return .object(JSONObject([("vc", .string(vc.id)), ("view", .string(vc.view.id))]))
         } catch {
-            throw RPCError(error)
+            throw RPCError(error, limit: scene.config.maxViewsPerScene)  // the only limit making a view can pass
         }
     }
 
@@ -512,7 +512,7 @@ extension Daemon {
             scene.setDelegate(of: container, plugin: delegate, rules: rules)
             return .object(JSONObject([("container", .string(container.id)), ("view", .string(container.view.id))]))
         } catch {
-            throw RPCError(error)
+            throw RPCError(error, limit: scene.config.maxViewsPerScene)
         }
     }
 

@@ -60,7 +60,8 @@ public struct RPCError: Error, Sendable, Equatable {
 
     /// The one place engine error codes become protocol codes. `param` names the parameter at fault when the
     /// engine could not (e.g. `container` for a busy container), unless the engine named one itself.
-    public init(_ error: EngineError, param: String? = nil) {
+    /// `limit` is reported with a limit_exceeded error (the engine's errors do not carry it).
+    public init(_ error: EngineError, param: String? = nil, limit: Int? = nil) {
         let code: Int
         switch error.code {
         case .invalidParams: code = -32602
@@ -69,7 +70,8 @@ public struct RPCError: Error, Sendable, Equatable {
         case .pluginError: code = -32003
         case .limitExceeded: code = -32004
         }
-        self.init(code: code, message: error.message, kind: error.code.rawValue, param: error.param ?? param, id: error.id)
+        self.init(code: code, message: error.message, kind: error.code.rawValue, param: error.param ?? param, id: error.id,
+                  limit: error.code == .limitExceeded ? limit : nil)
     }
 
     public var json: JSONValue {

@@ -39,6 +39,8 @@ struct LimitTests {
         }
         #expect(refused?["code"] == -32004)
         #expect(refused?["message"]?.stringValue?.contains("limits.max_views_per_scene") == true)
+        #expect(refused?["data"]?["limit"] == 4)
+        #expect(try h.call("container.create", ["id": "c", "kind": "custom"]).last?["error"]?["data"]?["limit"] == 4)
         // Another scene has its own budget.
         try h.call("scene.create", ["id": "t", "size": size, "clock": "manual"])
         #expect(try h.result("vc.create", ["id": "v0"])?["vc"] == "v0")
