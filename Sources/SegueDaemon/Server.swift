@@ -102,6 +102,13 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
         } catch {
             throw ServerError(message: "cannot listen on \(path): \(error)")
         }
+        // A SIGTERM that came while the plugins were loading has stopped the daemon already: take the socket away.
+        let stoppedEarly = (try? loop.submit { [weak self] in self?.stopping ?? true }.wait()) ?? true
+        if stoppedEarly {
+            serverChannel?.close(promise: nil)
+            unlink(path)
+            return
+        }
         daemon.logger.info("segued listening", metadata: ["socket": "\(path)", "plugins.dir": "\(daemon.config.pluginsDir)"])
     }
 
