@@ -67,6 +67,8 @@ let package = Package(
             dependencies: [
                 "SegueClient", "SegueJSON", "SegueKit", "SegueDaemon",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

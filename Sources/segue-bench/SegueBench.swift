@@ -9,7 +9,7 @@ struct SegueBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "segue-bench",
         abstract: "Benchmarks for segued (SPEC §5). Build with -c release before measuring.",
-        subcommands: [Ping.self, Engine.self, Dispatch.self])
+        subcommands: [Ping.self, Engine.self, Dispatch.self, Floor.self])
 }
 
 struct Ping: ParsableCommand {
