@@ -28,8 +28,10 @@ struct JSONCodecTests {
         }
     }
 
-    @Test("objects keep their order; nested values serialize compactly")
+    @Test("objects keep their order; nested values serialize compactly; a repeated key keeps the last value")
     func objects() throws {
+        #expect(try JSONParser.parse(#"{"a":1,"b":2,"a":3}"#).serialized() == #"{"a":3,"b":2}"#)
+        #expect(try JSONParser.parse(#"{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7}"#).objectValue?.count == 8)
         let value: JSONValue = ["b": 1, "a": [true, false, .null, ["x": "y"]], "c": [:]]
         #expect(value.serialized() == #"{"b":1,"a":[true,false,null,{"x":"y"}],"c":{}}"#)
         #expect(try JSONParser.parse(value.serialized()) == value)
