@@ -65,11 +65,13 @@ let package = Package(
         .executableTarget(
             name: "segue-bench",
             dependencies: [
-                "SegueClient", "SegueJSON", "SegueKit", "SegueDaemon",
+                "SegueClient", "SegueJSON", "SegueKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `dispatch` (the daemon's share of a request) and `floor` (a bare SwiftNIO server).
+                "SegueDaemon",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "SegueKitTests", dependencies: ["SegueKit"]),
