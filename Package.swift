@@ -40,6 +40,7 @@ let package = Package(
                 "SegueKit", "SegueLua", "SegueJSON", "SegueRender",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
@@ -68,6 +69,11 @@ let package = Package(
             dependencies: [
                 "SegueClient", "SegueJSON", "SegueKit", "SegueLua",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `dispatch` (the daemon's share of a request) and `floor` (a bare SwiftNIO server).
+                "SegueDaemon",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "SegueKitTests", dependencies: ["SegueKit"]),

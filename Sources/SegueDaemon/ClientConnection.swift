@@ -22,7 +22,8 @@ public final class ClientConnection {
     var needsFlush = false
     /// The peer's uid, when known.
     public let peerUID: UInt32?
-    /// While the reader is slow: frame events not sent (the latest per scene is kept), and their count.
+    /// While the reader is slow: the latest frame event per scene, held back, and how many frames were dropped
+    /// (superseded by a later one before they could be sent).
     var coalescedFrames: [(scene: String, line: String)] = []
     var droppedCount = 0
     /// Bytes queued while the connection was not writable (other events are never dropped, up to the hard cap).

@@ -25,6 +25,10 @@ extension Daemon {
             try p.finish()
             return d.statsJSON
         },
+        "daemon.reload": { d, p, _ throws(RPCError) in
+            try p.finish()
+            return try d.reload().json
+        },
         "daemon.shutdown": { d, p, _ throws(RPCError) in
             try p.finish()
             d.onShutdownRequest?()
@@ -142,7 +146,7 @@ extension Daemon {
             let scene = try d.scene(p, c)
             let vc = try d.viewController(p, scene, key: "vc")
             try p.finish()
-            do throws(EngineError) { try scene.destroyViewController(vc) } catch { throw RPCError(error) }
+            do throws(EngineError) { try scene.destroyViewController(vc) } catch { throw RPCError(error, param: "vc") }
             return .object(JSONObject([("vc", .string(vc.id)), ("destroyed", true)]))
         },
         "container.get": { d, p, c throws(RPCError) in
@@ -198,7 +202,7 @@ extension Daemon {
             ("pid", .number(Double(getpid()))), ("uptime", .number(uptime)), ("socket", .string(config.socketPath)),
             ("plugins_dir", .string(config.pluginsDir)), ("clock_modes", ["manual", "realtime"]),
             ("scenes", .number(Double(scenes.count))), ("connections", .number(Double(connections.count))),
-            ("state", .string(state.rawValue)),
+            ("state", .string(state.rawValue)), ("config", configInfo),
         ]))
     }
 
@@ -307,7 +311,8 @@ extension Daemon {
         do throws(EngineError) {
             return startResult(try start(options))
         } catch {
-            throw RPCError(error)
+            // A busy container, a pop of a root: the container is the parameter at fault.
+            throw RPCError(error, param: error.code == .invalidState ? "container" : nil)
         }
     }
 
@@ -365,7 +370,8 @@ extension Daemon {
 
     func requireManual(_ scene: Scene) throws(RPCError) {
         guard scene.clockMode == .manual else {
-            throw .invalidState("scene '\(scene.id)' has a realtime clock; clock.advance and clock.step need a manual one", id: scene.id)
+            throw .invalidState("scene '\(scene.id)' has a realtime clock; clock.advance and clock.step need a manual one",
+                                param: "scene", id: scene.id)
         }
     }
 
@@ -443,7 +449,7 @@ extension Daemon {
             let vc = try scene.createViewController(id: id, title: title, color: color, animators: animators)
             return .object(JSONObject([("vc", .string(vc.id)), ("view", .string(vc.view.id))]))
         } catch {
-            throw RPCError(error)
+            throw RPCError(error, limit: scene.config.maxViewsPerScene)  // the only limit making a view can pass
         }
     }
 
@@ -519,7 +525,7 @@ extension Daemon {
             scene.setDelegate(of: container, plugin: delegate, rules: rules)
             return .object(JSONObject([("container", .string(container.id)), ("view", .string(container.view.id))]))
         } catch {
-            throw RPCError(error)
+            throw RPCError(error, limit: scene.config.maxViewsPerScene)
         }
     }
 

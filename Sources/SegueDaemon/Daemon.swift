@@ -24,7 +24,15 @@ public final class Daemon: EventSink, @unchecked Sendable {
 
     public static let version = "0.1.0"
 
-    public let config: DaemonConfig
+    /// The config in force; `daemon.reload` (and SIGHUP) replace it (Daemon+Reload.swift says which keys apply when).
+    public internal(set) var config: DaemonConfig
+    /// The flags given to segued, put back over the file on every reload.
+    public var overrides = ConfigOverrides()
+    /// The log level and format a reload may change (nil: the loggers are not reloadable, as in tests).
+    public var logControl: LogControl?
+    /// Reloads done (daemon.reload or SIGHUP), and why the last one was refused, if it was (`daemon.info`'s config).
+    var reloads = 0
+    var lastReloadError: String?
     public let logger: Logger
     public let plugins: PluginHost
     public internal(set) var state: State = .starting
@@ -127,7 +135,9 @@ public final class Daemon: EventSink, @unchecked Sendable {
             logger.warning("\(event.type): \(event.fields["message"]?.stringValue ?? event.fields["error"]?.stringValue ?? "")",
                            metadata: ["plugin.name": "\(event.fields["name"]?.stringValue ?? "")", "scene": "\(event.scene ?? "")"])
         case "log":
-            logger.info("\(event.fields["message"]?.stringValue ?? "")",
+            // A plugin's message goes whole to subscribers; the daemon's own log keeps its first 1 KiB.
+            let message = event.fields["message"]?.stringValue ?? ""
+            logger.info("\(message.utf8.count > 1024 ? String(decoding: message.utf8.prefix(1024), as: UTF8.self) + "…" : message)",
                         metadata: ["plugin.name": "\(event.fields["plugin"]?.stringValue ?? "")", "scene": "\(event.scene ?? "")"])
         default: break
         }
@@ -170,12 +180,13 @@ public final class Daemon: EventSink, @unchecked Sendable {
         if type == "frame" {
             let key = scene ?? ""
             if let i = connection.coalescedFrames.firstIndex(where: { $0.scene == key }) {
+                // The frame held back for this scene is superseded: that one is dropped.
                 connection.coalescedFrames[i].line = line
+                connection.droppedCount += 1
+                counters.eventsDropped += 1
             } else {
                 connection.coalescedFrames.append((key, line))
             }
-            connection.droppedCount += 1
-            counters.eventsDropped += 1
             return
         }
         connection.bytesWhileBlocked += line.utf8.count + 1
@@ -193,7 +204,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
     public func connectionDrained(_ connection: ClientConnection) {
         connection.bytesWhileBlocked = 0
         guard !connection.coalescedFrames.isEmpty else { return }
-        let dropped = connection.droppedCount - connection.coalescedFrames.count
+        let dropped = connection.droppedCount
         daemonSeq += 1
         if dropped > 0 {
             let event = EngineEvent(scene: nil, seq: daemonSeq, type: "events.dropped", time: uptime,
@@ -354,27 +365,37 @@ public final class Daemon: EventSink, @unchecked Sendable {
             stats.record(method: method, nanoseconds: elapsed, errorCode: nil)
             return id == nil ? nil : Daemon.response(id: responseID, result: value)
         case .failure(let error):
-            stats.record(method: handler == nil ? "(unknown)" : method, nanoseconds: elapsed, errorCode: error.code)
+            // Latency is kept per method of the table only: an unknown name is counted (requests, errors by
+            // code) but gets no bucket, so clients cannot grow the stats with made-up method names.
+            guard handler != nil else {
+                stats.recordError(code: error.code)
+                return id == nil ? nil : Daemon.response(id: responseID, error: error)
+            }
+            stats.record(method: method, nanoseconds: elapsed, errorCode: error.code)
             return id == nil ? nil : Daemon.response(id: responseID, error: error)
         }
     }
 
     static func response(id: JSONValue, result: JSONValue) -> String {
-        var out = "{\"jsonrpc\":\"2.0\",\"id\":"
+        var out: [UInt8] = []
+        out.reserveCapacity(128)
+        out.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
         id.write(to: &out)
-        out += ",\"result\":"
+        out.append(contentsOf: #","result":"#.utf8)
         result.write(to: &out)
-        out += "}"
-        return out
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func response(id: JSONValue, error: RPCError) -> String {
-        var out = "{\"jsonrpc\":\"2.0\",\"id\":"
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        out.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
         id.write(to: &out)
-        out += ",\"error\":"
+        out.append(contentsOf: #","error":"#.utf8)
         error.json.write(to: &out)
-        out += "}"
-        return out
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     // MARK: Scenes

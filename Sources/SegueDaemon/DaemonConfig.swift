@@ -46,7 +46,17 @@ public struct DaemonConfig: Sendable {
     /// Why a config file was refused: names the file and the key.
     public struct Problem: Error, CustomStringConvertible {
         public let message: String
+        /// The key at fault (`engine.fps`), or the section for an unknown section; nil when the file is unreadable.
+        public var key: String?
+        /// The file that was read.
+        public var file: String?
         public var description: String { message }
+
+        public init(message: String, key: String? = nil, file: String? = nil) {
+            self.message = message
+            self.key = key
+            self.file = file
+        }
     }
 
     /// Reads a TOML config file over the defaults. Unknown sections or keys and values of the wrong type or out of
@@ -54,14 +64,14 @@ public struct DaemonConfig: Sendable {
     public static func load(file: String) throws(Problem) -> DaemonConfig {
         var config = DaemonConfig()
         config.file = file
-        guard let text = FileSystem.read(file, limit: 1 << 20) else { throw Problem(message: "\(file): cannot read the config file") }
+        guard let text = FileSystem.read(file, limit: 1 << 20) else { throw Problem(message: "\(file): cannot read the config file", file: file) }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
-            throw Problem(message: "\(file):\(error.source.begin.line): \(error.description)")
+            throw Problem(message: "\(file):\(error.source.begin.line): \(error.description)", file: file)
         } catch {
-            throw Problem(message: "\(file): \(error)")
+            throw Problem(message: "\(file): \(error)", file: file)
         }
         try config.apply(table, file: file)
         return config
@@ -78,13 +88,15 @@ public struct DaemonConfig: Sendable {
         ]
         for section in root.keys {
             guard let keys = known[section] else {
-                throw Problem(message: "\(file): unknown section [\(section)] (known: \(known.keys.sorted().joined(separator: ", ")))")
+                throw Problem(message: "\(file): unknown section [\(section)] (known: \(known.keys.sorted().joined(separator: ", ")))",
+                              key: section, file: file)
             }
             guard let table = root[section]?.table else {
-                throw Problem(message: "\(file): '\(section)' must be a section ([\(section)])")
+                throw Problem(message: "\(file): '\(section)' must be a section ([\(section)])", key: section, file: file)
             }
             for key in table.keys where !keys.contains(key) {
-                throw Problem(message: "\(file): unknown key '\(section).\(key)' (known in [\(section)]: \(keys.joined(separator: ", ")))")
+                throw Problem(message: "\(file): unknown key '\(section).\(key)' (known in [\(section)]: \(keys.joined(separator: ", ")))",
+                              key: "\(section).\(key)", file: file)
             }
             for key in table.keys {
                 guard let value = table[key] else { continue }
@@ -97,7 +109,9 @@ public struct DaemonConfig: Sendable {
         throws(Problem)
     {
         let name = "\(section).\(key)"
-        func bad(_ expected: String) -> Problem { Problem(message: "\(file): '\(name)' must be \(expected)") }
+        func bad(_ expected: String) -> Problem {
+            Problem(message: "\(file): '\(name)' must be \(expected)", key: name, file: file)
+        }
         func string() throws(Problem) -> String {
             guard let s = value.string else { throw bad("a string") }
             return s
@@ -148,7 +162,7 @@ public struct DaemonConfig: Sendable {
             }
             allowedUIDs = uids
         default:
-            throw Problem(message: "\(file): unknown key '\(name)'")
+            throw Problem(message: "\(file): unknown key '\(name)'", key: name, file: file)
         }
     }
 

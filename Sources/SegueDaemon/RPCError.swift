@@ -17,6 +17,13 @@ public struct RPCError: Error, Sendable, Equatable {
         self.data = data
     }
 
+    /// An error with its own `data` (which must hold `kind`).
+    public init(code: Int, message: String, data: JSONObject) {
+        self.code = code
+        self.message = message
+        self.data = data
+    }
+
     public static func parse(_ message: String) -> RPCError {
         RPCError(code: -32700, message: "parse error: \(message)", kind: "parse_error")
     }
@@ -37,8 +44,8 @@ public struct RPCError: Error, Sendable, Equatable {
         RPCError(code: -32001, message: "no \(what) with id '\(id)'", kind: "not_found", param: param, id: id)
     }
 
-    public static func invalidState(_ message: String, id: String? = nil) -> RPCError {
-        RPCError(code: -32002, message: message, kind: "invalid_state", id: id)
+    public static func invalidState(_ message: String, param: String? = nil, id: String? = nil) -> RPCError {
+        RPCError(code: -32002, message: message, kind: "invalid_state", param: param, id: id)
     }
 
     public static func limit(_ message: String, limit: Int) -> RPCError {
@@ -51,8 +58,10 @@ public struct RPCError: Error, Sendable, Equatable {
         RPCError(code: -32603, message: "internal error: \(message)", kind: "internal_error")
     }
 
-    /// The one place engine error codes become protocol codes.
-    public init(_ error: EngineError) {
+    /// The one place engine error codes become protocol codes. `param` names the parameter at fault when the
+    /// engine could not (e.g. `container` for a busy container), unless the engine named one itself.
+    /// `limit` is reported with a limit_exceeded error (the engine's errors do not carry it).
+    public init(_ error: EngineError, param: String? = nil, limit: Int? = nil) {
         let code: Int
         switch error.code {
         case .invalidParams: code = -32602
@@ -61,7 +70,8 @@ public struct RPCError: Error, Sendable, Equatable {
         case .pluginError: code = -32003
         case .limitExceeded: code = -32004
         }
-        self.init(code: code, message: error.message, kind: error.code.rawValue, param: error.param, id: error.id)
+        self.init(code: code, message: error.message, kind: error.code.rawValue, param: error.param ?? param, id: error.id,
+                  limit: error.code == .limitExceeded ? limit : nil)
     }
 
     public var json: JSONValue {

@@ -40,30 +40,35 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
         guard path.utf8.count < 108 else { throw ServerError(message: "socket path is longer than 107 bytes: \(path)") }
         try Server.prepareSocketPath(path)
         let daemon = self.daemon
-        let maxLine = daemon.config.limits.maxLineBytes
-        let allowed = Set(daemon.config.allowedUIDs)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .childChannelInitializer { [weak self] channel in
                 Server.peerUID(of: channel).flatMap { uid -> EventLoopFuture<Void> in
-                    if let uid, !allowed.contains(uid) {
+                    // Read at each connect, on the daemon's loop: a reload changes them for the next connection.
+                    let maxLine = daemon.config.limits.maxLineBytes
+                    if let uid, !daemon.config.allowedUIDs.contains(uid) {
                         daemon.logger.warning("refused a peer not in security.allowed_uids", metadata: ["peer.uid": "\(uid)"])
                         return channel.close()
                     }
                     if daemon.connectionCount >= daemon.config.limits.maxConnections {
                         let error = RPCError.limit(
                             "too many connections (limits.max_connections)", limit: daemon.config.limits.maxConnections)
-                        var buffer = channel.allocator.buffer(capacity: 200)
-                        buffer.writeString(Daemon.response(id: .null, error: error) + "\n")
-                        return channel.writeAndFlush(buffer).flatMap { channel.close() }
+                        // The channel is not active yet here: the refusal is written once it is.
+                        daemon.logger.warning("refused a connection over limits.max_connections",
+                                              metadata: ["limit": "\(daemon.config.limits.maxConnections)"])
+                        do {
+                            try channel.pipeline.syncOperations.addHandler(
+                                RefusingHandler(line: Daemon.response(id: .null, error: error)))
+                            return channel.eventLoop.makeSucceededVoidFuture()
+                        } catch {
+                            return channel.close()
+                        }
                     }
-                    let handler = RPCChannelHandler(daemon: daemon, peerUID: uid)
+                    let handler = RPCChannelHandler(daemon: daemon, peerUID: uid, maxLineBytes: maxLine)
                     let key = ObjectIdentifier(channel)
                     self?.children[key] = channel
                     handler.onClose = { [weak self] _ in self?.children[key] = nil }
                     do {
-                        try channel.pipeline.syncOperations.addHandler(
-                            ByteToMessageHandler(LineFrameDecoder(maxLength: maxLine)))
                         try channel.pipeline.syncOperations.addHandler(handler)
                         return channel.eventLoop.makeSucceededVoidFuture()
                     } catch {
@@ -96,6 +101,13 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
             serverChannel = try bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).wait()
         } catch {
             throw ServerError(message: "cannot listen on \(path): \(error)")
+        }
+        // A SIGTERM that came while the plugins were loading has stopped the daemon already: take the socket away.
+        let stoppedEarly = (try? loop.submit { [weak self] in self?.stopping ?? true }.wait()) ?? true
+        if stoppedEarly {
+            serverChannel?.close(promise: nil)
+            unlink(path)
+            return
         }
         daemon.logger.info("segued listening", metadata: ["socket": "\(path)", "plugins.dir": "\(daemon.config.pluginsDir)"])
     }
@@ -148,7 +160,7 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
         return future.map { Optional($0.uid) }.recover { _ in nil }
     }
 
-    /// SIGTERM/SIGINT drain and stop; SIGHUP reloads the plugins; SIGPIPE is ignored.
+    /// SIGTERM/SIGINT drain and stop; SIGHUP is `daemon.reload` (config and plugins); SIGPIPE is ignored.
     public func installSignalHandlers() {
         signal(SIGPIPE, SIG_IGN)
         for sig in [SIGTERM, SIGINT, SIGHUP] {
@@ -158,9 +170,7 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
                 guard let self else { return }
                 self.loop.execute {
                     if sig == SIGHUP {
-                        self.daemon.logger.info("SIGHUP: rescanning plugins")
-                        for event in self.daemon.plugins.loadAll() { self.daemon.emitDaemonEvent(event) }
-                        self.daemon.flushAll()
+                        self.daemon.reloadFromSignal()
                     } else {
                         self.daemon.logger.info("signal \(sig): draining")
                         self.shutdown()
@@ -186,10 +196,24 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
             return channel.close()
         }
         unlink(daemon.config.socketPath)
-        EventLoopFuture.andAllComplete(closing, on: loop).whenComplete { [weak self] _ in
-            self?.daemon.logger.info("segued stopped")
-            self?.stopped.signal()
+        // SPEC §4: exit within 2 s. Closing normally takes microseconds; this bounds it whatever a peer does.
+        let deadline = loop.scheduleTask(in: .milliseconds(1500)) { [weak self] in
+            self?.daemon.logger.warning("connections did not close within 1.5 s; stopping anyway")
+            self?.signalStopped()
         }
+        EventLoopFuture.andAllComplete(closing, on: loop).whenComplete { [weak self] _ in
+            deadline.cancel()
+            self?.signalStopped()
+        }
+    }
+
+    private var stopSignalled = false
+
+    private func signalStopped() {
+        guard !stopSignalled else { return }
+        stopSignalled = true
+        daemon.logger.info("segued stopped")
+        stopped.signal()
     }
 
     /// Blocks until the server has stopped, then releases the event loop.

@@ -9,28 +9,49 @@ struct SegueBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "segue-bench",
         abstract: "Benchmarks for segued (SPEC §5). Build with -c release before measuring.",
-        subcommands: [Ping.self, Engine.self, Lua.self])
+        subcommands: [Ping.self, Engine.self, Dispatch.self, Floor.self, Lua.self])
 }
 
 struct Ping: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "daemon.ping round trips: requests per second and p50/p99 latency.",
+        abstract: "daemon.ping round trips: requests per second and p50/p99 latency; with --redis, against Redis's PING.",
         discussion: """
             Without --socket it starts the segued next to this binary on a temporary socket (with the bundled \
             plugins) and stops it afterwards. Each connection is a thread doing blocking round trips, one request \
             in flight per connection, the way a test script drives the daemon.
+
+            With --redis it also starts a redis-server of its own on a temporary Unix socket and measures its PING \
+            with the very same client code (SegueClient's send and readLine; PING is sent as the RESP array \
+            *1 $4 PING, one request in flight per connection), alternating rounds of the two so both see the same \
+            machine load, and prints both and the ratio (SPEC §5: target ≥ 1.0×, p99 no worse).
             """)
 
     @Option(help: "A running daemon's socket (default: start one).")
     var socket: String?
 
-    @Option(help: "Concurrent connections.")
-    var connections: Int = 1
+    @Option(help: "Concurrent connections; a comma-separated list measures each (e.g. 1,8).")
+    var connections: String = "1"
 
-    @Option(help: "Round trips per connection (after a warm-up of 1000).")
+    @Option(help: "Round trips per connection per round (after a warm-up of 1000).")
     var requests: Int = 50_000
 
+    @Flag(help: "Also measure Redis's PING side by side (starts its own redis-server).")
+    var redis = false
+
+    @Option(help: "The redis-server to start with --redis.")
+    var redisServer: String = "redis-server"
+
+    @Option(help: "With --redis: a running Redis's Unix socket instead of starting one.")
+    var redisSocket: String?
+
+    @Option(help: "Rounds per target and connection count (alternating segued and redis).")
+    var rounds: Int = 3
+
     func run() throws {
+        let counts = connections.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !counts.isEmpty, counts.allSatisfy({ $0 >= 1 && $0 <= 256 }) else {
+            throw ValidationError("--connections must be numbers between 1 and 256, comma-separated")
+        }
         var spawned: Process?
         var path = socket ?? ""
         if socket == nil {
@@ -49,9 +70,59 @@ struct Ping: ParsableCommand {
             spawned?.terminate()
             spawned?.waitUntilExit()
         }
-        let result = try PingBenchmark.run(socket: path, connections: connections, requests: requests)
-        print(String(format: "daemon.ping  connections=%d  requests=%d  %.0f req/s  p50 %.1f µs  p99 %.1f µs",
-                     connections, result.total, result.perSecond, result.p50, result.p99))
+        let redisServer = redis && redisSocket == nil ? try RedisServer(executable: self.redisServer) : nil
+        defer { redisServer?.stop() }
+        let redisPath = redisSocket ?? redisServer?.socket
+        let segued = PingTarget.segued(socket: path)
+        for count in counts {
+            guard redis, let redisPath else {
+                let result = try PingBenchmark.run(target: segued, connections: count, requests: requests)
+                print(String(format: "daemon.ping  connections=%d  requests=%d  %.0f req/s  p50 %.1f µs  p99 %.1f µs",
+                             count, result.total, result.perSecond, result.p50, result.p99))
+                continue
+            }
+            let redisTarget = PingTarget.redis(socket: redisPath)
+            var ours: [PingBenchmark.Result] = [], theirs: [PingBenchmark.Result] = []
+            for _ in 0..<max(1, rounds) {
+                ours.append(try PingBenchmark.run(target: segued, connections: count, requests: requests))
+                theirs.append(try PingBenchmark.run(target: redisTarget, connections: count, requests: requests))
+            }
+            let a = PingBenchmark.Result.pooled(ours), b = PingBenchmark.Result.pooled(theirs)
+            print(String(format: "connections=%d  %d round trips each, %d alternating rounds", count, a.total, rounds))
+            print(String(format: "  segued daemon.ping  %8.0f req/s  p50 %6.1f µs  p99 %6.1f µs", a.perSecond, a.p50, a.p99))
+            print(String(format: "  redis  PING         %8.0f req/s  p50 %6.1f µs  p99 %6.1f µs", b.perSecond, b.p50, b.p99))
+            func perRound(_ rounds: [PingBenchmark.Result]) -> String {
+                rounds.map { String(format: "%.0f", $0.perSecond) }.joined(separator: " ")
+            }
+            print("  rounds (req/s): segued \(perRound(ours)); redis \(perRound(theirs))")
+            // Each segued round and the Redis round right after it saw nearly the same machine load: the median of
+            // their ratios is the figure that load swings on a shared machine move least.
+            let paired = zip(ours, theirs).map { $0.perSecond / $1.perSecond }.sorted()
+            let median = paired[paired.count / 2]
+            print(String(format: "  ratio %.2f× (median of paired rounds; pooled %.2f×)  SPEC §5: ≥ 1.0×, below 0.8× is a defect",
+                         median, a.perSecond / b.perSecond))
+            print(String(format: "  p99 %@ (%.1f vs %.1f µs)", a.p99 <= b.p99 ? "no worse" : "WORSE", a.p99, b.p99))
+        }
+    }
+}
+
+/// What a ping benchmark talks to: a socket, the line it sends and how it knows the reply is right.
+struct PingTarget: Sendable {
+    let socket: String
+    let request: String
+    let isReply: @Sendable (String) -> Bool
+
+    /// segued: a JSON-RPC daemon.ping request; the reply ends with the "pong" result.
+    static func segued(socket: String) -> PingTarget {
+        PingTarget(socket: socket, request: #"{"jsonrpc":"2.0","id":1,"method":"daemon.ping"}"#) {
+            $0.hasSuffix("\"result\":\"pong\"}")
+        }
+    }
+
+    /// Redis: PING as a RESP array (*1 $4 PING, CRLF-terminated; the client's newline ends the last CRLF), the
+    /// reply +PONG (its line, as the client reads up to the newline, keeps the CR).
+    static func redis(socket: String) -> PingTarget {
+        PingTarget(socket: socket, request: "*1\r\n$4\r\nPING\r") { $0 == "+PONG\r" }
     }
 }
 
@@ -61,45 +132,67 @@ enum PingBenchmark {
         let perSecond: Double
         let p50: Double
         let p99: Double
+        /// Latencies in nanoseconds, sorted, and the wall time of the round (for pooling rounds).
+        let latencies: [UInt64]
+        let seconds: Double
+
+        init(latencies: [UInt64], seconds: Double) {
+            let all = latencies.sorted()
+            self.latencies = all
+            self.seconds = seconds
+            total = all.count
+            perSecond = Double(all.count) / max(seconds, 1e-9)
+            func pct(_ p: Double) -> Double { all.isEmpty ? 0 : Double(all[min(all.count - 1, Int(Double(all.count) * p))]) / 1000 }
+            p50 = pct(0.5)
+            p99 = pct(0.99)
+        }
+
+        /// Several rounds as one: every latency, and the requests over the summed wall time.
+        static func pooled(_ rounds: [Result]) -> Result {
+            Result(latencies: rounds.flatMap(\.latencies), seconds: rounds.reduce(0) { $0 + $1.seconds })
+        }
     }
 
     final class Worker: @unchecked Sendable {
         let client: SegueClient
+        let target: PingTarget
         let requests: Int
         var latencies: [UInt64] = []
         var failure: String?
 
-        init(client: SegueClient, requests: Int) {
+        init(client: SegueClient, target: PingTarget, requests: Int) {
             self.client = client
+            self.target = target
             self.requests = requests
             latencies.reserveCapacity(requests)
         }
 
-        func roundTrip(_ line: String) throws -> UInt64 {
+        func roundTrip() throws -> UInt64 {
             let start = DispatchTime.now().uptimeNanoseconds
-            try client.send(line: line)
-            guard let reply = try client.readLine(), reply.hasSuffix("\"result\":\"pong\"}") else {
+            try client.send(line: target.request)
+            guard let reply = try client.readLine(), target.isReply(reply) else {
                 throw ClientError.protocolError("unexpected reply")
             }
             return DispatchTime.now().uptimeNanoseconds - start
         }
 
         func run(warmUp: Bool) {
-            let line = #"{"jsonrpc":"2.0","id":1,"method":"daemon.ping"}"#
             do {
                 if warmUp {
-                    for _ in 0..<1000 { _ = try roundTrip(line) }
+                    for _ in 0..<1000 { _ = try roundTrip() }
                     return
                 }
-                for _ in 0..<requests { latencies.append(try roundTrip(line)) }
+                for _ in 0..<requests { latencies.append(try roundTrip()) }
             } catch {
                 failure = "\(error)"
             }
         }
     }
 
-    static func run(socket: String, connections: Int, requests: Int) throws -> Result {
-        let workers = try (0..<max(1, connections)).map { _ in Worker(client: try SegueClient(socketPath: socket), requests: requests) }
+    static func run(target: PingTarget, connections: Int, requests: Int) throws -> Result {
+        let workers = try (0..<max(1, connections)).map { _ in
+            Worker(client: try SegueClient(socketPath: target.socket), target: target, requests: requests)
+        }
         for w in workers { w.run(warmUp: true) }
         let group = DispatchGroup()
         let start = DispatchTime.now().uptimeNanoseconds
@@ -113,9 +206,7 @@ enum PingBenchmark {
         group.wait()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         if let failure = workers.compactMap(\.failure).first { throw ValidationError("benchmark failed: \(failure)") }
-        let all = workers.flatMap(\.latencies).sorted()
-        func pct(_ p: Double) -> Double { Double(all[min(all.count - 1, Int(Double(all.count) * p))]) / 1000 }
-        return Result(total: all.count, perSecond: Double(all.count) / elapsed, p50: pct(0.5), p99: pct(0.99))
+        return Result(latencies: workers.flatMap(\.latencies), seconds: elapsed)
     }
 }
 

@@ -13,7 +13,7 @@ struct Segued: ParsableCommand {
         abstract: "A headless view-controller transition engine with Lua animators, driven over a Unix socket.",
         discussion: """
             Flags override the config file. Stop with SIGTERM or SIGINT (running transitions complete, the socket is \
-            removed); SIGHUP rescans the plugins folder.
+            removed); SIGHUP re-reads the config file and rescans the plugins folder (as daemon.reload does).
             """)
 
     @Option(help: "The TOML config file (every key documented in config/segued.toml).")
@@ -32,36 +32,20 @@ struct Segued: ParsableCommand {
     var logFormat: String?
 
     func run() throws {
-        var settings = DaemonConfig()
-        if let config {
-            do throws(DaemonConfig.Problem) {
-                settings = try DaemonConfig.load(file: config)
-            } catch {
-                writeStandardError("segued: \(error.message)\n")
-                throw ExitCode(78)
-            }
+        let overrides = ConfigOverrides(socketPath: socket, pluginsDir: plugins, logLevel: logLevel, logFormat: logFormat)
+        let settings: DaemonConfig
+        do throws(DaemonConfig.Problem) {
+            settings = try DaemonConfig.resolve(file: config, overrides: overrides)
+        } catch {
+            writeStandardError("segued: \(error.message)\n")
+            throw ExitCode(78)
         }
-        if let socket { settings.socketPath = socket }
-        if let plugins { settings.pluginsDir = plugins }
-        if let logLevel {
-            guard DaemonConfig.logLevels.contains(logLevel) else {
-                throw ValidationError("--log-level must be one of \(DaemonConfig.logLevels.joined(separator: ", "))")
-            }
-            settings.logLevel = logLevel
-        }
-        if let logFormat {
-            guard logFormat == "text" || logFormat == "json" else { throw ValidationError("--log-format must be text or json") }
-            settings.logFormat = logFormat
-        }
-        let level = Logger.Level(rawValue: settings.logLevel) ?? .info
-        let json = settings.logFormat == "json"
-        LoggingSystem.bootstrap { label in
-            var handler: any LogHandler = json ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        let control = LogControl(level: Logger.Level(rawValue: settings.logLevel) ?? .info, json: settings.logFormat == "json")
+        LoggingSystem.bootstrap { label in ReloadableLogHandler(label: label, control: control) }
         let logger = Logger(label: "segued")
         let daemon = Daemon(config: settings, logger: logger)
+        daemon.overrides = overrides
+        daemon.logControl = control
         let server = Server(daemon: daemon)
         server.installSignalHandlers()
         do throws(ServerError) {

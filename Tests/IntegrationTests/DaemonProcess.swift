@@ -22,10 +22,13 @@ final class DaemonProcess {
     let socket: String
     let process = Process()
     let stderr = Pipe()
+    /// The config file it was started with (a test may rewrite it and send SIGHUP).
+    let configFile: String
 
     /// `plugins` is a folder, or nil with `pluginFiles` to make a temporary one; `config` replaces the bundled file.
+    /// `arguments` are added after the usual ones (e.g. `--log-format json`).
     init(plugins: String = repositoryRoot + "/plugins", pluginFiles: [String: String]? = nil, config: String? = nil,
-         socket existing: String? = nil) throws
+         socket existing: String? = nil, arguments: [String] = []) throws
     {
         directory = "/tmp/sgt-" + String(UUID().uuidString.prefix(8))
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -42,7 +45,8 @@ final class DaemonProcess {
             try config.write(toFile: configFile, atomically: true, encoding: .utf8)
         }
         process.executableURL = URL(fileURLWithPath: binaryDirectory + "/segued")
-        process.arguments = ["--config", configFile, "--socket", socket, "--plugins", folder]
+        self.configFile = configFile
+        process.arguments = ["--config", configFile, "--socket", socket, "--plugins", folder] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
         process.standardError = stderr
         try process.run()

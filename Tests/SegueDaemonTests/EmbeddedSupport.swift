@@ -16,13 +16,19 @@ final class Harness {
     let daemon: Daemon
     let channel: EmbeddedChannel
 
-    init(maxLineBytes: Int = 4096) throws {
+    convenience init(maxLineBytes: Int = 4096) throws {
+        try self.init { $0.limits.maxLineBytes = maxLineBytes }
+    }
+
+    /// A daemon whose config (the bundled plugins, lines up to 4096 bytes) `configure` may change first.
+    init(configure: (inout DaemonConfig) -> Void) throws {
         var config = DaemonConfig()
         config.pluginsDir = repositoryRoot + "/plugins"
-        config.limits.maxLineBytes = maxLineBytes
+        config.limits.maxLineBytes = 4096
+        configure(&config)
         daemon = Daemon(config: config, logger: Logger(label: "test"))
         daemon.start()
-        channel = try Harness.connect(daemon, maxLineBytes: maxLineBytes)
+        channel = try Harness.connect(daemon, maxLineBytes: config.limits.maxLineBytes)
     }
 
     /// A connection to a daemon the test made (its own config).
@@ -33,8 +39,8 @@ final class Harness {
 
     static func connect(_ daemon: Daemon, maxLineBytes: Int = 4096) throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()
-        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder(maxLength: maxLineBytes)))
-        try channel.pipeline.syncOperations.addHandler(RPCChannelHandler(daemon: daemon, peerUID: nil))
+        try channel.pipeline.syncOperations.addHandler(
+            RPCChannelHandler(daemon: daemon, peerUID: nil, maxLineBytes: maxLineBytes))
         try channel.connect(to: SocketAddress(unixDomainSocketPath: "/tmp/embedded.sock")).wait()
         return channel
     }

@@ -52,6 +52,17 @@ struct JSONRPCConformanceTests {
         #expect(try h.errorCode("foobar") == -32601)
     }
 
+    @Test("a batch that is not valid JSON is one parse error, not an array")
+    func batchInvalidJSON() throws {
+        let h = try Harness()
+        let lines = try h.send("""
+            [{"jsonrpc": "2.0", "method": "daemon.ping", "id": "1"},{"jsonrpc": "2.0", "method"]
+            """)
+        #expect(lines == [["jsonrpc": "2.0", "id": .null, "error": lines.first?["error"] ?? .null]])
+        #expect(lines.first?["error"]?["code"] == -32700)
+        #expect(try h.call("daemon.ping").last?["result"] == "pong")
+    }
+
     @Test("an empty batch is one invalid-request error")
     func emptyBatch() throws {
         let h = try Harness()
