@@ -218,6 +218,36 @@ struct InteractiveTests {
         #expect(nav.items.map(\.id) == ["a", "x"])
     }
 
+    @Test("push finished at 0.7 and tab select finished at 0.7: SPEC §3's full order and end states")
+    func finishPushAndTab() throws {
+        let (scene, recorder, nav, a, b, provider) = try setUp(.navigation)
+        _ = provider
+        let push = try #require(try scene.push(nav, b, interactive: .percent, animator: "fade-slide").transition)
+        try scene.updateTransition(push, percent: 0.7)
+        try scene.endInteraction(push, cancel: false, speed: 1, curve: .linear)
+        scene.advance(by: 400_000_000)
+        #expect(push.state == .completed)
+        #expect(nav.items.map(\.id) == ["a", "b"] && nav.view.subviews.map(\.id) == ["b.view"])
+        #expect(a.appearance == .disappeared && b.appearance == .appeared && b.parent === nav)
+        #expect(recorder.lifecycle == [
+            "will_move_to_parent b(c)", "view_will_disappear a", "view_will_appear b",
+            "view_did_disappear a", "view_did_appear b", "did_move_to_parent b(c)",
+        ])
+
+        let (tabScene, tabRecorder, tab, ta, tb, tabProvider) = try setUp(.tab)
+        _ = tabProvider
+        let select = try #require(try tabScene.select(tab, index: 1, interactive: .percent, animator: "fade-slide").transition)
+        try tabScene.updateTransition(select, percent: 0.7)
+        try tabScene.endInteraction(select, cancel: false, speed: 1, curve: .linear)
+        tabScene.advance(by: 400_000_000)
+        #expect(select.state == .completed)
+        #expect(tab.selectedIndex == 1 && tab.children.map(\.id) == ["a", "b"] && tab.view.subviews.map(\.id) == ["b.view"])
+        #expect(ta.appearance == .disappeared && tb.appearance == .appeared)
+        #expect(tabRecorder.lifecycle == [
+            "view_will_disappear a", "view_will_appear b", "view_did_disappear a", "view_did_appear b",
+        ])
+    }
+
     @Test("tab: a cancelled select leaves both children where they were")
     func tabCancel() throws {
         let (scene, recorder, tab, a, b, provider) = try setUp(.tab)
