@@ -246,12 +246,16 @@ public final class PluginHost: AnimatorProvider {
 
     // MARK: AnimatorProvider
 
-    public func animator(named name: String, for scene: Scene) throws(EngineError) -> (any Animator)? {
+    /// The plugin `name` of `kind` in its state for `scene`: nil when no plugin has that name; a plugin of another
+    /// kind is -32602 naming `param` (`what` is the kind in words, for the message).
+    func described(_ name: String, kind: String, what: String, param: String, for scene: Scene)
+        throws(EngineError) -> (PluginInstance, Int32)?
+    {
         guard let path = byName[name], let file = files[path],
             let record = file.records.first(where: { $0.name == name })
         else { return nil }
-        guard record.kind == "animator" else {
-            throw EngineError(.invalidParams, "plugin '\(name)' is a \(record.kind), not an animator", param: "animator")
+        guard record.kind == kind else {
+            throw EngineError(.invalidParams, "plugin '\(name)' is a \(record.kind), not \(what)", param: param)
         }
         let instance = try instance(for: file, scene: scene)
         guard let described = instance.described.first(where: { ($0.name ?? PluginHost.baseName(path)) == name })
@@ -259,41 +263,29 @@ public final class PluginHost: AnimatorProvider {
         else {
             throw EngineError(.pluginError, "plugin '\(name)' did not describe itself the same way twice")
         }
-        return LuaAnimator(name: name, instance: instance, ref: described.ref)
+        return (instance, described.ref)
+    }
+
+    public func animator(named name: String, for scene: Scene) throws(EngineError) -> (any Animator)? {
+        guard let (instance, ref) = try described(name, kind: "animator", what: "an animator", param: "animator", for: scene)
+        else { return nil }
+        return LuaAnimator(name: name, instance: instance, ref: ref)
     }
 
     /// An interaction plugin (`segue.interaction{}`) in its state for this scene.
     public func interaction(named name: String, for scene: Scene) throws(EngineError) -> (any InteractionController)? {
-        guard let path = byName[name], let file = files[path],
-            let record = file.records.first(where: { $0.name == name })
+        guard let (instance, ref) = try described(
+            name, kind: "interaction", what: "an interaction plugin", param: "interactive", for: scene)
         else { return nil }
-        guard record.kind == "interaction" else {
-            throw EngineError(.invalidParams, "plugin '\(name)' is a \(record.kind), not an interaction plugin", param: "interactive")
-        }
-        let instance = try instance(for: file, scene: scene)
-        guard let described = instance.described.first(where: { ($0.name ?? PluginHost.baseName(path)) == name })
-            ?? (instance.described.count == 1 ? instance.described.first : nil)
-        else {
-            throw EngineError(.pluginError, "plugin '\(name)' did not describe itself the same way twice")
-        }
-        return LuaInteraction(name: name, instance: instance, ref: described.ref)
+        return LuaInteraction(name: name, instance: instance, ref: ref)
     }
 
     /// A presentation plugin (`segue.presentation{}`) in its state for this scene.
     public func presentation(named name: String, for scene: Scene) throws(EngineError) -> (any PresentationController)? {
-        guard let path = byName[name], let file = files[path],
-            let record = file.records.first(where: { $0.name == name })
+        guard let (instance, ref) = try described(
+            name, kind: "presentation", what: "a presentation plugin", param: "presentation", for: scene)
         else { return nil }
-        guard record.kind == "presentation" else {
-            throw EngineError(.invalidParams, "plugin '\(name)' is a \(record.kind), not a presentation plugin", param: "presentation")
-        }
-        let instance = try instance(for: file, scene: scene)
-        guard let described = instance.described.first(where: { ($0.name ?? PluginHost.baseName(path)) == name })
-            ?? (instance.described.count == 1 ? instance.described.first : nil)
-        else {
-            throw EngineError(.pluginError, "plugin '\(name)' did not describe itself the same way twice")
-        }
-        return LuaPresentation(name: name, instance: instance, ref: described.ref)
+        return LuaPresentation(name: name, instance: instance, ref: ref)
     }
 
     /// A delegate plugin's `interaction_for(op, animator)` (nil when it has none).
