@@ -19,7 +19,7 @@ extension Daemon {
     func interactiveResult(_ scene: Scene, _ t: Transition) -> JSONValue {
         .object(JSONObject([
             ("transition", .string(t.id)), ("state", .string(t.state.rawValue)),
-            ("percent", .number(scene.json(of: t)["percent"]?.doubleValue ?? 0)),
+            ("percent", .number(scene.percent(of: t))),
         ]))
     }
 

@@ -86,8 +86,8 @@ extension Scene {
 
     // MARK: Driving
 
-    /// The transition's percent now.
-    func percent(of t: Transition) -> Double {
+    /// The transition's percent now (transition.get's `percent`).
+    public func percent(of t: Transition) -> Double {
         switch t.state {
         case .completed: return 1
         case .cancelled: return 0
@@ -119,16 +119,22 @@ extension Scene {
         valueVersion &+= 1
     }
 
-    /// transition.pause: a running transition becomes interactive at its current percent.
+    /// transition.pause: a running transition becomes interactive at its current percent (one finishing after
+    /// an interaction is caught again mid-ramp).
     public func pauseTransition(_ t: Transition) throws(EngineError) {
         guard !t.isEnded else { throw EngineError(.invalidState, "transition '\(t.id)' has ended", id: t.id) }
         guard t.state == .animating || t.state == .finishing else {
             throw EngineError(.invalidState, "transition '\(t.id)' is \(t.state.rawValue): only a running transition can be paused", id: t.id)
         }
-        if t.drive != nil { t.drive?.ramp = nil } else { beginDriving(t) }
+        guard let drive = t.drive else {
+            beginDriving(t)
+            return
+        }
+        drive.ramp = nil
+        closeOpenPhase(t)
+        t.phases.append(TransitionPhase(kind: .scrub, start: now, end: nil))
         t.state = .interactive
         t.context?.isInteractive = true
-        valueVersion &+= 1
     }
 
     /// transition.update: sets the transition's time to p·duration; each animation's own curve still applies.
@@ -195,7 +201,7 @@ extension Scene {
     func startRamp(_ t: Transition, _ drive: TransitionDrive, cancel: Bool, speed: Double, curve: CubicBezier) {
         t.completionSpeed = speed
         if cancel { t.context?.transitionWasCancelled = true }
-        if let i = t.phases.lastIndex(where: { $0.end == nil }) { t.phases[i].end = now }
+        closeOpenPhase(t)
         emit("transition.interaction_ended", JSONObject([
             ("transition", .string(t.id)), ("cancelled", .bool(cancel)), ("completion_velocity", .number(speed)),
         ]))
@@ -235,17 +241,7 @@ extension Scene {
         let eased = ramp.curve.value(at: u)
         drive.local = u >= 1 ? ramp.to : ramp.from + Int64((Double(ramp.to - ramp.from) * eased).rounded())
         valueVersion &+= 1
-        if ramp.cancel {
-            scrub(drive)
-        } else {
-            // Forward: an animation that reaches its end completes now, as it would have on the clock.
-            for animation in drive.animations where !animation.removed {
-                let view = animation.view
-                if view.dirty == 0 { dirtyViews.append(view) }
-                if animation.evaluate(at: drive.local) { retire(animation) }
-            }
-            drive.animations.removeAll { $0.removed }
-        }
+        if ramp.cancel { scrub(drive) } else { runForward(drive) }
         guard u >= 1 else { return }
         endRamp(t, drive, cancelled: ramp.cancel)
     }
@@ -256,7 +252,7 @@ extension Scene {
     func endRamp(_ t: Transition, _ drive: TransitionDrive, cancelled: Bool) {
         t.drive = nil
         drive.ramp = nil
-        if let i = t.phases.lastIndex(where: { $0.end == nil }) { t.phases[i].end = now }
+        closeOpenPhase(t)
         if cancelled {
             for animation in drive.animations where !animation.removed {
                 animation.scrub(toElapsed: drive.local - animation.begin)
@@ -275,6 +271,20 @@ extension Scene {
             }
         }
         drive.animations.removeAll()
+    }
+
+    /// Forward at the drive's time: an animation that reaches its end completes now, as it would on the clock.
+    func runForward(_ drive: TransitionDrive) {
+        for animation in drive.animations where !animation.removed {
+            let view = animation.view
+            if view.dirty == 0 { dirtyViews.append(view) }
+            if animation.evaluate(at: drive.local) { retire(animation) }
+        }
+        drive.animations.removeAll { $0.removed }
+    }
+
+    func closeOpenPhase(_ t: Transition) {
+        if let i = t.phases.lastIndex(where: { $0.end == nil }) { t.phases[i].end = now }
     }
 
     /// An animation of a driven transition reached its end.
@@ -298,14 +308,7 @@ extension Scene {
         }
         guard let ramp = drive.ramp, t.drive === drive else { return }
         drive.local = ramp.to
-        if ramp.cancel {
-            scrub(drive)
-        } else {
-            for animation in drive.animations where !animation.removed {
-                if animation.evaluate(at: drive.local) { retire(animation) }
-            }
-            drive.animations.removeAll { $0.removed }
-        }
+        if ramp.cancel { scrub(drive) } else { runForward(drive) }
         endRamp(t, drive, cancelled: ramp.cancel)
         drivenTransitions.removeAll { $0.drive == nil }
     }

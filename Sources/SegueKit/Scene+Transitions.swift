@@ -564,7 +564,7 @@ extension Scene {
             for animation in drive.animations where !animation.removed { retire(animation) }
             drivenTransitions.removeAll { $0 === transition }
         }
-        for i in transition.phases.indices where transition.phases[i].end == nil { transition.phases[i].end = now }
+        closeOpenPhase(transition)
         transition.interaction?.transitionEnded(transition)
         transition.state = completed ? .completed : .cancelled
         transition.endedAt = now

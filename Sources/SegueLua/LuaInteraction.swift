@@ -22,7 +22,7 @@ final class LuaInteraction: InteractionController {
         state.pushRef(ref)
         state.push(method)
         state.push(t.id)
-        state.push(t.context.map { ctx in ctx.scene.json(of: t)["percent"]?.doubleValue ?? 0 } ?? 0)
+        state.push(t.context.map { $0.scene.percent(of: t) } ?? 0)
         state.push(t.duration)
         state.push(t.kind.rawValue)
         instance.pushView(t.context?.containerView)

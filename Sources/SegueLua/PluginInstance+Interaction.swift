@@ -24,7 +24,7 @@ extension PluginInstance {
         }
         add("tr_percent") { me, s in
             guard let scene = me.scene, let id = s.string(at: 1), let t = scene.transition(id) else { return .results(0) }
-            s.push(scene.json(of: t)["percent"]?.doubleValue ?? 0)
+            s.push(scene.percent(of: t))
             return .results(1)
         }
         add("tr_update") { me, s in

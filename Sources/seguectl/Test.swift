@@ -26,23 +26,10 @@ struct Test: ParsableCommand {
     @Argument(help: "Scenario files, or folders of them.")
     var files: [String]
 
-    @Flag(help: "Start a segued of its own on a temporary socket, with the bundled plugins and config; stop it after.")
-    var spawn = false
-
-    @Option(help: "The segued to start with --spawn (default: the one next to seguectl).")
-    var segued: String?
-
-    @Option(help: "The plugins folder for --spawn (default: the repository's plugins/).")
-    var plugins: String?
-
-    @Option(help: "The config file for --spawn (default: the repository's config/segued.toml).")
-    var config: String?
+    @OptionGroup var spawnOptions: SpawnOptions
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one scenario file or folder") }
-        if !spawn, segued != nil || plugins != nil || config != nil {
-            throw ValidationError("--segued, --plugins and --config go with --spawn")
-        }
     }
 
     func run() throws {
@@ -53,19 +40,8 @@ struct Test: ParsableCommand {
             printError("seguectl: \(error)")
             throw ExitCode(2)
         }
-        var daemon: DaemonLauncher?
-        var socket = connection.socket
-        if spawn {
-            let bundled = DaemonLauncher.bundledResources()
-            do throws(ScenarioError) {
-                daemon = try DaemonLauncher(segued: segued ?? DaemonLauncher.siblingSegued,
-                                            plugins: plugins ?? bundled?.plugins, config: config ?? bundled?.config)
-            } catch {
-                printError("seguectl: \(error)")
-                throw ExitCode(2)
-            }
-            socket = daemon?.socket ?? socket
-        }
+        let daemon = try spawnOptions.launch()
+        let socket = daemon?.socket ?? connection.socket
         defer { daemon?.stop() }
         // Reach the daemon once up front: not being able to is status 2, not N failed scenarios.
         do throws(ClientError) {

@@ -34,6 +34,14 @@ final class FadeSlide: Animator {
 
 func alpha(_ view: View) -> Double { view.presentation.alpha }
 
+extension Scene {
+    /// Scrubs an interactive transition to `p` and lets go: finished or cancelled at speed 1, linear.
+    func release(_ t: Transition, at p: Double, cancel: Bool) throws {
+        try updateTransition(t, percent: p)
+        try endInteraction(t, cancel: cancel, speed: 1, curve: .linear)
+    }
+}
+
 @Suite("Interactive transitions: scrub, finish, cancel, pause (SPEC §3)")
 struct InteractiveTests {
     func setUp(_ kind: ContainerKind = .custom) throws -> (Scene, EventRecorder, ContainerViewController, ViewController, ViewController, StaticProvider) {
@@ -78,8 +86,7 @@ struct InteractiveTests {
         let (scene, recorder, c, a, b, provider) = try setUp()
         _ = provider
         let t = try #require(try scene.select(c, index: 1, interactive: .percent, animator: "fade-slide").transition)
-        try scene.updateTransition(t, percent: 0.7)
-        try scene.endInteraction(t, cancel: false, speed: 1, curve: .linear)
+        try scene.release(t, at: 0.7, cancel: false)
         #expect(t.state == .finishing)
         scene.advance(by: 150_000_000)
         #expect(abs(alpha(b.view) - 0.85) < 1e-6)
@@ -117,8 +124,7 @@ struct InteractiveTests {
         _ = provider
         let before = scene.tree(presentation: true)
         let t = try #require(try scene.select(c, index: 1, interactive: .percent, animator: "fade-slide").transition)
-        try scene.updateTransition(t, percent: 0.3)
-        try scene.endInteraction(t, cancel: true, speed: 1, curve: .linear)
+        try scene.release(t, at: 0.3, cancel: true)
         #expect(t.state == .cancelling)
         #expect(t.context?.transitionWasCancelled == true)
         scene.advance(by: 150_000_000)
@@ -149,8 +155,7 @@ struct InteractiveTests {
         _ = provider
         let before = scene.tree(presentation: true)
         let push = try #require(try scene.push(nav, b, interactive: .percent, animator: "fade-slide").transition)
-        try scene.updateTransition(push, percent: 0.3)
-        try scene.endInteraction(push, cancel: true, speed: 1, curve: .linear)
+        try scene.release(push, at: 0.3, cancel: true)
         scene.advance(by: 400_000_000)
         #expect(push.state == .cancelled)
         #expect(nav.items.map(\.id) == ["a"])
@@ -165,8 +170,7 @@ struct InteractiveTests {
         let stacked = scene.tree(presentation: true)
         recorder.events.removeAll()
         let pop = try #require(try scene.pop(nav, interactive: .percent, animator: "fade-slide").transition)
-        try scene.updateTransition(pop, percent: 0.3)
-        try scene.endInteraction(pop, cancel: true, speed: 1, curve: .linear)
+        try scene.release(pop, at: 0.3, cancel: true)
         scene.advance(by: 400_000_000)
         #expect(pop.state == .cancelled)
         #expect(nav.items.map(\.id) == ["a", "b"])  // the popped view controller stays on the stack
@@ -179,8 +183,7 @@ struct InteractiveTests {
 
         recorder.events.removeAll()
         let pop2 = try #require(try scene.pop(nav, interactive: .percent, animator: "fade-slide").transition)
-        try scene.updateTransition(pop2, percent: 0.7)
-        try scene.endInteraction(pop2, cancel: false, speed: 1, curve: .linear)
+        try scene.release(pop2, at: 0.7, cancel: false)
         scene.advance(by: 400_000_000)
         #expect(pop2.state == .completed)
         #expect(nav.items.map(\.id) == ["a"])
@@ -199,8 +202,7 @@ struct InteractiveTests {
         let before = scene.tree(presentation: true)
         recorder.events.removeAll()
         let t = try #require(try scene.setStack(nav, [a, x], interactive: .percent, animator: "fade-slide").transition)
-        try scene.updateTransition(t, percent: 0.3)
-        try scene.endInteraction(t, cancel: true, speed: 1, curve: .linear)
+        try scene.release(t, at: 0.3, cancel: true)
         scene.advance(by: 400_000_000)
         #expect(t.state == .cancelled)
         #expect(nav.items.map(\.id) == ["a", "b"] && nav.children.map(\.id) == ["a", "b"])
@@ -211,8 +213,7 @@ struct InteractiveTests {
             "will_move_to_parent b(nil)", "will_move_to_parent x(c)", "did_move_to_parent x(nil)", "did_move_to_parent b(c)",
         ])
         let t2 = try #require(try scene.setStack(nav, [a, x], interactive: .percent, animator: "fade-slide").transition)
-        try scene.updateTransition(t2, percent: 0.7)
-        try scene.endInteraction(t2, cancel: false, speed: 1, curve: .linear)
+        try scene.release(t2, at: 0.7, cancel: false)
         scene.advance(by: 400_000_000)
         #expect(t2.state == .completed)
         #expect(nav.items.map(\.id) == ["a", "x"])
@@ -223,8 +224,7 @@ struct InteractiveTests {
         let (scene, recorder, nav, a, b, provider) = try setUp(.navigation)
         _ = provider
         let push = try #require(try scene.push(nav, b, interactive: .percent, animator: "fade-slide").transition)
-        try scene.updateTransition(push, percent: 0.7)
-        try scene.endInteraction(push, cancel: false, speed: 1, curve: .linear)
+        try scene.release(push, at: 0.7, cancel: false)
         scene.advance(by: 400_000_000)
         #expect(push.state == .completed)
         #expect(nav.items.map(\.id) == ["a", "b"] && nav.view.subviews.map(\.id) == ["b.view"])
@@ -237,8 +237,7 @@ struct InteractiveTests {
         let (tabScene, tabRecorder, tab, ta, tb, tabProvider) = try setUp(.tab)
         _ = tabProvider
         let select = try #require(try tabScene.select(tab, index: 1, interactive: .percent, animator: "fade-slide").transition)
-        try tabScene.updateTransition(select, percent: 0.7)
-        try tabScene.endInteraction(select, cancel: false, speed: 1, curve: .linear)
+        try tabScene.release(select, at: 0.7, cancel: false)
         tabScene.advance(by: 400_000_000)
         #expect(select.state == .completed)
         #expect(tab.selectedIndex == 1 && tab.children.map(\.id) == ["a", "b"] && tab.view.subviews.map(\.id) == ["b.view"])
@@ -289,11 +288,31 @@ struct InteractiveTests {
         let t2 = try #require(try scene.select(c, index: 1, animator: "fade-slide").transition)
         scene.advance(by: 300_000_000)
         try scene.pauseTransition(t2)
-        try scene.updateTransition(t2, percent: 0.9)
-        try scene.endInteraction(t2, cancel: false, speed: 1, curve: .linear)
+        try scene.release(t2, at: 0.9, cancel: false)
         scene.advance(by: 150_000_000)
         #expect(t2.state == .completed)
         #expect(c.selectedIndex == 1)
+    }
+
+    @Test("pause catches a finishing transition mid-ramp: scrub, finish, scrub phases; then it can be cancelled")
+    func pauseWhileFinishing() throws {
+        let (scene, _, c, _, b, provider) = try setUp()
+        _ = provider
+        let before = scene.tree(presentation: true)
+        let t = try #require(try scene.select(c, index: 1, interactive: .percent, animator: "fade-slide").transition)
+        try scene.release(t, at: 0.4, cancel: false)
+        scene.advance(by: 200_000_000)  // 0.4 → 0.6
+        try scene.pauseTransition(t)
+        #expect(t.state == .interactive)
+        #expect(abs(scene.percent(of: t) - 0.6) < 1e-6)
+        scene.advance(by: 500_000_000)
+        #expect(abs(alpha(b.view) - 0.6) < 1e-6)  // held again
+        #expect(t.phases.map(\.kind) == [.scrub, .finish, .scrub])
+        #expect(t.phases.map(\.end) == [0, 200_000_000, nil])
+        try scene.endInteraction(t, cancel: true, speed: 1, curve: .linear)
+        scene.advance(by: 700_000_000)
+        #expect(t.state == .cancelled)
+        #expect(scene.tree(presentation: true) == before)
     }
 
     @Test("the watchdog is suspended while interactive")
