@@ -34,13 +34,12 @@ let package = Package(
         .target(name: "SegueRender", dependencies: ["SegueKit"]),
         // The only module that touches Lua.
         .target(name: "SegueLua", dependencies: ["SegueKit", "CLuaShim"]),
+        // The Linux calls the daemon's event loop needs that Swift's Glibc module does not import (epoll and co.).
+        .target(name: "CEventLoop"),
         .target(
             name: "SegueDaemon",
             dependencies: [
-                "SegueKit", "SegueLua", "SegueJSON", "SegueRender",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                "SegueKit", "SegueLua", "SegueJSON", "SegueRender", "CEventLoop",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
@@ -81,11 +80,7 @@ let package = Package(
         .testTarget(name: "SegueRenderTests", dependencies: ["SegueRender", "SegueKit"]),
         .testTarget(
             name: "SegueDaemonTests",
-            dependencies: [
-                "SegueDaemon", "SegueJSON",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
-            ]
+            dependencies: ["SegueDaemon", "SegueJSON", "CEventLoop"]
         ),
         .testTarget(
             name: "IntegrationTests",

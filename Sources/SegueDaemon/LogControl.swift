@@ -1,17 +1,17 @@
 import Logging
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// The log level and format in force, shared by every logger the daemon made, so that `daemon.reload` (and SIGHUP)
 /// can change them while the daemon runs. swift-log's bootstrap can run only once; the handlers read this instead.
 public final class LogControl: Sendable {
-    private let state: NIOLockedValueBox<(level: Logger.Level, json: Bool)>
+    private let state: Mutex<(level: Logger.Level, json: Bool)>
 
-    public init(level: Logger.Level, json: Bool) { state = NIOLockedValueBox((level, json)) }
+    public init(level: Logger.Level, json: Bool) { state = Mutex((level, json)) }
 
-    public var level: Logger.Level { state.withLockedValue { $0.level } }
-    public var json: Bool { state.withLockedValue { $0.json } }
+    public var level: Logger.Level { state.withLock { $0.level } }
+    public var json: Bool { state.withLock { $0.json } }
 
-    public func set(level: Logger.Level, json: Bool) { state.withLockedValue { $0 = (level, json) } }
+    public func set(level: Logger.Level, json: Bool) { state.withLock { $0 = (level, json) } }
 }
 
 /// A log handler whose level and format follow a `LogControl`: text through swift-log's stream handler, or one JSON

@@ -4,11 +4,11 @@ import Glibc
 import Darwin
 #endif
 import Dispatch
+import CEventLoop
 import Logging
-import NIOCore
-import NIOPosix
 import SegueKit
 import SegueLua
+import Synchronization
 
 /// Why the server could not start.
 public struct ServerError: Error, CustomStringConvertible {
@@ -16,100 +16,137 @@ public struct ServerError: Error, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The Unix-socket server: one event loop runs the daemon, every connection and every realtime tick.
-public final class Server: RealtimeDriver, @unchecked Sendable {
+/// The Unix-socket server: one `SocketLoop` thread runs the daemon, every connection and every realtime tick.
+public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
     public let daemon: Daemon
-    let group: MultiThreadedEventLoopGroup
-    let loop: any EventLoop
-    private var serverChannel: (any Channel)?
-    private var children: [ObjectIdentifier: any Channel] = [:]
-    private var realtime: [String: (task: RepeatedTask, lastWall: Int64)] = [:]
+    let loop: SocketLoop
+    /// Every connection's reads land here (one read at a time on the loop), so a connection owns no read memory.
+    let readBuffer: UnsafeMutableBufferPointer<UInt8>
+    private var listener: Int32 = -1
+    private var listenerToken: UInt64 = 0
+    private var children: [ObjectIdentifier: SocketConnection] = [:]
+    private var realtime: [String: (timer: LoopTimer, lastWall: Int64)] = [:]
     private var signalSources: [any DispatchSourceSignal] = []
-    private let stopped = DispatchSemaphore(value: 0)
     private var stopping = false
+    /// Set from any thread as soon as a stop is asked for (a signal during start-up, before the loop runs).
+    private let stopAsked = Atomic<Bool>(false)
 
-    public init(daemon: Daemon) {
+    public init(daemon: Daemon) throws(ServerError) {
         self.daemon = daemon
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        loop = group.next()
+        loop = try SocketLoop()
+        readBuffer = .allocate(capacity: 64 << 10)
     }
 
-    /// Binds the socket (mode 0600 from the moment it exists), loads plugins and starts serving.
+    deinit {
+        readBuffer.deallocate()
+    }
+
+    /// Loads plugins, then binds the socket (mode 0600 from the moment it exists); `waitUntilStopped()` serves.
     public func start() throws(ServerError) {
         let path = daemon.config.socketPath
         guard path.utf8.count < 108 else { throw ServerError(message: "socket path is longer than 107 bytes: \(path)") }
         try Server.prepareSocketPath(path)
-        let daemon = self.daemon
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
-            .childChannelInitializer { [weak self] channel in
-                Server.peerUID(of: channel).flatMap { uid -> EventLoopFuture<Void> in
-                    // Read at each connect, on the daemon's loop: a reload changes them for the next connection.
-                    let maxLine = daemon.config.limits.maxLineBytes
-                    if let uid, !daemon.config.allowedUIDs.contains(uid) {
-                        daemon.logger.warning("refused a peer not in security.allowed_uids", metadata: ["peer.uid": "\(uid)"])
-                        return channel.close()
-                    }
-                    if daemon.connectionCount >= daemon.config.limits.maxConnections {
-                        let error = RPCError.limit(
-                            "too many connections (limits.max_connections)", limit: daemon.config.limits.maxConnections)
-                        // The channel is not active yet here: the refusal is written once it is.
-                        daemon.logger.warning("refused a connection over limits.max_connections",
-                                              metadata: ["limit": "\(daemon.config.limits.maxConnections)"])
-                        do {
-                            try channel.pipeline.syncOperations.addHandler(
-                                RefusingHandler(line: Daemon.response(id: .null, error: error)))
-                            return channel.eventLoop.makeSucceededVoidFuture()
-                        } catch {
-                            return channel.close()
-                        }
-                    }
-                    let handler = RPCChannelHandler(daemon: daemon, peerUID: uid, maxLineBytes: maxLine)
-                    let key = ObjectIdentifier(channel)
-                    self?.children[key] = channel
-                    handler.onClose = { [weak self] _ in self?.children[key] = nil }
-                    do {
-                        try channel.pipeline.syncOperations.addHandler(handler)
-                        return channel.eventLoop.makeSucceededVoidFuture()
-                    } catch {
-                        return channel.eventLoop.makeFailedFuture(error)
-                    }
-                }
-            }
-            .childChannelOption(.allowRemoteHalfClosure, value: false)
-            .childChannelOption(
-                .writeBufferWaterMark,
-                value: ChannelOptions.Types.WriteBufferWaterMark(low: Daemon.highWatermark / 2, high: Daemon.highWatermark))
-
         // Everything a request can reach is wired and loaded before the socket exists: a client that connects
-        // the instant it appears must find the plugins loaded and realtime scenes driven.
+        // the instant it appears must find the plugins loaded and realtime scenes driven. The loop thread is this
+        // one until `waitUntilStopped()` runs it, so the daemon is still confined to one thread at a time.
         daemon.realtimeDriver = self
         let loop = self.loop
-        daemon.scheduleAfter = { nanoseconds, action in
-            loop.scheduleTask(in: .nanoseconds(nanoseconds)) { action() }
+        daemon.scheduleAfter = { nanoseconds, action in loop.scheduleFromAnyThread(in: nanoseconds, action) }
+        daemon.onShutdownRequest = { [weak self] in
+            // After the response to daemon.shutdown has been written.
+            self?.loop.execute { [weak self] in self?.shutdown() }
         }
-        daemon.onShutdownRequest = { [weak self] in self?.loop.execute { self?.shutdown() } }
-        do {
-            try loop.submit { daemon.start() }.wait()
-        } catch {
-            throw ServerError(message: "start-up failed: \(error)")
-        }
-        // The socket takes the umask at bind: make it 0600 from the start, never chmod after.
-        let oldMask = umask(0o177)
-        defer { umask(oldMask) }
-        do {
-            serverChannel = try bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).wait()
-        } catch {
-            throw ServerError(message: "cannot listen on \(path): \(error)")
-        }
-        // A SIGTERM that came while the plugins were loading has stopped the daemon already: take the socket away.
-        let stoppedEarly = (try? loop.submit { [weak self] in self?.stopping ?? true }.wait()) ?? true
-        if stoppedEarly {
-            serverChannel?.close(promise: nil)
+        daemon.start()
+        // A SIGTERM that came while the plugins were loading: never make the socket.
+        if stopAsked.load(ordering: .relaxed) { return }
+        listener = try Server.listen(on: path)
+        guard let token = loop.register(self, fd: listener, events: UInt32(SEG_EV_IN)) else {
+            close(listener)
             unlink(path)
+            throw ServerError(message: "cannot watch the socket \(path)")
+        }
+        listenerToken = token
+        daemon.logger.info("segued listening", metadata: ["socket": "\(path)", "plugins.dir": "\(daemon.config.pluginsDir)"])
+    }
+
+    /// A listening Unix socket at `path`, non-blocking; the umask makes it 0600 at bind, never chmod after.
+    static func listen(on path: String) throws(ServerError) -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw ServerError(message: "cannot listen on \(path): \(String(cString: strerror(errno)))") }
+        var address = Server.address(path)
+        let oldMask = umask(0o177)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        umask(oldMask)
+        guard bound == 0, Glibc.listen(fd, 256) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw ServerError(message: "cannot listen on \(path): \(reason)")
+        }
+        return fd
+    }
+
+    static func address(_ path: String) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in bytes.enumerated() where i < raw.count - 1 { raw[i] = b }
+        }
+        return address
+    }
+
+    // MARK: Accepting
+
+    /// The listening socket is readable: accept what is waiting (up to 64 a round, so requests keep flowing).
+    func ready(_ events: UInt32) {
+        for _ in 0..<64 {
+            let fd = seg_accept(listener)
+            guard fd >= 0 else { return }
+            accept(fd)
+        }
+    }
+
+    private func accept(_ fd: Int32) {
+        let rawUID = seg_peer_uid(fd)
+        let uid: UInt32? = rawUID >= 0 ? UInt32(truncatingIfNeeded: rawUID) : nil
+        // Read at each connect: a reload changes them for the next connection.
+        if let uid, !daemon.config.allowedUIDs.contains(uid) {
+            daemon.logger.warning("refused a peer not in security.allowed_uids", metadata: ["peer.uid": "\(uid)"])
+            close(fd)
             return
         }
-        daemon.logger.info("segued listening", metadata: ["socket": "\(path)", "plugins.dir": "\(daemon.config.pluginsDir)"])
+        if daemon.connectionCount >= daemon.config.limits.maxConnections { reapHungUpPeers() }
+        if daemon.connectionCount >= daemon.config.limits.maxConnections {
+            daemon.logger.warning("refused a connection over limits.max_connections",
+                                  metadata: ["limit": "\(daemon.config.limits.maxConnections)"])
+            let error = RPCError.limit("too many connections (limits.max_connections)", limit: daemon.config.limits.maxConnections)
+            // A fresh socket's buffer takes one line: the refusal is written whole, then the connection closed.
+            let line = Array((Daemon.response(id: .null, error: error) + "\n").utf8)
+            _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            close(fd)
+            return
+        }
+        let child = SocketConnection(fd: fd, server: self, daemon: daemon, maxLineBytes: daemon.config.limits.maxLineBytes)
+        guard child.open(peerUID: uid) else {
+            close(fd)
+            return
+        }
+        children[ObjectIdentifier(child)] = child
+    }
+
+    /// At the connection limit: peers that have hung up but whose end of file this round has not reached yet still
+    /// hold a slot (a client that probes the socket and closes, then connects for real). Let them finish first.
+    private func reapHungUpPeers() {
+        for child in Array(children.values) where seg_peer_gone(child.fd) == 1 {
+            for _ in 0..<64 where !child.closed { child.ready(UInt32(SEG_EV_IN)) }
+        }
+    }
+
+    func connectionClosed(_ child: SocketConnection) {
+        children[ObjectIdentifier(child)] = nil
+        if stopping, children.isEmpty { finishStopping() }
     }
 
     /// A live daemon on the path refuses the start; a stale socket file is removed; anything else is an error.
@@ -129,35 +166,13 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in bytes.enumerated() where i < raw.count - 1 { raw[i] = b }
-        }
+        var address = Server.address(path)
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
         return result == 0
-    }
-
-    /// struct ucred (pid, uid, gid), which glibc declares only under _GNU_SOURCE.
-    struct PeerCredentials {
-        var pid: Int32 = 0
-        var uid: UInt32 = 0
-        var gid: UInt32 = 0
-    }
-
-    /// The peer's uid through SO_PEERCRED (nil when the channel cannot tell).
-    static func peerUID(of channel: any Channel) -> EventLoopFuture<UInt32?> {
-        guard let provider = channel as? any SocketOptionProvider else {
-            return channel.eventLoop.makeSucceededFuture(nil)
-        }
-        let future: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
-            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-        return future.map { Optional($0.uid) }.recover { _ in nil }
     }
 
     /// SIGTERM/SIGINT drain and stop; SIGHUP is `daemon.reload` (config and plugins); SIGPIPE is ignored.
@@ -168,6 +183,7 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler { [weak self] in
                 guard let self else { return }
+                if sig != SIGHUP { self.stopAsked.store(true, ordering: .relaxed) }
                 self.loop.execute {
                     if sig == SIGHUP {
                         self.daemon.reloadFromSignal()
@@ -182,44 +198,48 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
         }
     }
 
-    /// Graceful stop, on the loop: stop accepting, complete running transitions (their events are sent), flush,
-    /// close connections, remove the socket.
+    /// Graceful stop, on the loop: stop accepting, complete running transitions (their events are sent), write
+    /// out what each connection has queued and close it, remove the socket. Peers that do not read get 1.5 s.
     func shutdown() {
         guard !stopping else { return }
         stopping = true
-        serverChannel?.close(promise: nil)
+        stopAsked.store(true, ordering: .relaxed)
+        if listener >= 0 {
+            loop.unregister(fd: listener, token: listenerToken)
+            close(listener)
+            listener = -1
+            unlink(daemon.config.socketPath)
+        }
         daemon.stop()
-        for (_, entry) in realtime { entry.task.cancel() }
+        for (_, entry) in realtime { entry.timer.cancel() }
         realtime.removeAll()
-        let closing = children.values.map { channel -> EventLoopFuture<Void> in
-            channel.flush()
-            return channel.close()
-        }
-        unlink(daemon.config.socketPath)
+        for child in Array(children.values) { child.closeAfterWriting() }
+        if children.isEmpty { return finishStopping() }
         // SPEC §4: exit within 2 s. Closing normally takes microseconds; this bounds it whatever a peer does.
-        let deadline = loop.scheduleTask(in: .milliseconds(1500)) { [weak self] in
-            self?.daemon.logger.warning("connections did not close within 1.5 s; stopping anyway")
-            self?.signalStopped()
-        }
-        EventLoopFuture.andAllComplete(closing, on: loop).whenComplete { [weak self] _ in
-            deadline.cancel()
-            self?.signalStopped()
+        loop.schedule(in: 1_500_000_000) { [weak self] in
+            guard let self, !self.children.isEmpty else { return }
+            self.daemon.logger.warning("connections did not close within 1.5 s; stopping anyway")
+            for child in Array(self.children.values) { child.closeNow() }
         }
     }
 
     private var stopSignalled = false
 
-    private func signalStopped() {
+    private func finishStopping() {
         guard !stopSignalled else { return }
         stopSignalled = true
         daemon.logger.info("segued stopped")
-        stopped.signal()
+        loop.stop()
     }
 
-    /// Blocks until the server has stopped, then releases the event loop.
+    /// Serves on the calling thread until the server has stopped (SIGTERM, SIGINT, daemon.shutdown).
     public func waitUntilStopped() {
-        stopped.wait()
-        try? group.syncShutdownGracefully()
+        if stopAsked.load(ordering: .relaxed), listener < 0 {
+            // Stopped during start-up: the daemon still drains on the way out.
+            shutdown()
+            return
+        }
+        loop.run()
     }
 
     // MARK: RealtimeDriver
@@ -227,8 +247,7 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
     public func start(scene: Scene, daemon: Daemon) {
         let interval = Int64(1_000_000_000 / scene.fps)
         let id = scene.id
-        let task = loop.scheduleRepeatedTask(initialDelay: .nanoseconds(interval), delay: .nanoseconds(interval)) {
-            [weak self, weak scene] _ in
+        let timer = loop.schedule(in: interval, every: interval) { [weak self, weak scene] in
             guard let self, let scene, var entry = self.realtime[id] else { return }
             let wall = FileSystem.monotonicNanoseconds()
             let delta = Double(wall - entry.lastWall) * scene.speed
@@ -236,11 +255,11 @@ public final class Server: RealtimeDriver, @unchecked Sendable {
             self.realtime[id] = entry
             daemon.tickRealtime(scene, elapsedNanoseconds: scene.now + Int64(delta))
         }
-        realtime[id] = (task, FileSystem.monotonicNanoseconds())
+        realtime[id] = (timer, FileSystem.monotonicNanoseconds())
     }
 
     public func stop(scene: Scene) {
-        realtime[scene.id]?.task.cancel()
+        realtime[scene.id]?.timer.cancel()
         realtime[scene.id] = nil
     }
 }

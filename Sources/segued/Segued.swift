@@ -46,9 +46,10 @@ struct Segued: ParsableCommand {
         let daemon = Daemon(config: settings, logger: logger)
         daemon.overrides = overrides
         daemon.logControl = control
-        let server = Server(daemon: daemon)
-        server.installSignalHandlers()
+        let server: Server
         do throws(ServerError) {
+            server = try Server(daemon: daemon)
+            server.installSignalHandlers()
             try server.start()
         } catch {
             writeStandardError("segued: \(error.message)\n")

@@ -1,4 +1,3 @@
-import NIOCore
 import SegueJSON
 import Testing
 
@@ -9,10 +8,7 @@ import Testing
 struct BadInputTests {
     /// Sends raw bytes (a newline is added) and returns the lines written back.
     func sendBytes(_ h: Harness, _ bytes: [UInt8]) throws -> [JSONValue] {
-        var buffer = h.channel.allocator.buffer(capacity: bytes.count + 1)
-        buffer.writeBytes(bytes)
-        buffer.writeInteger(UInt8(ascii: "\n"))
-        try h.channel.writeInbound(buffer)
+        try h.channel.writeInbound(bytes + [UInt8(ascii: "\n")])
         return try h.readLines()
     }
 
@@ -160,7 +156,7 @@ struct BadInputTests {
         let h = try Harness(maxLineBytes: 256)
         #expect(try h.send(exact).first?["result"] == "pong")
         #expect(h.channel.isActive)
-        _ = try? h.channel.writeInbound(ByteBuffer(string: exact + " \n"))
+        _ = try? h.channel.writeInbound(exact + " \n")
         let lines = try h.readLines()
         #expect(lines.first?["error"]?["code"] == -32004)
         #expect(lines.first?["error"]?["data"]?["kind"] == "limit_exceeded")
@@ -170,7 +166,7 @@ struct BadInputTests {
     @Test("a line over the limit is refused before its newline arrives (the daemon never buffers it whole)")
     func lineTooLongWithoutNewline() throws {
         let h = try Harness(maxLineBytes: 256)
-        _ = try? h.channel.writeInbound(ByteBuffer(string: String(repeating: "{", count: 300)))
+        _ = try? h.channel.writeInbound(String(repeating: "{", count: 300))
         #expect(try h.readLines().first?["error"]?["code"] == -32004)
         #expect(!h.channel.isActive)
     }

@@ -58,8 +58,8 @@ struct LimitTests {
         #expect(h.daemon.subscriptions.count == 2)
         // Another connection has its own allowance.
         let other = try Harness.connect(h.daemon)
-        try other.writeInbound(ByteBufferFrom(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"# + "\n"))
-        let reply = try other.readOutbound(as: ByteBufferType.self).map { String(buffer: $0) } ?? ""
+        try other.writeInbound(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"# + "\n")
+        let reply = other.readOutbound() ?? ""
         #expect(reply.contains("\"subscription\":3"))
         try h.call("events.unsubscribe", ["subscription": first ?? .null])
         #expect(try h.result("events.subscribe")?["subscription"] == 4)

@@ -1,0 +1,266 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CEventLoop
+
+/// One client's socket on the `SocketLoop`: splits what it reads into `\n`-terminated lines (a trailing `\r` is
+/// dropped) for the daemon, and writes what the daemon sends back.
+///
+/// Reading: one `read` per readiness into the loop's shared buffer (the loop is level-triggered, so a peer that
+/// sent more is read on the next round, after the other ready connections). Lines that arrive whole are handled
+/// straight from that buffer; only the start of an unfinished line is copied. A line over `maxLineBytes` gets
+/// -32004 and the connection is closed, as soon as the limit is passed, newline or not.
+///
+/// Writing: lines are gathered in one buffer until the daemon flushes (after a request, a tick), so a request's
+/// events and its response leave in one `write`. What the peer does not take yet stays queued and goes out when the
+/// socket is writable again. Over `Daemon.highWatermark` unwritten bytes the connection is not writable (the daemon
+/// coalesces frames and stops reading its requests) until it is back under half of that, when the daemon is told
+/// (`connectionDrained`).
+final class SocketConnection: ConnectionOutput, LoopHandler {
+    let fd: Int32
+    private unowned(unsafe) let server: Server  // the server owns its connections and outlives them
+    private let daemon: Daemon
+    private let maxLineBytes: Int
+    private var token: UInt64 = 0
+    private(set) var connection: ClientConnection?
+    /// The start of a line whose newline has not arrived yet.
+    private var partial: [UInt8] = []
+    /// Queued output; bytes before `written` have been written.
+    private var output: [UInt8] = []
+    private var written = 0
+    private var waitingForWritable = false
+    private var readingPaused = false
+    private var writable = true
+    private var interest: UInt32 = 0
+    /// Set while the daemon is being told the connection drained (it writes to it then).
+    private var notifying = false
+    /// Close once everything queued is written (a graceful shutdown).
+    private var closeWhenWritten = false
+    private(set) var closed = false
+
+    init(fd: Int32, server: Server, daemon: Daemon, maxLineBytes: Int) {
+        self.fd = fd
+        self.server = server
+        self.daemon = daemon
+        self.maxLineBytes = maxLineBytes
+        output.reserveCapacity(1024)
+    }
+
+    /// Starts watching the socket and makes it a daemon connection; false when the loop would not take it.
+    func open(peerUID: UInt32?) -> Bool {
+        interest = UInt32(SEG_EV_IN)
+        guard let token = server.loop.register(self, fd: fd, events: interest) else { return false }
+        self.token = token
+        connection = daemon.connect(output: self, peerUID: peerUID)
+        return true
+    }
+
+    var pendingBytes: Int { output.count - written }
+    /// False while its requests are not read (its output is over the high watermark, or it is closing).
+    var watchesReads: Bool { !readingPaused && !closed }
+
+    // MARK: ConnectionOutput
+
+    var isWritable: Bool { writable }
+
+    func send(_ line: String) {
+        guard !closed else { return }
+        var line = line
+        line.withUTF8 { output.append(contentsOf: $0) }
+        output.append(UInt8(ascii: "\n"))
+        if writable, pendingBytes > Daemon.highWatermark { writable = false }
+    }
+
+    func flush() {
+        guard !closed, pendingBytes > 0, !waitingForWritable else { return }
+        writeOut()
+        afterWrite()
+    }
+
+    func close() {
+        flush()
+        closeNow()
+    }
+
+    // MARK: Readiness
+
+    func ready(_ events: UInt32) {
+        if events & UInt32(SEG_EV_OUT) != 0, !closed {
+            writeOut()
+            afterWrite()
+        }
+        guard !closed else { return }
+        if events & UInt32(SEG_EV_IN) != 0 {
+            readOnce()
+        } else if events & UInt32(SEG_EV_HUP | SEG_EV_ERR) != 0 {
+            // Gone while its requests were not being read (it was not reading its output either): nothing to save.
+            closeNow()
+        }
+    }
+
+    private func readOnce() {
+        let buffer = server.readBuffer
+        let count = read(fd, buffer.baseAddress, buffer.count)
+        if count > 0 {
+            received(UnsafeBufferPointer(rebasing: buffer[0..<count]))
+            return
+        }
+        if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
+        // End of file (or a reset): a last line without its newline still counts — a client may write one request
+        // and shut down its side; its response is written if the peer still reads.
+        if count == 0, !partial.isEmpty, let connection {
+            let line = partial
+            partial.removeAll()
+            line.withUnsafeBufferPointer { handleLine($0, connection) }
+            daemon.flushAll()
+        }
+        closeNow()
+    }
+
+    /// Frames and handles the bytes just read (the read buffer's, valid during the call).
+    func received(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !closed, let connection else { return }
+        if partial.isEmpty {
+            let rest = handleLines(in: bytes, connection)
+            guard !closed else { return }
+            if rest.count > maxLineBytes { return refuseLongLine() }
+            if !rest.isEmpty { partial.append(contentsOf: rest) }
+        } else {
+            partial.append(contentsOf: bytes)
+            let data = partial
+            let consumed = data.withUnsafeBufferPointer { all in all.count - handleLines(in: all, connection).count }
+            guard !closed else { return }
+            partial.removeFirst(consumed)
+            if partial.count > maxLineBytes { return refuseLongLine() }
+        }
+        daemon.flushAll()
+        // A client that sends requests and does not read the responses: stop reading its requests until it has
+        // read some (over the high watermark), so its unread responses cannot grow without bound.
+        if !writable, !readingPaused, !closed {
+            readingPaused = true
+            updateInterest()
+        }
+    }
+
+    /// Handles every complete line in `bytes`; returns the unfinished rest (empty when it ended with a newline).
+    private func handleLines(in bytes: UnsafeBufferPointer<UInt8>, _ connection: ClientConnection) -> UnsafeBufferPointer<UInt8> {
+        guard let base = bytes.baseAddress else { return bytes }
+        var start = 0
+        while !closed, start < bytes.count,
+              let found = memchr(base + start, 0x0A, bytes.count - start) {
+            let newline = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+            var length = newline - start
+            guard length <= maxLineBytes else {
+                refuseLongLine()
+                return UnsafeBufferPointer(start: base + newline, count: 0)
+            }
+            if length > 0, base[newline - 1] == UInt8(ascii: "\r") { length -= 1 }
+            handleLine(UnsafeBufferPointer(start: base + start, count: length), connection)
+            start = newline + 1
+        }
+        return UnsafeBufferPointer(rebasing: bytes[start...])
+    }
+
+    private func handleLine(_ line: UnsafeBufferPointer<UInt8>, _ connection: ClientConnection) {
+        if let response = daemon.handle(line: line, from: connection) { connection.send(response) }
+    }
+
+    private func refuseLongLine() {
+        guard !closed else { return }
+        partial.removeAll()
+        let rpc = RPCError.limit("line longer than \(maxLineBytes) bytes (limits.max_line_bytes); closing", limit: maxLineBytes)
+        daemon.flushAll()
+        send(Daemon.response(id: .null, error: rpc))
+        daemon.logger.warning("closing a connection: line over limits.max_line_bytes",
+                              metadata: ["connection.id": "\(connection?.id ?? 0)"])
+        close()
+    }
+
+    // MARK: Writing
+
+    private func writeOut() {
+        while written < output.count {
+            let count = output.withUnsafeBytes { raw in
+                Glibc.send(fd, raw.baseAddress.map { $0 + written }, raw.count - written, Int32(MSG_NOSIGNAL))
+            }
+            if count > 0 {
+                written += count
+            } else if count < 0, errno == EINTR {
+                continue
+            } else if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                break
+            } else {
+                closeNow()  // the peer is gone (EPIPE, ECONNRESET)
+                return
+            }
+        }
+        if written == output.count {
+            written = 0
+            if output.capacity > 64 << 10 {
+                output = []  // don't keep a burst's memory for good
+                output.reserveCapacity(1024)
+            } else {
+                output.removeAll(keepingCapacity: true)
+            }
+        } else if written > 64 << 10, written * 2 > output.count {
+            output.removeFirst(written)
+            written = 0
+        }
+        let blocked = pendingBytes > 0
+        if blocked != waitingForWritable {
+            waitingForWritable = blocked
+            updateInterest()
+        }
+    }
+
+    /// After bytes left: back under the low watermark, the daemon sends what it held back and reading resumes;
+    /// a connection closing gracefully closes once all is written.
+    private func afterWrite() {
+        guard !closed else { return }
+        if closeWhenWritten, pendingBytes == 0 { return closeNow() }
+        guard !writable, pendingBytes <= Daemon.highWatermark / 2, !notifying else { return }
+        writable = true
+        notifying = true
+        if let connection { daemon.connectionDrained(connection) }
+        notifying = false
+        if readingPaused, !closed {
+            readingPaused = false
+            updateInterest()
+        }
+    }
+
+    private func updateInterest() {
+        guard !closed else { return }
+        var wanted: UInt32 = 0
+        if !readingPaused { wanted |= UInt32(SEG_EV_IN) }
+        if waitingForWritable { wanted |= UInt32(SEG_EV_OUT) }
+        guard wanted != interest else { return }
+        interest = wanted
+        server.loop.update(fd: fd, token: token, events: wanted)
+    }
+
+    // MARK: Closing
+
+    /// Writes what is queued, then closes (at once when it all went out; else once it has, or the shutdown deadline).
+    func closeAfterWriting() {
+        flush()
+        guard !closed else { return }
+        if pendingBytes == 0 { return closeNow() }
+        closeWhenWritten = true
+        readingPaused = true
+        updateInterest()
+    }
+
+    /// Closes the socket and ends the daemon connection (its subscriptions die with it).
+    func closeNow() {
+        guard !closed else { return }
+        closed = true
+        server.loop.unregister(fd: fd, token: token)
+        Glibc.close(fd)
+        output = []
+        partial = []
+        if let connection { daemon.disconnect(connection) }
+        connection = nil
+        server.connectionClosed(self)
+    }
+}

@@ -1,0 +1,176 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CEventLoop
+import Logging
+import SegueJSON
+
+@testable import SegueDaemon
+
+let repositoryRoot: String = {
+    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)
+    return parts.joined(separator: "/")
+}()
+
+/// A daemon with the bundled plugins and one connection to it: the server's own `SocketConnection` on one end of a
+/// socket pair, the test on the other, with the event loop's steps taken by hand (no thread, no listening socket).
+final class Harness {
+    let daemon: Daemon
+    let channel: TestPeer
+
+    convenience init(maxLineBytes: Int = 4096) throws {
+        try self.init { $0.limits.maxLineBytes = maxLineBytes }
+    }
+
+    /// A daemon whose config (the bundled plugins, lines up to 4096 bytes) `configure` may change first.
+    init(configure: (inout DaemonConfig) -> Void) throws {
+        var config = DaemonConfig()
+        config.pluginsDir = repositoryRoot + "/plugins"
+        config.limits.maxLineBytes = 4096
+        configure(&config)
+        daemon = Daemon(config: config, logger: Logger(label: "test"))
+        daemon.start()
+        channel = try Harness.connect(daemon, maxLineBytes: config.limits.maxLineBytes)
+    }
+
+    /// A connection to a daemon the test made (its own config).
+    init(daemon: Daemon, maxLineBytes: Int = 4096) throws {
+        self.daemon = daemon
+        channel = try Harness.connect(daemon, maxLineBytes: maxLineBytes)
+    }
+
+    static func connect(_ daemon: Daemon, maxLineBytes: Int = 4096) throws -> TestPeer {
+        try TestPeer(daemon: daemon, maxLineBytes: maxLineBytes)
+    }
+
+    /// Sends raw text (a newline is added) and returns every line written back, parsed.
+    @discardableResult
+    func send(_ text: String) throws -> [JSONValue] {
+        try channel.writeInbound(text + "\n")
+        return try readLines()
+    }
+
+    func readLines() throws -> [JSONValue] {
+        var lines: [JSONValue] = []
+        while let text = channel.readOutbound() {
+            for line in text.split(separator: "\n") { lines.append(try JSONParser.parse(String(line))) }
+        }
+        return lines
+    }
+
+    /// Calls a method and returns everything written back (events first, the response last).
+    @discardableResult
+    func call(_ method: String, _ params: JSONValue = [:], id: JSONValue = 1) throws -> [JSONValue] {
+        let request: JSONValue = ["jsonrpc": "2.0", "id": id, "method": .string(method), "params": params]
+        return try send(request.serialized())
+    }
+
+    func result(_ method: String, _ params: JSONValue = [:]) throws -> JSONValue? {
+        try call(method, params).last?["result"]
+    }
+
+    func errorCode(_ method: String, _ params: JSONValue = [:]) throws -> Int? {
+        try call(method, params).last?["error"]?["code"]?.intValue
+    }
+
+    /// A manual scene "main" with a custom container "tabs" of a and b, on screen.
+    func setUpScene() throws {
+        try call("scene.create", ["id": "main", "size": ["w": 320, "h": 480], "clock": "manual"])
+        try call("vc.create", ["id": "a", "color": "#ff0000"])
+        try call("vc.create", ["id": "b", "color": "#0000ff"])
+        try call("container.create", ["id": "tabs", "kind": "custom", "children": ["a", "b"]])
+        try call("scene.set_root", ["vc": "tabs"])
+    }
+}
+
+struct PeerError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// The client end of a test connection. Writing to it runs the server connection's read step (as the loop would
+/// on readiness) until the bytes are consumed; what the server wrote back waits in `readOutbound()`.
+final class TestPeer {
+    let server: Server
+    let connection: SocketConnection
+    private let fd: Int32
+    private var received: [UInt8] = []
+
+    init(daemon: Daemon, maxLineBytes: Int) throws {
+        var fds: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0, &fds) == 0 else {
+            throw PeerError(description: "socketpair: \(errno)")
+        }
+        server = try Server(daemon: daemon)
+        fd = fds[0]
+        connection = SocketConnection(fd: fds[1], server: server, daemon: daemon, maxLineBytes: maxLineBytes)
+        guard connection.open(peerUID: nil) else { throw PeerError(description: "the loop refused the socket") }
+    }
+
+    deinit {
+        connection.closeNow()
+        Glibc.close(fd)
+    }
+
+    /// True until the server closed its side.
+    var isActive: Bool { !connection.closed }
+
+    func writeInbound(_ text: String) throws { try writeInbound(Array(text.utf8)) }
+
+    func writeInbound<Bytes: Collection>(_ bytes: Bytes) throws where Bytes.Element == UInt8 {
+        var rest = Array(bytes)[...]
+        while !rest.isEmpty {
+            let count = rest.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if count < 0, errno != EAGAIN {
+                if connection.closed { return }  // the server closed (a refused long line): the rest is not read
+                throw PeerError(description: "send: \(errno)")
+            }
+            if count > 0 { rest = rest.dropFirst(count) }
+            pump()
+            if connection.closed { return }
+        }
+    }
+
+    /// Closes the client's side; the server reads to the end and closes its own.
+    func close() {
+        shutdown(fd, Int32(SHUT_WR))
+        pump()
+    }
+
+    /// Everything the server wrote since the last call (nil: nothing).
+    func readOutbound() -> String? {
+        pump()
+        guard !received.isEmpty else { return nil }
+        defer { received.removeAll() }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// The loop's steps for this connection: take what the server wrote, let it write what is queued and read what
+    /// the client sent (while it watches reads), until nothing moves.
+    private func pump() {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        for _ in 0..<100_000 {
+            var moved = false
+            let got = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if got > 0 {
+                received.append(contentsOf: buffer[0..<got])
+                moved = true
+            }
+            if !connection.closed, connection.pendingBytes > 0 {
+                let before = connection.pendingBytes
+                connection.ready(UInt32(SEG_EV_OUT))
+                if connection.closed || connection.pendingBytes != before { moved = true }
+            }
+            if !connection.closed, connection.watchesReads, TestPeer.readable(connection.fd) {
+                connection.ready(UInt32(SEG_EV_IN))
+                moved = true
+            }
+            if !moved { return }
+        }
+    }
+
+    static func readable(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLIN) != 0
+    }
+}
