@@ -133,6 +133,7 @@ final class SocketLoop: @unchecked Sendable {
         loopThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .relaxed)
         var events = [seg_event](repeating: seg_event(), count: 64)
         while !stopFlag.load(ordering: .relaxed) {
+            armTimer()
             let count = events.withUnsafeMutableBufferPointer { buffer in
                 seg_epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), -1)
             }
@@ -147,7 +148,6 @@ final class SocketLoop: @unchecked Sendable {
             }
             if !timers.isEmpty { runDueTimers() }
             if woken { runInbox() }
-            armTimer()
         }
     }
 

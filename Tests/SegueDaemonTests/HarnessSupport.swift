@@ -95,6 +95,8 @@ final class TestPeer {
     let connection: SocketConnection
     private let fd: Int32
     private var received: [UInt8] = []
+    /// False: the client stops reading what the server writes (a slow reader).
+    var reading = true
 
     init(daemon: Daemon, maxLineBytes: Int) throws {
         var fds: [Int32] = [0, 0]
@@ -115,20 +117,25 @@ final class TestPeer {
     /// True until the server closed its side.
     var isActive: Bool { !connection.closed }
 
-    func writeInbound(_ text: String) throws { try writeInbound(Array(text.utf8)) }
+    @discardableResult
+    func writeInbound(_ text: String) throws -> Int { try writeInbound(Array(text.utf8)) }
 
-    func writeInbound<Bytes: Collection>(_ bytes: Bytes) throws where Bytes.Element == UInt8 {
+    /// Sends the bytes, letting the server read them as they arrive; returns how many could not be sent because
+    /// the server stopped reading (0 normally).
+    @discardableResult
+    func writeInbound<Bytes: Collection>(_ bytes: Bytes) throws -> Int where Bytes.Element == UInt8 {
         var rest = Array(bytes)[...]
         while !rest.isEmpty {
             let count = rest.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if count < 0, errno != EAGAIN {
-                if connection.closed { return }  // the server closed (a refused long line): the rest is not read
+                if connection.closed { return rest.count }  // the server closed (a refused long line)
                 throw PeerError(description: "send: \(errno)")
             }
             if count > 0 { rest = rest.dropFirst(count) }
-            pump()
-            if connection.closed { return }
+            let moved = pump()
+            if connection.closed || (count <= 0 && !moved) { return rest.count }
         }
+        return 0
     }
 
     /// Closes the client's side; the server reads to the end and closes its own.
@@ -147,11 +154,13 @@ final class TestPeer {
 
     /// The loop's steps for this connection: take what the server wrote, let it write what is queued and read what
     /// the client sent (while it watches reads), until nothing moves.
-    private func pump() {
+    @discardableResult
+    private func pump() -> Bool {
         var buffer = [UInt8](repeating: 0, count: 65536)
+        var anything = false
         for _ in 0..<100_000 {
             var moved = false
-            let got = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            let got = !reading ? 0 : buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if got > 0 {
                 received.append(contentsOf: buffer[0..<got])
                 moved = true
@@ -165,8 +174,10 @@ final class TestPeer {
                 connection.ready(UInt32(SEG_EV_IN))
                 moved = true
             }
-            if !moved { return }
+            if !moved { return anything }
+            anything = true
         }
+        return anything
     }
 
     static func readable(_ fd: Int32) -> Bool {
