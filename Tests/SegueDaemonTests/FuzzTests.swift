@@ -56,4 +56,35 @@ struct FuzzTests {
         }
         #expect(try h.call("daemon.ping", id: 5) == [["jsonrpc": "2.0", "id": 5, "result": "pong"]])
     }
+
+    @Test("the connection's framing: a stream of 3 000 requests cut into random pieces (1 to 300 bytes, CRLF or LF) is answered exactly as the same lines sent whole")
+    func randomChunking() throws {
+        var rng = SplitMix64(state: 0xC4_0C4)
+        var lines: [String] = []
+        for i in 0..<3_000 {
+            switch i % 5 {
+            case 0: lines.append(#"{"jsonrpc":"2.0","id":\#(i),"method":"daemon.ping"}"#)
+            case 1: lines.append(#"{"jsonrpc":"2.0","id":"s\#(i)","method":"no.such.method"}"#)
+            case 2: lines.append(#"{"jsonrpc":"2.0","id":\#(i),"method":"daemon.ping""#)  // a parse error
+            case 3: lines.append(#"[{"jsonrpc":"2.0","id":\#(i),"method":"daemon.ping"},{"jsonrpc":"2.0","method":"daemon.ping"}]"#)
+            default: lines.append(#"{"jsonrpc":"2.0","method":"daemon.ping"}"#)  // a notification: no answer
+            }
+        }
+        let whole = try Harness()
+        var expected: [JSONValue] = []
+        for line in lines { expected += try whole.send(line) }
+        let cut = try Harness()
+        let stream = Array(lines.map { $0 + (Bool.random(using: &rng) ? "\r\n" : "\n") }.joined().utf8)
+        var got: [JSONValue] = []
+        var at = 0
+        while at < stream.count {
+            let end = min(stream.count, at + Int.random(in: 1...300, using: &rng))
+            try cut.channel.writeInbound(stream[at..<end])
+            got += try cut.readLines()
+            at = end
+        }
+        #expect(got.count == 2_400)
+        #expect(got == expected)
+        #expect(cut.channel.isActive)
+    }
 }
