@@ -31,16 +31,30 @@ public final class ClientConnection {
     /// Set once the connection passed the hard cap and is being closed.
     var choked = false
 
-    init(id: Int, output: any ConnectionOutput, peerUID: UInt32?) {
+    /// Where the connection puts itself when it gets its first line since a flush.
+    private let flushQueue: FlushQueue
+
+    init(id: Int, output: any ConnectionOutput, peerUID: UInt32?, flushQueue: FlushQueue) {
         self.id = id
         self.output = output
         self.peerUID = peerUID
+        self.flushQueue = flushQueue
     }
 
     func send(_ line: String) {
         output.send(line)
-        needsFlush = true
+        if !needsFlush {
+            needsFlush = true
+            flushQueue.connections.append(self)
+        }
     }
+}
+
+/// The connections with lines queued since the last flush, so a flush visits those and not every connection.
+final class FlushQueue {
+    var connections: [ClientConnection] = []
+    /// The list being flushed (kept to reuse its storage).
+    var spare: [ClientConnection] = []
 }
 
 /// An events.subscribe: which scene (nil: all) and which types.

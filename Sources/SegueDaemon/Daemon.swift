@@ -44,6 +44,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
     var sceneOrder: [String] = []
     var nextSceneNumber = 1
     var connections: [Int: ClientConnection] = [:]
+    let flushQueue = FlushQueue()
     var nextConnectionID = 1
     var subscriptions: [Int: Subscription] = [:]
     var subscriptionOrder: [Int] = []
@@ -97,7 +98,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
     public var connectionCount: Int { connections.count }
 
     public func connect(output: any ConnectionOutput, peerUID: UInt32? = nil) -> ClientConnection {
-        let connection = ClientConnection(id: nextConnectionID, output: output, peerUID: peerUID)
+        let connection = ClientConnection(id: nextConnectionID, output: output, peerUID: peerUID, flushQueue: flushQueue)
         nextConnectionID += 1
         connections[connection.id] = connection
         return connection
@@ -114,10 +115,13 @@ public final class Daemon: EventSink, @unchecked Sendable {
 
     /// Writes out every connection that has queued lines.
     public func flushAll() {
-        for connection in connections.values where connection.needsFlush {
+        // Flushing may queue more (a reader that caught up is sent what was held back): those wait for the next flush.
+        swap(&flushQueue.connections, &flushQueue.spare)
+        for connection in flushQueue.spare where connection.needsFlush {
             connection.needsFlush = false
             connection.output.flush()
         }
+        flushQueue.spare.removeAll(keepingCapacity: true)
     }
 
     // MARK: Events
