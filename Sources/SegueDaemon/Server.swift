@@ -103,8 +103,28 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
     func ready(_ events: UInt32) {
         for _ in 0..<64 {
             let fd = seg_accept(listener)
-            guard fd >= 0 else { return }
-            accept(fd)
+            if fd >= 0 {
+                accept(fd)
+                continue
+            }
+            switch errno {
+            case EINTR, ECONNABORTED: continue
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM: return pauseAccepting()
+            default: return  // EAGAIN: nothing more waiting
+            }
+        }
+    }
+
+    /// Out of descriptors: the waiting connection cannot be taken, and the level-triggered listener would wake the
+    /// loop again at once, forever. Stop watching it for 100 ms; clients wait in the backlog meanwhile.
+    private func pauseAccepting() {
+        let reason = String(cString: strerror(errno))
+        daemon.logger.warning("cannot accept a connection (\(reason)); accepting again in 100 ms",
+                              metadata: ["connections": "\(daemon.connectionCount)"])
+        loop.update(fd: listener, token: listenerToken, events: 0)
+        loop.schedule(in: 100_000_000) { [weak self] in
+            guard let self, self.listener >= 0 else { return }
+            self.loop.update(fd: self.listener, token: self.listenerToken, events: UInt32(SEG_EV_IN))
         }
     }
 

@@ -27,8 +27,9 @@ final class DaemonProcess {
 
     /// `plugins` is a folder, or nil with `pluginFiles` to make a temporary one; `config` replaces the bundled file.
     /// `arguments` are added after the usual ones (e.g. `--log-format json`).
+    /// `fileLimit` starts it under `ulimit -n` (through /bin/sh, which execs it: the pid is segued's).
     init(plugins: String = repositoryRoot + "/plugins", pluginFiles: [String: String]? = nil, config: String? = nil,
-         socket existing: String? = nil, arguments: [String] = []) throws
+         socket existing: String? = nil, arguments: [String] = [], fileLimit: Int? = nil) throws
     {
         directory = "/tmp/sgt-" + String(UUID().uuidString.prefix(8))
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -44,9 +45,16 @@ final class DaemonProcess {
             configFile = directory + "/segued.toml"
             try config.write(toFile: configFile, atomically: true, encoding: .utf8)
         }
-        process.executableURL = URL(fileURLWithPath: binaryDirectory + "/segued")
         self.configFile = configFile
-        process.arguments = ["--config", configFile, "--socket", socket, "--plugins", folder] + arguments
+        let segued = binaryDirectory + "/segued"
+        let segueArguments = ["--config", configFile, "--socket", socket, "--plugins", folder] + arguments
+        if let fileLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", segued] + segueArguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: segued)
+            process.arguments = segueArguments
+        }
         process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
         process.standardError = stderr
         try process.run()

@@ -113,6 +113,27 @@ struct ServiceBehaviourTests {
         #expect(try second.call("daemon.ping") == "pong")
     }
 
+    @Test("out of file descriptors: the daemon keeps serving its connections, pauses accepting instead of spinning, and accepts again once some close")
+    func outOfDescriptors() throws {
+        let daemon = try DaemonProcess(fileLimit: 40)
+        let first = try daemon.client()
+        #expect(try first.call("daemon.ping") == "pong")
+        // Far more clients than descriptors: the kernel queues them in the listen backlog.
+        var crowd: [SegueClient] = []
+        for _ in 0..<60 { if let client = try? daemon.client() { crowd.append(client) } }
+        usleep(300_000)
+        #expect(try first.call("daemon.ping") == "pong")
+        // Closing some frees descriptors: those still waiting are taken and served.
+        crowd.removeFirst(40)
+        #expect(eventually { (try? crowd.last?.call("daemon.ping", timeoutMs: 500)) == "pong" })
+        #expect(try first.call("daemon.ping") == "pong")
+        #expect(daemon.terminate() == 0)
+        let pauses = daemon.stderrText().components(separatedBy: "cannot accept a connection").count - 1
+        // Each pause is 100 ms; a daemon spinning on the listener would log thousands.
+        #expect(pauses >= 1)
+        #expect(pauses < 200)
+    }
+
     @Test("a line over limits.max_line_bytes on the real socket: -32004, then the connection closes; others go on")
     func lineTooLongOnTheSocket() throws {
         let daemon = try DaemonProcess(config: "[limits]\nmax_line_bytes = 256\n")
