@@ -25,7 +25,8 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
     private var listener: Int32 = -1
     private var listenerToken: UInt64 = 0
     private var children: [ObjectIdentifier: SocketConnection] = [:]
-    private var realtime: [String: (timer: LoopTimer, lastWall: Int64)] = [:]
+    /// Realtime scenes' tick timers, the wall time of the last tick, and the scene time the wall clock has reached.
+    private var realtime: [String: (timer: LoopTimer, lastWall: Int64, target: Double)] = [:]
     private var signalSources: [any DispatchSourceSignal] = []
     private var stopping = false
     /// Set from any thread as soon as a stop is asked for (a signal during start-up, before the loop runs).
@@ -264,18 +265,23 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
 
     // MARK: RealtimeDriver
 
+    /// Ticks a realtime scene on its frame grid, like a display link: each tick advances the scene to the last frame
+    /// boundary the wall clock (times the scene's speed) has passed — one `frame` event per frame, and after a late
+    /// wake-up one per frame missed, never an extra one between frames.
     public func start(scene: Scene, daemon: Daemon) {
         let interval = Int64(1_000_000_000 / scene.fps)
         let id = scene.id
         let timer = loop.schedule(in: interval, every: interval) { [weak self, weak scene] in
             guard let self, let scene, var entry = self.realtime[id] else { return }
             let wall = FileSystem.monotonicNanoseconds()
-            let delta = Double(wall - entry.lastWall) * scene.speed
+            entry.target += Double(wall - entry.lastWall) * scene.speed
             entry.lastWall = wall
             self.realtime[id] = entry
-            daemon.tickRealtime(scene, elapsedNanoseconds: scene.now + Int64(delta))
+            let fps = Int64(scene.fps)
+            let frame = Int64((entry.target * Double(fps) / 1e9).rounded(.down)) * 1_000_000_000 / fps
+            if frame > scene.now { daemon.tickRealtime(scene, elapsedNanoseconds: frame) }
         }
-        realtime[id] = (timer, FileSystem.monotonicNanoseconds())
+        realtime[id] = (timer, FileSystem.monotonicNanoseconds(), Double(scene.now))
     }
 
     public func stop(scene: Scene) {

@@ -116,6 +116,24 @@ struct DaemonIntegrationTests {
         #expect(time >= 0.28)
     }
 
+    @Test("a realtime scene's frames fall on its frame grid, one per frame, like a display link's")
+    func realtimeFramesOnTheGrid() throws {
+        let daemon = try DaemonProcess()
+        let client = try daemon.client()
+        try setUpScene(client, types: ["frame", "transition"], clock: "realtime", fps: 60)
+        _ = try client.call("container.select", ["container": "c", "index": 1, "animator": "dt-slide"])
+        var times: [Double] = []
+        while let event = try client.nextEvent(timeoutMs: 5000), event["type"] != "transition.completed" {
+            if event["type"] == "frame", let time = event["time"]?.doubleValue { times.append(time) }
+        }
+        #expect(times.count >= 10)
+        for time in times {
+            let frames = time * 60
+            #expect(abs(frames - frames.rounded()) < 1e-6, "frame at \(time) s is off the 60 fps grid")
+        }
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
     @Test("a subscriber that stops reading never stalls the daemon: frames are coalesced, then events.dropped")
     func slowSubscriber() throws {
         let daemon = try DaemonProcess(pluginFiles: ["busy.lua": """
