@@ -377,25 +377,23 @@ public final class Daemon: EventSink, @unchecked Sendable {
     }
 
     static func response(id: JSONValue, result: JSONValue) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(128)
-        out.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
+        var out = JSONOutput()
+        out.append(#"{"jsonrpc":"2.0","id":"#)
         id.write(to: &out)
-        out.append(contentsOf: #","result":"#.utf8)
+        out.append(#","result":"#)
         result.write(to: &out)
         out.append(UInt8(ascii: "}"))
-        return String(decoding: out, as: UTF8.self)
+        return out.string
     }
 
     static func response(id: JSONValue, error: RPCError) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
-        out.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
+        var out = JSONOutput(capacity: 256)
+        out.append(#"{"jsonrpc":"2.0","id":"#)
         id.write(to: &out)
-        out.append(contentsOf: #","error":"#.utf8)
+        out.append(#","error":"#)
         error.json.write(to: &out)
         out.append(UInt8(ascii: "}"))
-        return String(decoding: out, as: UTF8.self)
+        return out.string
     }
 
     // MARK: Scenes
