@@ -10,6 +10,9 @@ import SegueLua
 typealias MethodHandler = @Sendable (Daemon, Params, ClientConnection) throws(RPCError) -> JSONValue
 
 extension Daemon {
+    /// The table the request path looks methods up in (by number, from the name's bytes).
+    static let methodTable = MethodTable(methods)
+
     /// Every method, by name. Each reads and checks all its parameters before it changes anything, so a request
     /// applies whole or not at all.
     static let methods: [String: MethodHandler] = [
@@ -208,8 +211,9 @@ extension Daemon {
 
     var statsJSON: JSONValue {
         var latency = JSONObject()
-        for method in stats.methods.keys.sorted() {
-            guard let m = stats.methods[method] else { continue }
+        // Method numbers follow name order, so the table comes out sorted by name.
+        for (number, m) in stats.methods.enumerated() where m.count > 0 {
+            let method = Daemon.methodTable.names[number]
             let sorted = m.samples.sorted()
             latency[method] = .object(JSONObject([
                 ("count", .number(Double(m.count))), ("p50_us", .number(RequestStats.percentile(sorted, 0.5))),
@@ -218,7 +222,9 @@ extension Daemon {
             ]))
         }
         var errors = JSONObject()
-        for code in stats.errorsByCode.keys.sorted() { errors[String(code)] = .number(Double(stats.errorsByCode[code] ?? 0)) }
+        for (code, count) in stats.errorCounts.sorted(by: { $0.code < $1.code }) {
+            errors[String(code)] = .number(Double(count))
+        }
         return .object(JSONObject([
             ("requests", .number(Double(stats.requests))), ("errors", .object(errors)),
             ("transitions", .object(JSONObject([

@@ -35,7 +35,9 @@ public final class Daemon: EventSink, @unchecked Sendable {
     var lastReloadError: String?
     public let logger: Logger
     public let plugins: PluginHost
-    public internal(set) var state: State = .starting
+    /// Read by every request: its exclusivity, like that of the request path's state below, is not checked at run
+    /// time (see `stats`).
+    @exclusivity(unchecked) public internal(set) var state: State = .starting
     public weak var realtimeDriver: (any RealtimeDriver)?
     /// Called when a client asks the daemon to stop (daemon.shutdown).
     public var onShutdownRequest: (() -> Void)?
@@ -53,14 +55,23 @@ public final class Daemon: EventSink, @unchecked Sendable {
     /// transition.wait requests not answered yet, oldest first.
     var waiters: [Waiter] = []
     var nextWaiterNumber = 0
-    /// Set by the transition.wait handler for `handleRequest` to pick up.
-    var deferredWait: DeferredWait?
+    /// Set by the transition.wait handler for `dispatch` to pick up.
+    @exclusivity(unchecked) var deferredWait: DeferredWait?
     /// The waiter the last request registered (for batches to collect).
     var lastWaiter: Waiter?
     var endedTransition: (String?, String?, Bool)?
     /// Runs an action after a wall-clock delay on the daemon's event loop (the server sets it).
     public var scheduleAfter: ((Int64, @escaping () -> Void) -> Void)?
-    var stats = RequestStats()
+    /// The method table, held here so the request path reads it without a global's once-check.
+    let methodTable = Daemon.methodTable
+    /// Every request records itself here. Its exclusivity is not checked at run time, nor that of the other state
+    /// every request touches (`state`, `deferredWait`, `responseBytes`, `spareParams`): the daemon runs on one event
+    /// loop, no access to them overlaps another, and the checks were a tenth of a daemon.ping's instructions.
+    @exclusivity(unchecked) var stats = RequestStats(methodCount: Daemon.methodTable.count)
+    /// The bytes of the response being written, kept so every request reuses their storage.
+    @exclusivity(unchecked) var responseBytes = JSONOutput(capacity: 256)
+    /// The Params handed to methods, reused from one request to the next (`params(for:)`).
+    @exclusivity(unchecked) var spareParams = Params(JSONObject())
     /// The plugins folder's inotify watcher (Daemon+Plugins.swift).
     let pluginWatcherBox = PluginWatcherBox()
     var counters = Counters()
@@ -253,40 +264,60 @@ public final class Daemon: EventSink, @unchecked Sendable {
     /// Handles one line from a connection. Returns the response line, or nil when there is nothing to answer
     /// (notifications only). Events the request caused have been queued on their connections before it returns.
     public func handle(line bytes: UnsafeBufferPointer<UInt8>, from connection: ClientConnection) -> String? {
+        // A plain request, or a batch of them, is read straight from its bytes; every other line (anything to
+        // refuse, escapes, repeated members) is parsed whole and checked below, as before.
+        if let request = RequestEnvelope.scan(bytes, methods: methodTable) {
+            return dispatch(request, from: connection)
+        }
+        if let requests = RequestEnvelope.scanBatch(bytes, methods: methodTable) {
+            return handleBatch(of: requests.count, from: connection) { dispatch(requests[$0], from: connection) }
+        }
         let value: JSONValue
         do throws(JSONParseError) {
             value = try JSONParser.parse(bytes: bytes)
         } catch {
             stats.recordError(code: -32700)
-            return Daemon.response(id: .null, error: .parse(error.description))
+            return response(id: .null, error: .parse(error))
         }
         switch value {
         case .array(let elements):
             guard !elements.isEmpty else {
                 stats.recordError(code: -32600)
-                return Daemon.response(id: .null, error: .invalidRequest("an empty batch"))
+                return response(id: .null, error: .invalidRequest("an empty batch"))
             }
-            var slots: [String?] = []
-            var pending: [Waiter] = []
-            for element in elements {
-                slots.append(handleRequest(element, from: connection))
-                if let waiter = lastWaiter {
-                    waiter.slot = slots.count - 1
-                    pending.append(waiter)
-                    lastWaiter = nil
-                }
-            }
-            if !pending.isEmpty {
-                // A transition.wait in the batch has not ended: the whole batch is answered when it has.
-                let batch = PendingBatch(connection: connection, slots: slots, remaining: pending.count)
-                for waiter in pending { waiter.batch = batch }
-                return nil
-            }
-            let responses = slots.compactMap { $0 }
-            return responses.isEmpty ? nil : "[" + responses.joined(separator: ",") + "]"
+            return handleBatch(of: elements.count, from: connection) { handleRequest(elements[$0], from: connection) }
         default:
             return handleRequest(value, from: connection)
         }
+    }
+
+    /// Runs a batch's members in order (`member(i)` answers member i) and answers them together.
+    func handleBatch(of count: Int, from connection: ClientConnection, member: (Int) -> String?) -> String? {
+        var slots: [String?] = []
+        slots.reserveCapacity(count)
+        var pending: [Waiter] = []
+        for i in 0..<count {
+            slots.append(member(i))
+            if let waiter = lastWaiter {
+                waiter.slot = slots.count - 1
+                pending.append(waiter)
+                lastWaiter = nil
+            }
+        }
+        if !pending.isEmpty {
+            // A transition.wait in the batch has not ended: the whole batch is answered when it has.
+            let batch = PendingBatch(connection: connection, slots: slots, remaining: pending.count)
+            for waiter in pending { waiter.batch = batch }
+            return nil
+        }
+        responseBytes.removeAll()
+        for case var response? in slots {
+            responseBytes.append(responseBytes.count == 0 ? UInt8(ascii: "[") : UInt8(ascii: ","))
+            response.withUTF8 { responseBytes.append($0) }
+        }
+        guard responseBytes.count > 0 else { return nil }
+        responseBytes.append(UInt8(ascii: "]"))
+        return responseBytes.string
     }
 
     public func handle(line: String, from connection: ClientConnection) -> String? {
@@ -295,111 +326,124 @@ public final class Daemon: EventSink, @unchecked Sendable {
     }
 
     func handleRequest(_ value: JSONValue, from connection: ClientConnection) -> String? {
-        guard case .object(let request) = value else {
-            stats.recordError(code: -32600)
-            return Daemon.response(id: .null, error: .invalidRequest("a request must be an object"))
+        let request: RequestEnvelope
+        do throws(EnvelopeRefusal) {
+            request = try RequestEnvelope.check(value, methods: methodTable)
+        } catch {
+            stats.recordError(code: error.error.code)
+            return error.answered ? response(id: error.id, error: error.error) : nil
         }
-        let id = request["id"]
-        if let id {
-            switch id {
-            case .string(let s) where s.utf8.count > 256:
-                stats.recordError(code: -32600)
-                return Daemon.response(id: .null, error: .invalidRequest("'id' is longer than 256 bytes"))
-            case .string, .number, .null: break
-            default:
-                stats.recordError(code: -32600)
-                return Daemon.response(id: .null, error: .invalidRequest("'id' must be a string, a number or null"))
-            }
-        }
-        let responseID = id ?? .null
-        guard request["jsonrpc"] == .string("2.0") else {
-            stats.recordError(code: -32600)
-            return Daemon.response(id: responseID, error: .invalidRequest("'jsonrpc' must be \"2.0\""))
-        }
-        guard let method = request["method"]?.stringValue else {
-            stats.recordError(code: -32600)
-            return Daemon.response(id: responseID, error: .invalidRequest("'method' must be a string"))
-        }
-        if request.count > 4 || (request.count == 4 && request["params"] == nil) {
-            for (key, _) in request where !["jsonrpc", "method", "params", "id"].contains(key) {
-                stats.recordError(code: -32600)
-                return Daemon.response(id: responseID, error: .invalidRequest("unknown member '\(key)'"))
-            }
-        }
-        let params: JSONObject
-        switch request["params"] {
-        case nil: params = JSONObject()
-        case .object(let o)?: params = o
-        case .array?:
-            stats.recordError(code: -32602)
-            return id == nil ? nil : Daemon.response(
-                id: responseID, error: .invalidParams("params", "params must be an object (parameters are given by name)"))
-        default:
-            stats.recordError(code: -32600)
-            return Daemon.response(id: responseID, error: .invalidRequest("'params' must be an object"))
-        }
+        return dispatch(request, from: connection)
+    }
+
+    /// Runs a request whose envelope passed the checks, records its latency and writes its answer.
+    func dispatch(_ request: RequestEnvelope, from connection: ClientConnection) -> String? {
+        let responseID = request.id ?? .null
         let started = FileSystem.monotonicNanoseconds()
         let result: Result<JSONValue, RPCError>
-        let handler = Daemon.methods[method]
-        if let handler {
-            if state == .draining || state == .stopped {
-                result = .failure(.shuttingDown)
-            } else {
-                do throws(RPCError) {
-                    let p = Params(params)
-                    result = .success(try handler(self, p, connection))
-                } catch {
-                    result = .failure(error)
-                }
-            }
-        } else {
-            result = .failure(.methodNotFound(method))
+        let number: Int?
+        switch request.method {
+        case .known(let n):
+            number = n
+            let refused = state == .draining || state == .stopped
+            result = refused ? .failure(.shuttingDown) : call(n, request.params, connection)
+        case .unknown(let name):
+            number = nil
+            result = .failure(.methodNotFound(name))
         }
         let elapsed = FileSystem.monotonicNanoseconds() - started
         if let wait = deferredWait {
             deferredWait = nil
-            if case .success = result {
-                stats.record(method: method, nanoseconds: elapsed, errorCode: nil)
-                if id != nil { lastWaiter = registerWait(wait, connection: connection, id: responseID) }
+            if case .success = result, let number {
+                stats.record(method: number, nanoseconds: elapsed, errorCode: nil)
+                if request.id != nil { lastWaiter = registerWait(wait, connection: connection, id: responseID) }
                 return nil
             }
         }
         switch result {
         case .success(let value):
-            stats.record(method: method, nanoseconds: elapsed, errorCode: nil)
-            return id == nil ? nil : Daemon.response(id: responseID, result: value)
+            // Only a method of the table succeeds.
+            if let number { stats.record(method: number, nanoseconds: elapsed, errorCode: nil) }
+            return request.id == nil ? nil : response(id: responseID, result: value)
         case .failure(let error):
             // Latency is kept per method of the table only: an unknown name is counted (requests, errors by
             // code) but gets no bucket, so clients cannot grow the stats with made-up method names.
-            guard handler != nil else {
+            if let number {
+                stats.record(method: number, nanoseconds: elapsed, errorCode: error.code)
+            } else {
                 stats.recordError(code: error.code)
-                return id == nil ? nil : Daemon.response(id: responseID, error: error)
             }
-            stats.record(method: method, nanoseconds: elapsed, errorCode: error.code)
-            return id == nil ? nil : Daemon.response(id: responseID, error: error)
+            return request.id == nil ? nil : response(id: responseID, error: error)
         }
     }
 
+    /// Runs method `number` of the table.
+    private func call(_ number: Int, _ params: JSONObject, _ connection: ClientConnection)
+        -> Result<JSONValue, RPCError>
+    {
+        do throws(RPCError) {
+            return .success(try methodTable.handlers[number](self, self.params(for: params), connection))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A Params for a request: the spare one, unless a method kept hold of it (then a new one becomes the spare).
+    /// Allocating and freeing one per request was a tenth of a daemon.ping. The spare holds the last request's
+    /// parameters until the next request (one line's worth at most).
+    func params(for object: JSONObject) -> Params {
+        if isKnownUniquelyReferenced(&spareParams) {
+            spareParams.reset(to: object)
+        } else {
+            spareParams = Params(object)
+        }
+        return spareParams
+    }
+
+    /// A response line, written in `responseBytes` (whose storage every request reuses).
+    func response(id: JSONValue, result: JSONValue) -> String {
+        responseBytes.removeAll()
+        Daemon.writeResponse(id: id, result: result, to: &responseBytes)
+        return responseBytes.string
+    }
+
+    func response(id: JSONValue, error: RPCError) -> String {
+        responseBytes.removeAll()
+        Daemon.writeResponse(id: id, error: error, to: &responseBytes)
+        return responseBytes.string
+    }
+
     static func response(id: JSONValue, result: JSONValue) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(128)
-        out.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
-        id.write(to: &out)
-        out.append(contentsOf: #","result":"#.utf8)
-        result.write(to: &out)
-        out.append(UInt8(ascii: "}"))
-        return String(decoding: out, as: UTF8.self)
+        var out = JSONOutput()
+        writeResponse(id: id, result: result, to: &out)
+        return out.string
     }
 
     static func response(id: JSONValue, error: RPCError) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
-        out.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
+        var out = JSONOutput(capacity: 256)
+        writeResponse(id: id, error: error, to: &out)
+        return out.string
+    }
+
+    static func writeResponse(id: JSONValue, result: JSONValue, to out: inout JSONOutput) {
+        out.append(#"{"jsonrpc":"2.0","id":"#)
         id.write(to: &out)
-        out.append(contentsOf: #","error":"#.utf8)
-        error.json.write(to: &out)
+        out.append(#","result":"#)
+        result.write(to: &out)
         out.append(UInt8(ascii: "}"))
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The error object is written member by member: the same text as `error.json`, without building it.
+    static func writeResponse(id: JSONValue, error: RPCError, to out: inout JSONOutput) {
+        out.append(#"{"jsonrpc":"2.0","id":"#)
+        id.write(to: &out)
+        out.append(#","error":{"code":"#)
+        JSONValue.writeNumber(Double(error.code), to: &out)
+        out.append(#","message":"#)
+        JSONValue.writeString(error.message, to: &out)
+        out.append(#","data":"#)
+        JSONValue.object(error.data).write(to: &out)
+        out.append("}}")
     }
 
     // MARK: Scenes

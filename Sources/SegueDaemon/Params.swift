@@ -3,21 +3,41 @@ import SegueKit
 
 /// A request's named parameters, read with typed accessors that name the parameter in every error. `finish()`
 /// refuses parameters the method does not know, so a typo never passes silently.
+///
+/// Its state is only touched on the daemon's event loop, by one method at a time, in accesses that never overlap:
+/// the run-time exclusivity checks are left out (they cost more than the reads they guarded).
 final class Params {
-    let object: JSONObject
-    private var read: Set<String> = []
+    @exclusivity(unchecked) private(set) var object: JSONObject
+    /// The members the method asked for, by position in `object` (bit i: member i), the 65th and later in
+    /// `readBeyond`: finding a member marks it, so nothing is hashed.
+    @exclusivity(unchecked) private var readMask: UInt64 = 0
+    @exclusivity(unchecked) private var readBeyond: Set<Int> = []
 
     init(_ object: JSONObject) { self.object = object }
 
+    /// Makes this the Params of another request (the daemon reuses one while no method keeps hold of it).
+    func reset(to object: JSONObject) {
+        self.object = object
+        readMask = 0
+        if !readBeyond.isEmpty { readBeyond = [] }
+    }
+
+    /// The member named `key`, marked as read.
+    private func member(_ key: String) -> JSONValue? {
+        for (i, pair) in object.pairs.enumerated() where pair.key == key {
+            if i < 64 { readMask |= 1 << UInt64(i) } else { readBeyond.insert(i) }
+            return pair.value
+        }
+        return nil
+    }
+
     private func value(_ key: String) -> JSONValue? {
-        read.insert(key)
-        guard let v = object[key], !v.isNull else { return nil }
+        guard let v = member(key), !v.isNull else { return nil }
         return v
     }
 
     func has(_ key: String) -> Bool {
-        read.insert(key)
-        return object[key].map { !$0.isNull } ?? false
+        member(key).map { !$0.isNull } ?? false
     }
 
     func string(_ key: String) throws(RPCError) -> String? {
@@ -105,8 +125,12 @@ final class Params {
 
     /// Refuses any parameter the method did not read.
     func finish() throws(RPCError) {
-        for key in object.keys where !read.contains(key) {
-            throw .invalidParams(key, "unknown parameter '\(key)'")
+        for (i, pair) in object.pairs.enumerated() where !wasRead(i) {
+            throw .invalidParams(pair.key, "unknown parameter '\(pair.key)'")
         }
+    }
+
+    private func wasRead(_ i: Int) -> Bool {
+        i < 64 ? readMask & 1 << UInt64(i) != 0 : readBeyond.contains(i)
     }
 }

@@ -10,7 +10,8 @@ public struct RPCError: Error, Sendable, Equatable {
     public init(code: Int, message: String, kind: String, param: String? = nil, id: String? = nil, limit: Int? = nil) {
         self.code = code
         self.message = message
-        var data = JSONObject([("kind", .string(kind))])
+        var data = JSONObject()  // filled member by member: one allocation where a literal took two
+        data["kind"] = .string(kind)
         if let param { data["param"] = .string(param) }
         if let id { data["id"] = .string(id) }
         if let limit { data["limit"] = .number(Double(limit)) }
@@ -26,6 +27,11 @@ public struct RPCError: Error, Sendable, Equatable {
 
     public static func parse(_ message: String) -> RPCError {
         RPCError(code: -32700, message: "parse error: \(message)", kind: "parse_error")
+    }
+
+    /// `parse(error.description)`, with the message built in one go.
+    public static func parse(_ error: JSONParseError) -> RPCError {
+        RPCError(code: -32700, message: "parse error: \(error.message) at byte \(error.offset)", kind: "parse_error")
     }
 
     public static func invalidRequest(_ message: String) -> RPCError {

@@ -1,5 +1,9 @@
 /// Request counters and latency percentiles per method (daemon.stats).
+///
+/// Kept by method number (`MethodTable`), not by name, and errors in a short list, not a dictionary: recording a
+/// request hashes nothing and allocates nothing once a method's ring is full.
 struct RequestStats {
+    /// One method's calls: how many, and its latest latencies.
     struct MethodStats {
         var count = 0
         /// The last `window` latencies in nanoseconds (a ring).
@@ -19,19 +23,33 @@ struct RequestStats {
 
     static let window = 4096
     var requests = 0
-    var errorsByCode: [Int: Int] = [:]
-    var methods: [String: MethodStats] = [:]
+    /// Errors by code, in the order the codes were first seen (a handful of codes exist, so a scan beats a hash).
+    private(set) var errorCounts: [(code: Int, count: Int)] = []
+    /// Indexed by method number (`MethodTable`).
+    private(set) var methods: [MethodStats]
 
-    mutating func record(method: String, nanoseconds: Int64, errorCode: Int?) {
+    init(methodCount: Int) {
+        methods = Array(repeating: MethodStats(), count: methodCount)
+    }
+
+    mutating func record(method: Int, nanoseconds: Int64, errorCode: Int?) {
         requests += 1
-        if let errorCode { errorsByCode[errorCode, default: 0] += 1 }
-        // Mutated in place through the dictionary: copying MethodStats out would copy its sample array.
-        methods[method, default: MethodStats()].add(nanoseconds)
+        if let errorCode { countError(errorCode) }
+        // Mutated in place: copying MethodStats out would copy its sample array.
+        methods[method].add(nanoseconds)
     }
 
     mutating func recordError(code: Int) {
         requests += 1
-        errorsByCode[code, default: 0] += 1
+        countError(code)
+    }
+
+    private mutating func countError(_ code: Int) {
+        for i in errorCounts.indices where errorCounts[i].code == code {
+            errorCounts[i].count += 1
+            return
+        }
+        errorCounts.append((code, 1))
     }
 
     /// Percentile `p` (0…1) of the samples in microseconds.

@@ -25,6 +25,18 @@ public struct JSONParser {
         return value
     }
 
+    /// Parses the one value that starts at `offset` (no whitespace before it) as if it sat `depth` levels deep,
+    /// and returns it with the offset just past it. For a reader that walks a known object itself and builds only
+    /// the members it needs: the value, its errors and its depth limit are exactly what `parse` would give there.
+    public static func parseValue(
+        in bytes: UnsafeBufferPointer<UInt8>, at offset: Int, depth: Int, maxDepth: Int = defaultMaxDepth
+    ) throws(JSONParseError) -> (value: JSONValue, end: Int) {
+        var parser = Cursor(bytes: bytes, maxDepth: maxDepth)
+        parser.index = offset
+        let value = try parser.parseValue(depth: depth)
+        return (value, parser.index)
+    }
+
     public static func parse(bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
         var result: Result<JSONValue, JSONParseError> = .failure(JSONParseError(message: "empty", offset: 0))
         bytes.withUnsafeBufferPointer { buffer in

@@ -12,12 +12,16 @@ struct Dispatch: ParsableCommand {
         discussion: """
             Times, per request: parsing the envelope with SegueJSON's parser; Daemon.handle(line:) for daemon.ping \
             (parse, envelope checks, method table, parameter checks, latency statistics, the response line); and \
-            the same for an unknown method and for a parse error. Compare with a round trip of `segue-bench ping` \
-            to see how much of it is the daemon's own work.
+            the same for a method with a parameter, a batch, an unknown method and a parse error. Compare with a \
+            round trip of `segue-bench ping` to see how much of it is the daemon's own work. Under callgrind, \
+            `--only` runs one case, so the instructions per request are the difference of two iteration counts.
             """)
 
     @Option(help: "Iterations per measurement.")
     var iterations: Int = 1_000_000
+
+    @Option(help: "Run only the measurements whose name contains this text (one case at a time under callgrind).")
+    var only: String?
 
     final class NullOutput: ConnectionOutput {
         var isWritable: Bool { true }
@@ -36,7 +40,14 @@ struct Dispatch: ParsableCommand {
         let ping = Array(#"{"jsonrpc":"2.0","id":1,"method":"daemon.ping"}"#.utf8)
         let unknown = Array(#"{"jsonrpc":"2.0","id":1,"method":"no.such"}"#.utf8)
         let garbage = Array(#"{"jsonrpc":"2.0","id":1,"method":"#.utf8)
+        let withParams = Array(#"{"jsonrpc":"2.0","id":2,"method":"clock.now","params":{"scene":"s"}}"#.utf8)
+        let batch = Array(
+            #"[{"jsonrpc":"2.0","id":1,"method":"daemon.ping"},{"jsonrpc":"2.0","id":2,"method":"daemon.ping"}]"#.utf8)
+        let scene = #"{"jsonrpc":"2.0","id":1,"method":"scene.create","#
+            + #""params":{"id":"s","size":{"w":10,"h":10},"clock":"manual"}}"#
+        _ = daemon.handle(line: scene, from: connection)
         func measure(_ name: String, _ body: () -> Void) {
+            if let only, !name.contains(only) { return }
             for _ in 0..<min(iterations, 10_000) { body() }
             let start = DispatchTime.now().uptimeNanoseconds
             for _ in 0..<iterations { body() }
@@ -49,6 +60,16 @@ struct Dispatch: ParsableCommand {
                 if case .object(let o)? = try? JSONParser.parse(bytes: line) { sink &+= o.count }
             }
             measure("daemon.ping through Daemon.handle(line:)") {
+                sink &+= daemon.handle(line: line, from: connection)?.utf8.count ?? 0
+            }
+        }
+        withParams.withUnsafeBufferPointer { line in
+            measure("clock.now {scene} (a method with params)") {
+                sink &+= daemon.handle(line: line, from: connection)?.utf8.count ?? 0
+            }
+        }
+        batch.withUnsafeBufferPointer { line in
+            measure("a batch of two daemon.ping") {
                 sink &+= daemon.handle(line: line, from: connection)?.utf8.count ?? 0
             }
         }

@@ -1,0 +1,63 @@
+/// A growable run of bytes that JSON text is written into: an append is a capacity check and a copy.
+///
+/// `[UInt8].append(contentsOf:)` goes through the generic sequence append, several times the cost of the copy for
+/// the short pieces JSON is made of (a daemon.ping's response is a dozen of them). Non-copyable so the storage has
+/// one owner and is freed with it; a holder that writes often (the daemon's responses) keeps one and calls
+/// `removeAll()` between uses, so its storage is allocated once.
+public struct JSONOutput: ~Copyable {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
+    @usableFromInline var used = 0
+
+    /// The number of bytes written.
+    public var count: Int { used }
+
+    public init(capacity: Int = 128) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Forgets the bytes written, keeping the storage.
+    public mutating func removeAll() { used = 0 }
+
+    @inlinable
+    public mutating func append(_ byte: UInt8) {
+        if used == capacity { grow(to: used + 1) }
+        base[used] = byte
+        used += 1
+    }
+
+    @inlinable
+    public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        if capacity - used < bytes.count { grow(to: used + bytes.count) }
+        (base + used).initialize(from: source, count: bytes.count)
+        used += bytes.count
+    }
+
+    @inlinable
+    public mutating func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Calls `body` with the bytes written (valid only during the call).
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: base, count: used))
+    }
+
+    /// The bytes written, as a String (JSON text from the serializer is valid UTF-8).
+    public var string: String { String(decoding: UnsafeBufferPointer(start: base, count: used), as: UTF8.self) }
+
+    @usableFromInline
+    mutating func grow(to needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.initialize(from: base, count: used)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+}
