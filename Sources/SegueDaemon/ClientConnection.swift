@@ -19,7 +19,7 @@ public final class ClientConnection {
     /// The scene that methods default to (the last one created with scene.create or chosen with scene.use).
     public internal(set) var currentScene: String?
     var subscriptions: [Int] = []
-    var needsFlush = false
+    @exclusivity(unchecked) var needsFlush = false
     /// The peer's uid, when known.
     public let peerUID: UInt32?
     /// While the reader is slow: the latest frame event per scene, held back, and how many frames were dropped
@@ -52,9 +52,9 @@ public final class ClientConnection {
 
 /// The connections with lines queued since the last flush, so a flush visits those and not every connection.
 final class FlushQueue {
-    var connections: [ClientConnection] = []
+    @exclusivity(unchecked) var connections: [ClientConnection] = []
     /// The list being flushed (kept to reuse its storage).
-    var spare: [ClientConnection] = []
+    @exclusivity(unchecked) var spare: [ClientConnection] = []
 }
 
 /// An events.subscribe: which scene (nil: all) and which types.

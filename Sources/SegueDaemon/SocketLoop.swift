@@ -38,10 +38,10 @@ final class SocketLoop: @unchecked Sendable {
     private let timerFD: Int32
     private static let wakeToken: UInt64 = 1
     private static let timerToken: UInt64 = 2
-    private var handlers: [UInt64: any LoopHandler] = [:]
-    private var nextToken: UInt64 = 3
-    private var timers = TimerHeap()
-    private var armedDeadline: Int64 = 0
+    @exclusivity(unchecked) private var handlers: [UInt64: any LoopHandler] = [:]
+    @exclusivity(unchecked) private var nextToken: UInt64 = 3
+    @exclusivity(unchecked) private var timers = TimerHeap()
+    @exclusivity(unchecked) private var armedDeadline: Int64 = 0
     /// Work from other threads; `wakePending` says the eventfd has been signalled and not yet drained.
     private let inbox = Mutex<(work: [@Sendable () -> Void], wakePending: Bool)>(([], false))
     private let stopFlag = Atomic<Bool>(false)
