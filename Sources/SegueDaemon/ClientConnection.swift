@@ -1,6 +1,6 @@
 import SegueKit
 
-/// Where a connection's lines go: a NIO channel in the server, a buffer in tests.
+/// Where a connection's lines go: a socket (`SocketConnection`) in the server, a buffer in tests.
 public protocol ConnectionOutput: AnyObject {
     /// False while the connection's unread output is over the high watermark (the reader is slow).
     var isWritable: Bool { get }

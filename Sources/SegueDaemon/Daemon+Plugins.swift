@@ -93,7 +93,7 @@ final class PluginWatcherBox {
     deinit { watcher?.stop() }
 }
 
-/// The server's scheduler (thread-safe: NIO's `scheduleTask`), callable from the watcher's thread.
+/// The server's scheduler (thread-safe: `SocketLoop.scheduleFromAnyThread`), callable from the watcher's thread.
 struct UncheckedScheduler: @unchecked Sendable {
     let schedule: (Int64, @escaping () -> Void) -> Void
 }

@@ -235,7 +235,8 @@ public final class Daemon: EventSink, @unchecked Sendable {
         connection.output.flush()
     }
 
-    /// Unread output per connection above which frame events are coalesced (SwiftNIO's high watermark).
+    /// Unread output per connection above which frame events are coalesced and the connection's requests are no
+    /// longer read (`SocketConnection`; it is writable again under half of this).
     public static let highWatermark = 1 << 20
 
     public func isListening(to type: String, in scene: String) -> Bool {

@@ -31,7 +31,7 @@ public final class LoopTimer {
 /// Hand-written instead of SwiftNIO's `MultiThreadedEventLoopGroup` because the request path is the hot path of
 /// SPEC §5's ping target: a bare NIO echo server already spends ~1.9 µs of CPU per round trip where Redis spends
 /// ~0.6 µs, so a NIO-based daemon could not reach Redis's throughput on this machine (README, "Performance"). A
-/// request here costs one `epoll_wait` share, one `read` and one `write`, as in Redis, with no allocation on the way.
+/// request here costs a share of one `epoll_wait`, one `read` and one `write`, as in Redis.
 final class SocketLoop: @unchecked Sendable {
     private let epoll: Int32
     private let wakeFD: Int32
