@@ -111,6 +111,11 @@ extension Daemon {
         }
     }
 
+    /// True while a transition.wait of the connection is not answered yet.
+    func hasPendingWaits(_ connection: ClientConnection) -> Bool {
+        !waiters.isEmpty && waiters.contains { $0.connection === connection }
+    }
+
     /// A connection went away: its waits go with it.
     func dropWaiters(of connection: ClientConnection) {
         waiters.removeAll { $0.connection === connection }

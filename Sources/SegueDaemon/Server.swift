@@ -102,6 +102,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
 
     /// The listening socket is readable: accept what is waiting (up to 64 a round, so requests keep flowing).
     func ready(_ events: UInt32) {
+        reapedThisRound = false
         for _ in 0..<64 {
             let fd = seg_accept(listener)
             if fd >= 0 {
@@ -110,8 +111,8 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
             }
             switch errno {
             case EINTR, ECONNABORTED: continue
-            case EMFILE, ENFILE, ENOBUFS, ENOMEM: return pauseAccepting()
-            default: return  // EAGAIN: nothing more waiting
+            case EAGAIN, EWOULDBLOCK: return  // nothing more waiting
+            default: return pauseAccepting()  // out of descriptors or memory, or stranger: never spin on it
             }
         }
     }
@@ -131,9 +132,15 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
 
     private func accept(_ fd: Int32) {
         let rawUID = seg_peer_uid(fd)
-        let uid: UInt32? = rawUID >= 0 ? UInt32(truncatingIfNeeded: rawUID) : nil
+        guard rawUID >= 0 else {
+            // SPEC §4 checks every peer: one whose credentials cannot be read is not let in.
+            daemon.logger.warning("refused a peer whose credentials (SO_PEERCRED) could not be read")
+            close(fd)
+            return
+        }
+        let uid = UInt32(truncatingIfNeeded: rawUID)
         // Read at each connect: a reload changes them for the next connection.
-        if let uid, !daemon.config.allowedUIDs.contains(uid) {
+        if !daemon.config.allowedUIDs.contains(uid) {
             daemon.logger.warning("refused a peer not in security.allowed_uids", metadata: ["peer.uid": "\(uid)"])
             close(fd)
             return
@@ -159,11 +166,16 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
 
     /// At the connection limit: peers that have hung up but whose end of file this round has not reached yet still
     /// hold a slot (a client that probes the socket and closes, then connects for real). Let them finish first.
+    /// Once per round of accepts, and only for children whose requests are being read (not behind backpressure).
     private func reapHungUpPeers() {
-        for child in Array(children.values) where seg_peer_gone(child.fd) == 1 {
-            for _ in 0..<64 where !child.closed { child.ready(UInt32(SEG_EV_IN)) }
+        guard !reapedThisRound else { return }
+        reapedThisRound = true
+        for child in Array(children.values) where child.watchesReads && seg_peer_gone(child.fd) == 1 {
+            for _ in 0..<64 where child.watchesReads { child.ready(UInt32(SEG_EV_IN)) }
         }
     }
+
+    private var reapedThisRound = false
 
     func connectionClosed(_ child: SocketConnection) {
         children[ObjectIdentifier(child)] = nil
@@ -277,8 +289,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
             entry.target += Double(wall - entry.lastWall) * scene.speed
             entry.lastWall = wall
             self.realtime[id] = entry
-            let fps = Int64(scene.fps)
-            let frame = Int64((entry.target * Double(fps) / 1e9).rounded(.down)) * 1_000_000_000 / fps
+            let frame = scene.frameTime(Int64((entry.target * Double(scene.fps) / 1e9).rounded(.down)))
             if frame > scene.now { daemon.tickRealtime(scene, elapsedNanoseconds: frame) }
         }
         realtime[id] = (timer, FileSystem.monotonicNanoseconds(), Double(scene.now))

@@ -61,6 +61,8 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
     var pendingBytes: Int { output.count - written }
     /// False while its requests are not read (its output is over the high watermark, or it is closing).
     var watchesReads: Bool { !readingPaused && !closed }
+    /// True while queued output waits for the socket to take it.
+    var watchesWrites: Bool { waitingForWritable && !closed }
 
     // MARK: ConnectionOutput
 
@@ -109,15 +111,32 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
             return
         }
         if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
-        // End of file (or a reset): a last line without its newline still counts — a client may write one request
-        // and shut down its side; its response is written if the peer still reads.
-        if count == 0, !partial.isEmpty, let connection {
+        guard count == 0, let connection else { return closeNow() }  // a reset: nobody to answer
+        // End of file: the client shut down its side (socat does after its input) and may still read. A last line
+        // without its newline still counts; answers still queued, and transition.wait answers still to come, are
+        // written before the connection closes — for up to `halfCloseLimit` (a full close ends it at once).
+        if !partial.isEmpty {
             let line = partial
             partial.removeAll()
             line.withUnsafeBufferPointer { handleLine($0, connection) }
             daemon.flushAll()
         }
-        closeNow()
+        guard !closed else { return }
+        readingPaused = true
+        closeWhenWritten = true
+        updateInterest()
+        if readyToClose { return closeNow() }
+        server.loop.schedule(in: SocketConnection.halfCloseLimit) { [weak self] in self?.closeNow() }
+    }
+
+    /// How long a client that shut down its sending side is kept for the answers it is owed.
+    static let halfCloseLimit: Int64 = 60_000_000_000
+
+    /// Nothing queued and no transition.wait of this connection pending.
+    private var readyToClose: Bool {
+        guard pendingBytes == 0 else { return false }
+        guard let connection else { return true }
+        return !daemon.hasPendingWaits(connection)
     }
 
     /// Frames and handles the bytes just read (the read buffer's, valid during the call).
@@ -130,6 +149,12 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
             if !rest.isEmpty { partial.append(contentsOf: rest) }
         } else {
             partial.append(contentsOf: bytes)
+            // The held part has no newline: unless the new bytes bring one, there is nothing to handle (a line sent
+            // a byte at a time is searched once, not once per read from its start).
+            if let base = bytes.baseAddress, memchr(base, 0x0A, bytes.count) == nil {
+                if partial.count > maxLineBytes { refuseLongLine() }
+                return
+            }
             let data = partial
             let consumed = data.withUnsafeBufferPointer { all in all.count - handleLines(in: all, connection).count }
             guard !closed else { return }
@@ -219,14 +244,20 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
     /// After bytes left: back under the low watermark, the daemon sends what it held back and reading resumes;
     /// a connection closing gracefully closes once all is written.
     private func afterWrite() {
-        guard !closed else { return }
-        if closeWhenWritten, pendingBytes == 0 { return closeNow() }
-        guard !writable, pendingBytes <= Daemon.highWatermark / 2, !notifying else { return }
-        writable = true
-        notifying = true
-        if let connection { daemon.connectionDrained(connection) }
-        notifying = false
-        if readingPaused, !closed {
+        guard !closed, !notifying else { return }
+        if closeWhenWritten {
+            if readyToClose { closeNow() }
+            return  // closing: no more reading, and nothing held back is owed any more
+        }
+        // The daemon may queue past the high watermark again while it is told, and that may all go out at once:
+        // ask again until the connection stays writable or really has a backlog (EPOLLOUT then comes back here).
+        while !closed, !writable, pendingBytes <= Daemon.highWatermark / 2 {
+            writable = true
+            notifying = true
+            if let connection { daemon.connectionDrained(connection) }
+            notifying = false
+        }
+        if writable, readingPaused, !closed {
             readingPaused = false
             updateInterest()
         }

@@ -142,7 +142,9 @@ final class SocketLoop: @unchecked Sendable {
                 let event = events[i]
                 switch event.token {
                 case SocketLoop.wakeToken: woken = true
-                case SocketLoop.timerToken: seg_timerfd_drain(timerFD)
+                case SocketLoop.timerToken:
+                    seg_timerfd_drain(timerFD)
+                    armedDeadline = 0  // the one-shot has fired: the next deadline must be armed, even an equal one
                 default: handlers[event.token]?.ready(event.events)
                 }
             }

@@ -385,7 +385,16 @@ public final class Scene {
     // MARK: Clock
 
     /// The time of frame `k` on this scene's frame grid.
-    func frameTime(_ k: Int64) -> Int64 { k * 1_000_000_000 / Int64(fps) }
+    /// The time of frame `k` on the scene's grid (full-width arithmetic: `k` × 10⁹ passes Int64 long before the
+    /// time does, e.g. after 26 hours at 1 000 fps and speed 100).
+    public func frameTime(_ k: Int64) -> Int64 {
+        let product = k.multipliedFullWidth(by: 1_000_000_000)
+        let divisor = Int64(max(1, fps))
+        // The quotient overflows only past 292 years of scene time: clamp rather than trap. It fits in Int64 when the
+        // dividend is under divisor × 2⁶³, which `high < divisor / 2` guarantees.
+        guard product.high >= 0, UInt64(product.high) < UInt64(divisor) / 2 else { return product.high < 0 ? .min : .max }
+        return divisor.dividingFullWidth(product).quotient
+    }
 
     /// Advances a manual clock by `ns`: whole frame steps, then a final partial step. Returns the new time.
     @discardableResult

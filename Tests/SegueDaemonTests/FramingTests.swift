@@ -49,4 +49,38 @@ struct FramingTests {
         #expect(try h.readLines().first?["error"]?["code"] == -32004)
         #expect(!h.channel.isActive)
     }
+
+    @Test("a client that shuts down its sending side (as socat does) still gets every answer, even those the socket could not take at once; then the connection closes")
+    func halfCloseGetsEveryAnswer() throws {
+        let h = try Harness()
+        let peer = h.channel
+        peer.reading = false
+        let pad = String(repeating: "p", count: 200)
+        // About 750 KB of answers: more than the socket holds, less than the high watermark (reads never pause).
+        let requests = (0..<3000).map { #"{"jsonrpc":"2.0","id":"\#(pad)\#($0)","method":"daemon.ping"}"# + "\n" }.joined()
+        #expect(try peer.writeInbound(requests) == 0)
+        peer.close()
+        #expect(peer.isActive)  // still owed answers
+        #expect(peer.connection.pendingBytes > 0)
+        peer.reading = true
+        let lines = try h.readLines()
+        #expect(lines.map { $0["id"]?.stringValue ?? "" } == (0..<3000).map { "\(pad)\($0)" })
+        #expect(!peer.isActive)
+    }
+
+    @Test("a client that sends transition.wait and shuts down its sending side gets the answer when the transition ends")
+    func halfCloseWaitsForTransitionWait() throws {
+        let h = try Harness()
+        try h.setUpScene()
+        let t = try #require(try h.result("container.select", ["container": "tabs", "index": 1])?["transition"])
+        let waiter = try Harness.connect(h.daemon)
+        try waiter.writeInbound(#"{"jsonrpc":"2.0","id":5,"method":"transition.wait","params":{"scene":"main","transition":\#(t.serialized())}}"# + "\n")
+        waiter.close()
+        #expect(waiter.isActive)
+        #expect(waiter.readOutbound() == nil)
+        try h.call("clock.advance", ["ms": 1100])
+        let answer = try #require(waiter.readOutbound()).split(separator: "\n").map { try JSONParser.parse(String($0)) }
+        #expect(answer == [["jsonrpc": "2.0", "id": 5, "result": ["ended": true, "state": "completed"]]])
+        #expect(!waiter.isActive)
+    }
 }

@@ -152,8 +152,8 @@ final class TestPeer {
         return String(decoding: received, as: UTF8.self)
     }
 
-    /// The loop's steps for this connection: take what the server wrote, let it write what is queued and read what
-    /// the client sent (while it watches reads), until nothing moves.
+    /// The loop's steps for this connection: take what the server wrote, then give the connection the readiness
+    /// epoll would (what `poll` reports for the events it watches, plus hang-up and error), until nothing moves.
     @discardableResult
     private func pump() -> Bool {
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -165,14 +165,13 @@ final class TestPeer {
                 received.append(contentsOf: buffer[0..<got])
                 moved = true
             }
-            if !connection.closed, connection.pendingBytes > 0 {
-                let before = connection.pendingBytes
-                connection.ready(UInt32(SEG_EV_OUT))
-                if connection.closed || connection.pendingBytes != before { moved = true }
-            }
-            if !connection.closed, connection.watchesReads, TestPeer.readable(connection.fd) {
-                connection.ready(UInt32(SEG_EV_IN))
-                moved = true
+            let events = connection.closed ? 0 : TestPeer.readiness(connection)
+            if events != 0 {
+                let before = (connection.pendingBytes, connection.watchesReads)
+                connection.ready(events)
+                // Readable input is always consumed; write readiness counts when bytes left.
+                if events & UInt32(SEG_EV_IN | SEG_EV_HUP | SEG_EV_ERR) != 0 || connection.closed
+                    || (connection.pendingBytes, connection.watchesReads) != before { moved = true }
             }
             if !moved { return anything }
             anything = true
@@ -180,8 +179,18 @@ final class TestPeer {
         return anything
     }
 
-    static func readable(_ fd: Int32) -> Bool {
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLIN) != 0
+    /// What a level-triggered epoll would report for the connection now.
+    static func readiness(_ connection: SocketConnection) -> UInt32 {
+        var wanted: Int16 = 0
+        if connection.watchesReads { wanted |= Int16(POLLIN) }
+        if connection.watchesWrites { wanted |= Int16(POLLOUT) }
+        var entry = pollfd(fd: connection.fd, events: wanted, revents: 0)
+        guard poll(&entry, 1, 0) == 1 else { return 0 }
+        var events: UInt32 = 0
+        if entry.revents & Int16(POLLIN) != 0 { events |= UInt32(SEG_EV_IN) }
+        if entry.revents & Int16(POLLOUT) != 0 { events |= UInt32(SEG_EV_OUT) }
+        if entry.revents & Int16(POLLHUP) != 0 { events |= UInt32(SEG_EV_HUP) }
+        if entry.revents & Int16(POLLERR) != 0 { events |= UInt32(SEG_EV_ERR) }
+        return events
     }
 }

@@ -140,6 +140,17 @@ struct SelectTransitionTests {
 
 @Suite("Clock and animations")
 struct ClockTests {
+    @Test("frame times never overflow: frame 10¹⁰ at 1 000 fps is 10¹⁶ ns (k × 10⁹ alone would pass Int64), and the far end clamps")
+    func frameTimeFullWidth() {
+        let fast = Scene(id: "f", size: Size(w: 1, h: 1), clock: .realtime, fps: 1000)
+        #expect(fast.frameTime(10_000_000_000) == 10_000_000_000_000_000)
+        #expect(fast.frameTime(.max) == .max)
+        let usual = Scene(id: "u", size: Size(w: 1, h: 1), clock: .manual, fps: 60)
+        #expect(usual.frameTime(60) == 1_000_000_000)
+        #expect(usual.frameTime(61) == 1_016_666_666)
+        #expect(usual.frameTime(20_000_000_000) == 333_333_333_333_333_333)
+    }
+
     @Test("a manual clock moves in frame steps plus a final partial step, in integer nanoseconds")
     func frameSteps() throws {
         let recorder = EventRecorder()
