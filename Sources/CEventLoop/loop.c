@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -74,4 +75,11 @@ int seg_peer_gone(int fd) {
     struct pollfd entry = {.fd = fd, .events = POLLRDHUP};
     if (poll(&entry, 1, 0) != 1) return 0;
     return (entry.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
+}
+
+int seg_cpus_allowed(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+    int count = CPU_COUNT(&set);
+    return count > 0 ? count : 1;
 }

@@ -53,6 +53,7 @@ extension DaemonConfig {
     public var keyValues: [(key: String, value: String)] {
         [
             ("daemon.socket", socketPath), ("daemon.log_level", logLevel), ("daemon.log_format", logFormat),
+            ("daemon.spin_us", "\(spinMicroseconds)"),
             ("plugins.dir", pluginsDir),
             ("engine.fps", "\(engine.fps)"), ("engine.watchdog_factor", "\(engine.watchdogFactor)"),
             ("engine.watchdog_grace_ms", "\(engine.watchdogGraceMs)"), ("engine.max_duration_s", "\(engine.maxDurationS)"),

@@ -9,6 +9,7 @@ import SegueJSON
 ///
 /// When each key takes effect:
 /// - `daemon.log_level`, `daemon.log_format`: at once, for every log line after the reload.
+/// - `daemon.spin_us`: at once.
 /// - `limits.max_connections`, `limits.max_scenes`, `limits.max_subscriptions`, `security.allowed_uids`: at once,
 ///   checked at the next connect, `scene.create` or `events.subscribe`; nothing already there is closed or removed.
 /// - `limits.max_line_bytes`: for connections made after the reload.
@@ -81,6 +82,7 @@ extension Daemon {
         lastReloadError = nil
         plugins.settings = next.lua
         logControl?.set(level: Logger.Level(rawValue: next.logLevel) ?? .info, json: next.logFormat == "json")
+        onConfigApplied?()
         if !outcome.restartRequired.isEmpty {
             logger.warning("config keys that only apply at start-up were changed; restart segued for them",
                            metadata: ["config.keys": "\(outcome.restartRequired.joined(separator: ","))"])

@@ -41,6 +41,8 @@ public final class Daemon: EventSink, @unchecked Sendable {
     public weak var realtimeDriver: (any RealtimeDriver)?
     /// Called when a client asks the daemon to stop (daemon.shutdown).
     public var onShutdownRequest: (() -> Void)?
+    /// Called after a reload applied a new config (the server takes what it keeps, e.g. `daemon.spin_us`).
+    public var onConfigApplied: (() -> Void)?
 
     var scenes: [String: Scene] = [:]
     var sceneOrder: [String] = []

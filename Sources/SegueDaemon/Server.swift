@@ -53,6 +53,8 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         daemon.realtimeDriver = self
         let loop = self.loop
         daemon.scheduleAfter = { nanoseconds, action in loop.scheduleFromAnyThread(in: nanoseconds, action) }
+        applySpin()
+        daemon.onConfigApplied = { [weak self] in self?.applySpin() }
         daemon.onShutdownRequest = { [weak self] in
             // After the response to daemon.shutdown has been written.
             self?.loop.execute { [weak self] in self?.shutdown() }
@@ -68,6 +70,13 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         }
         listenerToken = token
         daemon.logger.info("segued listening", metadata: ["socket": "\(path)", "plugins.dir": "\(daemon.config.pluginsDir)"])
+    }
+
+    /// `daemon.spin_us`, except on a single CPU: there the client can only run once the loop sleeps or yields, so
+    /// polling for its next request only adds system calls to every round trip.
+    private func applySpin() {
+        let cpus = seg_cpus_allowed()
+        loop.spinNanoseconds = cpus > 1 ? Int64(daemon.config.spinMicroseconds) * 1000 : 0
     }
 
     /// A listening Unix socket at `path`, non-blocking; the umask makes it 0600 at bind, never chmod after.

@@ -46,6 +46,8 @@ final class SocketLoop: @unchecked Sendable {
     private let inbox = Mutex<(work: [@Sendable () -> Void], wakePending: Bool)>(([], false))
     private let stopFlag = Atomic<Bool>(false)
     private let loopThread = Atomic<UInt>(0)
+    /// How long the loop polls for the next request after serving one before it sleeps (0: never; `daemon.spin_us`).
+    @exclusivity(unchecked) var spinNanoseconds: Int64 = 0
 
     init() throws(ServerError) {
         epoll = seg_epoll_create()
@@ -132,11 +134,27 @@ final class SocketLoop: @unchecked Sendable {
     func run() {
         loopThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .relaxed)
         var events = [seg_event](repeating: seg_event(), count: 64)
+        var busy = false
         while !stopFlag.load(ordering: .relaxed) {
             armTimer()
-            let count = events.withUnsafeMutableBufferPointer { buffer in
-                seg_epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), -1)
+            var count: Int32 = 0
+            if busy, spinNanoseconds > 0 {
+                // Right after serving a request the next one usually follows within tens of microseconds: poll for
+                // it a little (yielding the core to anyone runnable) before sleeping, so it does not also pay for
+                // waking an idle core.
+                let until = FileSystem.monotonicNanoseconds() + spinNanoseconds
+                repeat {
+                    count = events.withUnsafeMutableBufferPointer { seg_epoll_wait(epoll, $0.baseAddress, Int32($0.count), 0) }
+                    if count != 0 { break }
+                    sched_yield()
+                } while FileSystem.monotonicNanoseconds() < until
             }
+            if count == 0 {
+                count = events.withUnsafeMutableBufferPointer { buffer in
+                    seg_epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), -1)
+                }
+            }
+            busy = false
             var woken = false
             for i in 0..<Int(max(0, count)) {
                 let event = events[i]
@@ -145,7 +163,9 @@ final class SocketLoop: @unchecked Sendable {
                 case SocketLoop.timerToken:
                     seg_timerfd_drain(timerFD)
                     armedDeadline = 0  // the one-shot has fired: the next deadline must be armed, even an equal one
-                default: handlers[event.token]?.ready(event.events)
+                default:
+                    handlers[event.token]?.ready(event.events)
+                    busy = true
                 }
             }
             if !timers.isEmpty { runDueTimers() }

@@ -38,6 +38,7 @@ struct ConfigTests {
         ("[security]\nallowed_uids = 1000\n", "security.allowed_uids"),
         ("[daemon]\nlog_level = \"loud\"\n", "daemon.log_level"),
         ("[daemon]\nlog_format = \"xml\"\n", "daemon.log_format"),
+        ("[daemon]\nspin_us = -5\n", "daemon.spin_us"),
         ("daemon = 1\n", "daemon"),
     ])
     func refused(toml: String, key: String) {
@@ -70,6 +71,7 @@ struct ConfigTests {
         let fileOnly = try DaemonConfig.resolve(file: file, overrides: ConfigOverrides())
         #expect(fileOnly.socketPath == "/tmp/file.sock" && fileOnly.logLevel == "debug")
         #expect(fileOnly.engine.fps == 120 && fileOnly.allowedUIDs == [1, 2])
+        #expect(fileOnly.spinMicroseconds == 50)
         let flags = ConfigOverrides(socketPath: "/tmp/flag.sock", pluginsDir: "/p", logLevel: "error", logFormat: "json")
         let both = try DaemonConfig.resolve(file: file, overrides: flags)
         #expect(both.socketPath == "/tmp/flag.sock" && both.pluginsDir == "/p")

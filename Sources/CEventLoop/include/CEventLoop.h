@@ -46,6 +46,8 @@ void seg_timerfd_drain(int fd);
 int seg_accept(int listener);
 /// The peer's uid through SO_PEERCRED; -1 when it cannot be read.
 int64_t seg_peer_uid(int fd);
+/// How many CPUs this thread may run on (sched_getaffinity); 1 when it cannot tell.
+int seg_cpus_allowed(void);
 /// 1 when the peer has shut down its side (or the socket has an error), without reading anything.
 int seg_peer_gone(int fd);
 
