@@ -36,6 +36,8 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         self.daemon = daemon
         loop = try SocketLoop()
         readBuffer = .allocate(capacity: 64 << 10)
+        applySpin()
+        daemon.onConfigApplied = { [weak self] in self?.applySpin() }
     }
 
     deinit {
@@ -53,8 +55,6 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         daemon.realtimeDriver = self
         let loop = self.loop
         daemon.scheduleAfter = { nanoseconds, action in loop.scheduleFromAnyThread(in: nanoseconds, action) }
-        applySpin()
-        daemon.onConfigApplied = { [weak self] in self?.applySpin() }
         daemon.onShutdownRequest = { [weak self] in
             // After the response to daemon.shutdown has been written.
             self?.loop.execute { [weak self] in self?.shutdown() }
@@ -74,7 +74,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
 
     /// `daemon.spin_us`, except on a single CPU: there the client can only run once the loop sleeps or yields, so
     /// polling for its next request only adds system calls to every round trip.
-    private func applySpin() {
+    func applySpin() {
         let cpus = seg_cpus_allowed()
         loop.spinNanoseconds = cpus > 1 ? Int64(daemon.config.spinMicroseconds) * 1000 : 0
     }
@@ -111,11 +111,11 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
 
     /// The listening socket is readable: accept what is waiting (up to 64 a round, so requests keep flowing).
     func ready(_ events: UInt32) {
-        reapedThisRound = false
+        var reaped = false
         for _ in 0..<64 {
             let fd = seg_accept(listener)
             if fd >= 0 {
-                accept(fd)
+                accept(fd, reaped: &reaped)
                 continue
             }
             switch errno {
@@ -139,7 +139,8 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         }
     }
 
-    private func accept(_ fd: Int32) {
+    /// Takes one accepted socket, or refuses it. `reaped`: hung-up peers were already reaped this round.
+    private func accept(_ fd: Int32, reaped: inout Bool) {
         let rawUID = seg_peer_uid(fd)
         guard rawUID >= 0 else {
             // SPEC §4 checks every peer: one whose credentials cannot be read is not let in.
@@ -154,11 +155,14 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
             close(fd)
             return
         }
-        if daemon.connectionCount >= daemon.config.limits.maxConnections { reapHungUpPeers() }
-        if daemon.connectionCount >= daemon.config.limits.maxConnections {
-            daemon.logger.warning("refused a connection over limits.max_connections",
-                                  metadata: ["limit": "\(daemon.config.limits.maxConnections)"])
-            let error = RPCError.limit("too many connections (limits.max_connections)", limit: daemon.config.limits.maxConnections)
+        let limit = daemon.config.limits.maxConnections
+        if daemon.connectionCount >= limit, !reaped {
+            reaped = true
+            reapHungUpPeers()
+        }
+        if daemon.connectionCount >= limit {
+            daemon.logger.warning("refused a connection over limits.max_connections", metadata: ["limit": "\(limit)"])
+            let error = RPCError.limit("too many connections (limits.max_connections)", limit: limit)
             // A fresh socket's buffer takes one line: the refusal is written whole, then the connection closed.
             let line = Array((Daemon.response(id: .null, error: error) + "\n").utf8)
             _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -175,16 +179,12 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
 
     /// At the connection limit: peers that have hung up but whose end of file this round has not reached yet still
     /// hold a slot (a client that probes the socket and closes, then connects for real). Let them finish first.
-    /// Once per round of accepts, and only for children whose requests are being read (not behind backpressure).
+    /// Only children whose requests are being read (not behind backpressure).
     private func reapHungUpPeers() {
-        guard !reapedThisRound else { return }
-        reapedThisRound = true
         for child in Array(children.values) where child.watchesReads && seg_peer_gone(child.fd) == 1 {
             for _ in 0..<64 where child.watchesReads { child.ready(UInt32(SEG_EV_IN)) }
         }
     }
-
-    private var reapedThisRound = false
 
     func connectionClosed(_ child: SocketConnection) {
         children[ObjectIdentifier(child)] = nil

@@ -142,18 +142,17 @@ final class SocketLoop: @unchecked Sendable {
                 // Right after serving a request the next one usually follows within tens of microseconds: poll for
                 // it a little (yielding the core to anyone runnable) before sleeping, so it does not also pay for
                 // waking an idle core.
-                let until = FileSystem.monotonicNanoseconds() + spinNanoseconds
-                repeat {
-                    count = events.withUnsafeMutableBufferPointer { seg_epoll_wait(epoll, $0.baseAddress, Int32($0.count), 0) }
-                    if count != 0 { break }
-                    sched_yield()
-                } while FileSystem.monotonicNanoseconds() < until
-            }
-            if count == 0 {
-                count = events.withUnsafeMutableBufferPointer { buffer in
-                    seg_epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), -1)
+                // Under load the first look finds work: the clock is read only when it did not.
+                count = poll(&events)
+                if count == 0 {
+                    let until = FileSystem.monotonicNanoseconds() + spinNanoseconds
+                    repeat {
+                        sched_yield()
+                        count = poll(&events)
+                    } while count == 0 && FileSystem.monotonicNanoseconds() < until
                 }
             }
+            if count == 0 { count = poll(&events, timeoutMs: -1) }
             busy = false
             var woken = false
             for i in 0..<Int(max(0, count)) {
@@ -171,6 +170,11 @@ final class SocketLoop: @unchecked Sendable {
             if !timers.isEmpty { runDueTimers() }
             if woken { runInbox() }
         }
+    }
+
+    /// One `epoll_wait` into `events` (0: don't wait; -1: until something is ready).
+    private func poll(_ events: inout [seg_event], timeoutMs: Int32 = 0) -> Int32 {
+        events.withUnsafeMutableBufferPointer { seg_epoll_wait(epoll, $0.baseAddress, Int32($0.count), timeoutMs) }
     }
 
     private func runInbox() {

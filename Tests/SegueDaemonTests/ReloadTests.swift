@@ -1,3 +1,4 @@
+import CEventLoop
 import Foundation
 import Logging
 import SegueJSON
@@ -48,6 +49,17 @@ struct ReloadTests {
         #expect(result["changed"] == ["limits.max_scenes"])
         #expect(result["restart_required"] == [])
         #expect(try h.result("scene.create", ["size": size, "clock": "manual"])?["scene"] != nil)
+    }
+
+    @Test("daemon.spin_us applies to the event loop at once (and is never on where only one CPU may be used)")
+    func spinAppliesAtOnce() throws {
+        let folder = try ConfigFolder()
+        try folder.write("[daemon]\nspin_us = 0\n")
+        let h = try harness(folder)
+        #expect(h.channel.server.loop.spinNanoseconds == 0)
+        try folder.write("[daemon]\nspin_us = 120\n")
+        #expect(try h.result("daemon.reload")?["changed"] == ["daemon.spin_us"])
+        #expect(h.channel.server.loop.spinNanoseconds == (seg_cpus_allowed() > 1 ? 120_000 : 0))
     }
 
     @Test("engine keys apply to scenes created after the reload; a scene keeps the config it was made with")

@@ -49,14 +49,14 @@ struct SocketLoopTests {
         let group = DispatchGroup()
         for thread in 0..<4 {
             group.enter()
-            Thread.detach {
+            Background.run {
                 for i in 0..<500 {
                     loop.execute { log.entries.append("\(thread):\(i):\(loop.inLoop)") }
                 }
                 group.leave()
             }
         }
-        Thread.detach {
+        Background.run {
             group.wait()
             loop.scheduleFromAnyThread(in: 1_000_000) { log.entries.append("timer:\(loop.inLoop)") }
             loop.execute { loop.schedule(in: 5_000_000) { loop.stop() } }
@@ -96,9 +96,9 @@ struct SocketLoopTests {
     }
 }
 
-/// A detached thread (Foundation-free).
-enum Thread {
-    static func detach(_ body: @escaping @Sendable () -> Void) {
+/// Work on another thread (a global queue's).
+enum Background {
+    static func run(_ body: @escaping @Sendable () -> Void) {
         DispatchQueue.global().async(execute: body)
     }
 }
