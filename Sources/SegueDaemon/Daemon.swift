@@ -59,6 +59,8 @@ public final class Daemon: EventSink, @unchecked Sendable {
     var nextWaiterNumber = 0
     /// Set by the transition.wait handler for `dispatch` to pick up.
     @exclusivity(unchecked) var deferredWait: DeferredWait?
+    /// Set by the plugins.check handler for `dispatch` to pick up: the check runs a case per turn of the loop.
+    var deferredCheck: PluginCheck?
     /// The waiter the last request registered (for batches to collect).
     var lastWaiter: Waiter?
     var endedTransition: (String?, String?, Bool)?
@@ -360,6 +362,14 @@ public final class Daemon: EventSink, @unchecked Sendable {
             if case .success = result, let number {
                 stats.record(method: number, nanoseconds: elapsed, errorCode: nil)
                 if request.id != nil { lastWaiter = registerWait(wait, connection: connection, id: responseID) }
+                return nil
+            }
+        }
+        if let check = deferredCheck {
+            deferredCheck = nil
+            if case .success = result, let number {
+                stats.record(method: number, nanoseconds: elapsed, errorCode: nil)
+                if request.id != nil { lastWaiter = startCheck(check, connection: connection, id: responseID) }
                 return nil
             }
         }
