@@ -170,10 +170,17 @@ public final class Daemon: EventSink, @unchecked Sendable {
         guard !subscriptionOrder.isEmpty else { return }
         let category = event.category
         var line: String?
+        // A connection gets each event once, however many of its subscriptions want it (an event line does not
+        // name a subscription, so a second copy would only be a duplicate).
+        var served: [Int] = []
         for id in subscriptionOrder {
             guard let subscription = subscriptions[id],
                 subscription.wants(type: event.type, category: category, scene: event.scene)
             else { continue }
+            if subscriptionOrder.count > 1 {
+                if served.contains(subscription.connection.id) { continue }
+                served.append(subscription.connection.id)
+            }
             if line == nil {
                 var out = "{\"jsonrpc\":\"2.0\",\"method\":\"event\",\"params\":"
                 JSONValue.object(event.params).write(to: &out)
