@@ -364,19 +364,17 @@ public final class Daemon: EventSink, @unchecked Sendable {
             result = .failure(.methodNotFound(name))
         }
         let elapsed = FileSystem.monotonicNanoseconds() - started
-        if let wait = deferredWait {
+        // A transition.wait or plugins.check that answers later: its response is owed, not written now.
+        if deferredWait != nil || deferredCheck != nil {
+            let wait = deferredWait, check = deferredCheck
             deferredWait = nil
-            if case .success = result, let number {
-                stats.record(method: number, nanoseconds: elapsed, errorCode: nil)
-                if request.id != nil { lastWaiter = registerWait(wait, connection: connection, id: responseID) }
-                return nil
-            }
-        }
-        if let check = deferredCheck {
             deferredCheck = nil
             if case .success = result, let number {
                 stats.record(method: number, nanoseconds: elapsed, errorCode: nil)
-                if request.id != nil { lastWaiter = startCheck(check, connection: connection, id: responseID) }
+                if request.id != nil {
+                    if let wait { lastWaiter = registerWait(wait, connection: connection, id: responseID) }
+                    if let check { lastWaiter = startCheck(check, connection: connection, id: responseID) }
+                }
                 return nil
             }
         }
