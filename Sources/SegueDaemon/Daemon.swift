@@ -282,15 +282,20 @@ public final class Daemon: EventSink, @unchecked Sendable {
             stats.recordError(code: -32700)
             return response(id: .null, error: .parse(error))
         }
+        // Number ids keep their text (the parser gives Doubles): looked up on the line only when there is one.
         switch value {
         case .array(let elements):
             guard !elements.isEmpty else {
                 stats.recordError(code: -32600)
                 return response(id: .null, error: .invalidRequest("an empty batch"))
             }
-            return handleBatch(of: elements.count, from: connection) { handleRequest(elements[$0], from: connection) }
+            let texts = elements.contains { $0["id"]?.doubleValue != nil } ? RequestEnvelope.idTexts(in: bytes) : []
+            return handleBatch(of: elements.count, from: connection) {
+                handleRequest(elements[$0], idText: $0 < texts.count ? texts[$0] : nil, from: connection)
+            }
         default:
-            return handleRequest(value, from: connection)
+            let text = value["id"]?.doubleValue != nil ? RequestEnvelope.idTexts(in: bytes).first ?? nil : nil
+            return handleRequest(value, idText: text, from: connection)
         }
     }
 
@@ -328,10 +333,10 @@ public final class Daemon: EventSink, @unchecked Sendable {
         return bytes.withUnsafeMutableBufferPointer { handle(line: UnsafeBufferPointer($0), from: connection) }
     }
 
-    func handleRequest(_ value: JSONValue, from connection: ClientConnection) -> String? {
+    func handleRequest(_ value: JSONValue, idText: String? = nil, from connection: ClientConnection) -> String? {
         let request: RequestEnvelope
         do throws(EnvelopeRefusal) {
-            request = try RequestEnvelope.check(value, methods: methodTable)
+            request = try RequestEnvelope.check(value, idText: idText, methods: methodTable)
         } catch {
             stats.recordError(code: error.error.code)
             return error.answered ? response(id: error.id, error: error.error) : nil
@@ -404,31 +409,31 @@ public final class Daemon: EventSink, @unchecked Sendable {
     }
 
     /// A response line, written in `responseBytes` (whose storage every request reuses).
-    func response(id: JSONValue, result: JSONValue) -> String {
+    func response(id: RequestID, result: JSONValue) -> String {
         responseBytes.removeAll()
         Daemon.writeResponse(id: id, result: result, to: &responseBytes)
         return responseBytes.string
     }
 
-    func response(id: JSONValue, error: RPCError) -> String {
+    func response(id: RequestID, error: RPCError) -> String {
         responseBytes.removeAll()
         Daemon.writeResponse(id: id, error: error, to: &responseBytes)
         return responseBytes.string
     }
 
-    static func response(id: JSONValue, result: JSONValue) -> String {
+    static func response(id: RequestID, result: JSONValue) -> String {
         var out = JSONOutput()
         writeResponse(id: id, result: result, to: &out)
         return out.string
     }
 
-    static func response(id: JSONValue, error: RPCError) -> String {
+    static func response(id: RequestID, error: RPCError) -> String {
         var out = JSONOutput(capacity: 256)
         writeResponse(id: id, error: error, to: &out)
         return out.string
     }
 
-    static func writeResponse(id: JSONValue, result: JSONValue, to out: inout JSONOutput) {
+    static func writeResponse(id: RequestID, result: JSONValue, to out: inout JSONOutput) {
         out.append(#"{"jsonrpc":"2.0","id":"#)
         id.write(to: &out)
         out.append(#","result":"#)
@@ -437,7 +442,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
     }
 
     /// The error object is written member by member: the same text as `error.json`, without building it.
-    static func writeResponse(id: JSONValue, error: RPCError, to out: inout JSONOutput) {
+    static func writeResponse(id: RequestID, error: RPCError, to out: inout JSONOutput) {
         out.append(#"{"jsonrpc":"2.0","id":"#)
         id.write(to: &out)
         out.append(#","error":{"code":"#)
