@@ -146,7 +146,9 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         guard linkat(directory, "s", AT_FDCWD, path, 0) == 0 else {
             let code = errno
             close(fd)
-            if code == EEXIST { throw ServerError(message: "cannot listen on \(path): something else was made there meanwhile") }
+            if code == EEXIST {
+                throw ServerError(message: "cannot listen on \(path): something else was made there meanwhile")
+            }
             throw failure("", code)
         }
         return BoundSocket(fd: fd, path: path, device: UInt64(st.st_dev), inode: UInt64(st.st_ino))

@@ -81,4 +81,33 @@ struct ConfigTests {
             try DaemonConfig.resolve(file: nil, overrides: ConfigOverrides(logLevel: "loud"))
         }
     }
+
+    @Test("a config file that is a FIFO is refused at once (start-up, daemon.reload and SIGHUP never wait on it)")
+    func fifoConfig() throws {
+        let file = "/tmp/sgf-" + String(UInt64.random(in: 0..<UInt64.max), radix: 36) + ".toml"
+        #expect(mkfifo(file, 0o644) == 0)
+        defer { unlink(file) }
+        let done = DispatchSemaphore(value: 0)
+        let outcome = ConfigOutcome()
+        Thread.detachNewThread {
+            do {
+                _ = try DaemonConfig.resolve(file: file, overrides: ConfigOverrides())
+            } catch {
+                outcome.message = (error as? DaemonConfig.Problem)?.message
+            }
+            done.signal()
+        }
+        if done.wait(timeout: .now() + 20) == .timedOut {
+            // A generous bound that turns a hang into a failure: let the reader go, then fail.
+            let fd = open(file, O_WRONLY | O_NONBLOCK)
+            if fd >= 0 { close(fd) }
+            done.wait()
+            Issue.record("reading a FIFO config blocked")
+        }
+        #expect(outcome.message == "\(file): cannot read the config file")
+    }
+}
+
+final class ConfigOutcome: @unchecked Sendable {
+    var message: String?
 }
