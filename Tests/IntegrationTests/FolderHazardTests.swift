@@ -102,5 +102,27 @@ struct FolderHazardTests {
         #expect(!error.contains("hunter3"))
         #expect(try plugin(client, "notes")?["error"]?.stringValue?.contains("hunter3") == false)
         #expect(pings(daemon))
+        // A file of another user (root can make one), linked in: refused, not quoted.
+        if geteuid() == 0 {
+            try write("password hunter4", to: outside + "/theirs.lua")
+            #expect(chown(outside + "/theirs.lua", 4242, 4242) == 0)
+            #expect(symlink(outside + "/theirs.lua", folder + "/theirs.lua") == 0)
+            let theirs = try waitForPluginEvent(client, "plugin.failed", name: "theirs")
+            let message = theirs?["error"]?.stringValue ?? ""
+            #expect(message.contains("owned by uid 4242") && !message.contains("hunter4"), "\(message)")
+            #expect(pings(daemon))
+        }
+    }
+
+    @Test("a Latin-1 byte in a string literal is one byte in a real segued too")
+    func latin1Bytes() throws {
+        let daemon = try DaemonProcess(pluginFiles: [:])
+        let client = try daemon.client()
+        _ = try client.call("events.subscribe", ["types": ["plugin"]])
+        let bytes = Array("return segue.animator { version = tostring(#\"".utf8) + [0xE1]
+            + Array("\"), animate = function(ctx) ctx:complete(true) end }\n".utf8)
+        FileManager.default.createFile(atPath: daemon.directory + "/plugins/latin.lua", contents: Data(bytes))
+        #expect(try waitForPluginEvent(client, "plugin.loaded", name: "latin") != nil)
+        #expect(try plugin(client, "latin")?["version"] == "1")
     }
 }
