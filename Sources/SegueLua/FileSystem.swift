@@ -13,16 +13,27 @@ package enum FileSystem {
     }
 
     /// The names of the entries of a directory as the bytes the kernel gave (a name need not be UTF-8), in byte
-    /// order; nil when it cannot be read. `opendir` opens with O_DIRECTORY, so a FIFO at the path cannot block it.
-    package static func entryNames(_ path: String) -> [[UInt8]]? {
-        guard let dir = opendir(path) else { return nil }
-        defer { closedir(dir) }
+    /// order; nil when it cannot be read.
+    package static func entryNames(_ path: String) -> [[UInt8]]? { readDirectory(path)?.names }
+
+    /// A directory's `fstat` and entry names (as `entryNames` gives them), both from one descriptor: what is
+    /// checked is what is listed, whatever replaces the path meanwhile. Nil when it cannot be opened as a directory
+    /// (`O_DIRECTORY`: a FIFO at the path is refused, never waited on).
+    package static func readDirectory(_ path: String) -> (status: stat, names: [[UInt8]])? {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        var st = stat()
+        guard fstat(fd, &st) == 0, let dir = fdopendir(fd) else {
+            close(fd)
+            return nil
+        }
+        defer { closedir(dir) }  // closes fd
         var names: [[UInt8]] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             if name != [0x2E] && name != [0x2E, 0x2E] { names.append(name) }
         }
-        return names.sorted { $0.lexicographicallyPrecedes($1) }
+        return (st, names.sorted { $0.lexicographicallyPrecedes($1) })
     }
 
     /// Text as UTF-8 when it is, else nil.

@@ -9,8 +9,10 @@ import Darwin
 extension PluginHost {
     /// Why the folder itself is refused (writable by other users, or owned by someone other than segued's user or
     /// root), or nil.
-    var folderProblem: String? {
-        guard let st = FileSystem.status(directory) else { return nil }
+    var folderProblem: String? { FileSystem.status(directory).flatMap(folderProblem) }
+
+    /// Why a folder with this `stat` is refused, or nil.
+    func folderProblem(_ st: stat) -> String? {
         if st.st_uid != geteuid() && st.st_uid != 0 {
             return "refused: the plugins folder \(directory) is owned by uid \(st.st_uid), not by segued's user "
                 + "(uid \(geteuid())) or root"
@@ -42,11 +44,12 @@ extension PluginHost {
     /// `\xHH`). Returns the events to report.
     @discardableResult
     public func rescan(force: Bool = false) -> [PluginEvent] {
-        if let problem = folderProblem {
-            return [PluginEvent(type: "plugin.warning", name: "", file: directory, message: problem)]
-        }
-        guard let names = FileSystem.entryNames(directory) else {
+        // The folder's rules and its listing come from one descriptor.
+        guard let (folder, names) = FileSystem.readDirectory(directory) else {
             return [PluginEvent(type: "plugin.failed", name: "", file: directory, message: "cannot read the plugins folder")]
+        }
+        if let problem = folderProblem(folder) {
+            return [PluginEvent(type: "plugin.warning", name: "", file: directory, message: problem)]
         }
         var events: [PluginEvent] = []
         var present: [String] = []
