@@ -51,7 +51,8 @@ public struct ActivatedSocket: Sendable {
             return getsockopt(fd, SOL_SOCKET, name, &value, &size) == 0 ? value : nil
         }
         guard option(SO_DOMAIN) == AF_UNIX else {
-            throw ServerError(message: "socket activation: descriptor \(fd) is not a Unix socket (use ListenStream=/path)")
+            throw ServerError(
+                message: "socket activation: descriptor \(fd) is not a Unix socket (use ListenStream=/path)")
         }
         guard option(SO_TYPE) == Int32(SOCK_STREAM.rawValue) else {
             throw ServerError(message: "socket activation: descriptor \(fd) is not a stream socket (use ListenStream=)")

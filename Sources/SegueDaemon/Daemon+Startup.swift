@@ -12,7 +12,10 @@ extension Daemon {
         let dir = config.pluginsDir
         var st = stat()
         if stat(dir, &st) != 0 {
-            logger.warning("the plugins folder \(dir) does not exist: no Lua animators are loaded (create it, or point plugins.dir or --plugins at one)",
+            logger.warning("""
+                the plugins folder \(dir) does not exist: no Lua animators are loaded (create it, or point \
+                plugins.dir or --plugins at one)
+                """,
                            metadata: ["plugins.dir": "\(dir)"])
         } else if st.st_mode & S_IFMT != S_IFDIR {
             logger.warning("the plugins folder \(dir) is not a folder: no Lua animators are loaded",

@@ -18,8 +18,9 @@ extension DaemonConfig {
         pluginsDir = DaemonConfig.resolve(pluginsDir, relativeTo: folder)
         socketPath = DaemonConfig.resolve(socketPath, relativeTo: folder)
         guard socketPath.utf8.count < 108 else {
-            throw Problem(message: "\(file): 'daemon.socket' must be a path shorter than 108 bytes (it is \(socketPath))",
-                          key: "daemon.socket", file: file)
+            throw Problem(
+                message: "\(file): 'daemon.socket' must be a path shorter than 108 bytes (it is \(socketPath))",
+                key: "daemon.socket", file: file)
         }
     }
 

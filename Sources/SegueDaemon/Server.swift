@@ -57,7 +57,9 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         }
         let path = daemon.config.socketPath
         if activated == nil {
-            guard path.utf8.count < 108 else { throw ServerError(message: "socket path is longer than 107 bytes: \(path)") }
+            guard path.utf8.count < 108 else {
+                throw ServerError(message: "socket path is longer than 107 bytes: \(path)")
+            }
             try Server.prepareSocketPath(path)
         }
         // Everything a request can reach is wired and loaded before the socket exists: a client that connects

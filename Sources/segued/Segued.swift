@@ -51,13 +51,15 @@ struct Segued: ParsableCommand {
             writeStandardError("segued: \(error.message)\n")
             throw ExitCode(78)
         }
-        let control = LogControl(level: Logger.Level(rawValue: settings.logLevel) ?? .info, json: settings.logFormat == "json")
+        let control = LogControl(level: Logger.Level(rawValue: settings.logLevel) ?? .info,
+                                 json: settings.logFormat == "json")
         let journal = JournalLogHandler.standardErrorIsJournal()
         LoggingSystem.bootstrap { label in ReloadableLogHandler(label: label, control: control, journal: journal) }
         let logger = Logger(label: "segued")
         logger.info("segued \(SegueVersion.string) starting")
         if let path = settings.file {
-            logger.info("config from \(path)\(config == nil ? " (the XDG default)" : "")", metadata: ["config.file": "\(path)"])
+            let how = config == nil ? " (the XDG default)" : ""
+            logger.info("config from \(path)\(how)", metadata: ["config.file": "\(path)"])
         } else {
             logger.info("no config file at \(xdg.configFile): built-in defaults")
         }

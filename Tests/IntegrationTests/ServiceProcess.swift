@@ -20,7 +20,8 @@ final class ServiceProcess {
             environment["SEGUE_TEST_ACTIVATE"] = "1"
         }
         let script = "cd \"$1\" || exit 97; shift; "
-            + "if [ -n \"$SEGUE_TEST_ACTIVATE\" ]; then unset SEGUE_TEST_ACTIVATE; export LISTEN_PID=$$; fi; exec \"$@\""
+            + "if [ -n \"$SEGUE_TEST_ACTIVATE\" ]; then unset SEGUE_TEST_ACTIVATE; export LISTEN_PID=$$; fi; "
+            + "exec \"$@\""
         let argv = ["/bin/sh", "-c", script, "sh", directory, binaryDirectory + "/segued"] + arguments
         let envp = environment.map { "\($0.key)=\($0.value)" }
         var actions = posix_spawn_file_actions_t()

@@ -67,7 +67,8 @@ struct ServiceConventionTests {
         #expect(config.pluginsDir == real + "/anim")
         #expect(config.socketPath == DaemonConfig.normalize(real + "/../s.sock"))
         // Flags are not in a file: the daemon takes them as given (relative to its working directory).
-        let flagged = try DaemonConfig.resolve(file: folder + "/conf/segued.toml", overrides: ConfigOverrides(pluginsDir: "p"))
+        let flagged = try DaemonConfig.resolve(file: folder + "/conf/segued.toml",
+                                               overrides: ConfigOverrides(pluginsDir: "p"))
         #expect(flagged.pluginsDir == "p")
     }
 
