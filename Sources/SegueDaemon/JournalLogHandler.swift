@@ -7,7 +7,7 @@ import Logging
 
 /// Text logs for the systemd journal (when stderr is the journal, `JOURNAL_STREAM`): no timestamp, no label (the
 /// journal records both), and a `<N>` syslog priority prefix on every line, which journald reads as the level
-/// (`journalctl -p warning` then works). The metadata follows the message as `key=value`.
+/// (`journalctl -p warning` then works). The metadata follows the message as `key=value` (empty values left out).
 public struct JournalLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .info
@@ -28,7 +28,11 @@ public struct JournalLogHandler: LogHandler {
     static func line(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
         let prefix = "<\(priority(level))>"
         var text = message
-        for key in metadata.keys.sorted() { text += " \(key)=\(metadata[key].map { "\($0)" } ?? "")" }
+        for key in metadata.keys.sorted() {
+            // An empty value says nothing in the journal (a daemon event with no scene): left out.
+            guard let value = metadata[key].map({ "\($0)" }), !value.isEmpty else { continue }
+            text += " \(key)=\(value)"
+        }
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { prefix + $0 }.joined(separator: "\n")
             + "\n"
     }

@@ -93,6 +93,7 @@ struct ServiceConventionTests {
         #expect(JournalLogHandler.line(level: .info, message: "segued listening", metadata: ["socket": "/s", "a": "1"])
             == "<6>segued listening a=1 socket=/s\n")
         #expect(JournalLogHandler.line(level: .warning, message: "two\nlines", metadata: [:]) == "<4>two\n<4>lines\n")
+        #expect(JournalLogHandler.line(level: .error, message: "m", metadata: ["scene": "", "b": "2"]) == "<3>m b=2\n")
         #expect(JournalLogHandler.priority(.critical) == 2 && JournalLogHandler.priority(.error) == 3)
         #expect(JournalLogHandler.priority(.notice) == 5 && JournalLogHandler.priority(.debug) == 7)
     }
