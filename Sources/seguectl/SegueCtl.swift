@@ -56,7 +56,7 @@ struct SegueCtl: ParsableCommand {
 struct Connection: ParsableArguments {
     @Option(name: .customLong("socket"), help: """
         The daemon's socket (default: $SEGUED_SOCKET, else $XDG_RUNTIME_DIR/segued.sock, else /tmp/segued-$UID.sock).
-        """)
+        """, completion: .file())
     var socketOption: String?
 
     /// The socket to use: `--socket`, else `SEGUED_SOCKET`, else the daemon's own default.
