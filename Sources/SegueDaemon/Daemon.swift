@@ -7,6 +7,7 @@ import Logging
 import SegueJSON
 import SegueKit
 import SegueLua
+import SegueVersion
 
 /// Drives realtime scenes' clocks (the server schedules ticks on its event loop; tests have none).
 public protocol RealtimeDriver: AnyObject {
@@ -22,7 +23,8 @@ public final class Daemon: EventSink, @unchecked Sendable {
     /// The daemon's life: it serves while `running`, refuses new work while `draining`, and is gone once `stopped`.
     public enum State: String, Sendable { case starting, running, draining, stopped }
 
-    public static let version = "0.1.0"
+    /// The daemon's version (`daemon.info`), the same as `segued --version` and `seguectl --version`.
+    public static let version = SegueVersion.string
 
     /// The config in force; `daemon.reload` (and SIGHUP) replace it (Daemon+Reload.swift says which keys apply when).
     public internal(set) var config: DaemonConfig
@@ -41,6 +43,9 @@ public final class Daemon: EventSink, @unchecked Sendable {
     public weak var realtimeDriver: (any RealtimeDriver)?
     /// Called when a client asks the daemon to stop (daemon.shutdown).
     public var onShutdownRequest: (() -> Void)?
+    /// The socket came from systemd (socket activation): its unit owns the path, so a reload never reports
+    /// `daemon.socket` as changed and shutdown does not remove it.
+    public var socketActivated = false
     /// Called after a reload applied a new config (the server takes what it keeps, e.g. `daemon.spin_us`).
     public var onConfigApplied: (() -> Void)?
 
@@ -97,6 +102,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
 
     /// Loads the plugins folder and starts serving.
     public func start() {
+        reportPluginsFolder()
         for event in plugins.loadAll() { emitDaemonEvent(event) }
         state = .running
         // Hot reload: the watcher's batches land on the loop through the same scheduler timers use.

@@ -32,6 +32,9 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
     private var realtime: [String: (timer: LoopTimer, lastWall: Int64, target: Double)] = [:]
     private var signalSources: [any DispatchSourceSignal] = []
     private var stopping = false
+    /// `sd_notify` to systemd (nil when `NOTIFY_SOCKET` is unset), and the timer sending `WATCHDOG=1`.
+    let notifier = SystemdNotifier.fromEnvironment()
+    var watchdogTimer: LoopTimer?
     /// Set from any thread as soon as a stop is asked for (a signal during start-up, before the loop runs).
     private let stopAsked = Atomic<Bool>(false)
 
@@ -47,11 +50,21 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         readBuffer.deallocate()
     }
 
-    /// Loads plugins, then binds the socket (mode 0600 from the moment it can be reached); `waitUntilStopped()` serves.
+    /// Loads plugins, then binds the socket (mode 0600 from the moment it can be reached), or takes the one systemd
+    /// passed (socket activation); tells systemd it is ready (`sd_notify`); `waitUntilStopped()` serves.
     public func start() throws(ServerError) {
+        let activated = try ActivatedSocket.take()
+        if let activated {
+            daemon.socketActivated = true
+            daemon.config.socketPath = activated.path
+        }
         let path = daemon.config.socketPath
-        guard path.utf8.count < 108 else { throw ServerError(message: "socket path is longer than 107 bytes: \(path)") }
-        try Server.prepareSocketPath(path)
+        if activated == nil {
+            guard path.utf8.count < 108 else {
+                throw ServerError(message: "socket path is longer than 107 bytes: \(path)")
+            }
+            try Server.prepareSocketPath(path)
+        }
         // Everything a request can reach is wired and loaded before the socket exists: a client that connects
         // the instant it appears must find the plugins loaded and realtime scenes driven. The loop thread is this
         // one until `waitUntilStopped()` runs it, so the daemon is still confined to one thread at a time.
@@ -64,17 +77,31 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         }
         daemon.start()
         // A SIGTERM that came while the plugins were loading: never make the socket.
-        if stopAsked.load(ordering: .relaxed) { return }
-        let socket = try Server.listen(on: path)
-        listener = socket.fd
-        bound = socket
+        if stopAsked.load(ordering: .relaxed) {
+            if let activated { close(activated.fd) }
+            return
+        }
+        if let activated {
+            listener = activated.fd
+        } else {
+            let socket = try Server.listen(on: path)
+            listener = socket.fd
+            bound = socket
+        }
         guard let token = loop.register(self, fd: listener, events: UInt32(SEG_EV_IN)) else {
             close(listener)
-            Server.removeSocketFile(socket)
+            if let bound { Server.removeSocketFile(bound) }
             throw ServerError(message: "cannot watch the socket \(path)")
         }
         listenerToken = token
-        daemon.logger.info("segued listening", metadata: ["socket": "\(path)", "plugins.dir": "\(daemon.config.pluginsDir)"])
+        if let activated, activated.extra > 0 {
+            daemon.logger.warning("socket activation passed \(activated.extra + 1) sockets; serving the first only")
+        }
+        daemon.logger.info("segued listening", metadata: [
+            "socket": "\(path)", "plugins.dir": "\(daemon.config.pluginsDir)",
+            "socket.from": "\(activated == nil ? "bound" : "systemd")",
+        ])
+        notifySystemd()
     }
 
     /// `daemon.spin_us`, except on a single CPU: there the client can only run once the loop sleeps or yields, so
@@ -302,7 +329,9 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
                 if sig != SIGHUP { self.stopAsked.store(true, ordering: .relaxed) }
                 self.loop.execute {
                     if sig == SIGHUP {
+                        self.notifier?.send(SystemdNotifier.reloadingMessage)
                         self.daemon.reloadFromSignal()
+                        self.notifier?.send("READY=1")
                     } else {
                         self.daemon.logger.info("signal \(sig): draining")
                         self.shutdown()
@@ -320,10 +349,15 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         guard !stopping else { return }
         stopping = true
         stopAsked.store(true, ordering: .relaxed)
+        notifier?.send("STOPPING=1")
+        watchdogTimer?.cancel()
         if listener >= 0 {
             loop.unregister(fd: listener, token: listenerToken)
             close(listener)
             listener = -1
+            // Only a socket this server bound, and only while the path is still it: a socket systemd passed
+            // belongs to its socket unit (kept for the next activation), and another daemon may have bound the path
+            // since.
             if let bound { Server.removeSocketFile(bound) }
         }
         daemon.stop()
