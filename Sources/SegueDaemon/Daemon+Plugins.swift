@@ -45,7 +45,7 @@ extension Daemon {
 
     /// Registers the answer a check owes (a waiter, so a batch and a half-closed connection wait for it) and
     /// schedules its first case.
-    func startCheck(_ check: PluginCheck, connection: ClientConnection, id: JSONValue) -> Waiter {
+    func startCheck(_ check: PluginCheck, connection: ClientConnection, id: RequestID) -> Waiter {
         nextWaiterNumber += 1
         let waiter = Waiter(number: nextWaiterNumber, scene: "", transition: "", connection: connection, id: id)
         waiters.append(waiter)
@@ -97,7 +97,8 @@ extension Daemon {
         let watcher = PluginWatcher(directory: config.pluginsDir) { batch in
             post { ref.daemon?.pluginFilesChanged(batch) }
         }
-        if watcher == nil {
+        // A folder that is not there has been reported already (reportPluginsFolder).
+        if watcher == nil, FileSystem.isDirectory(config.pluginsDir) {
             logger.warning("cannot watch the plugins folder with inotify: hot reload is off", metadata: ["plugins.dir": "\(config.pluginsDir)"])
         }
         pluginWatcherBox.watcher = watcher

@@ -9,7 +9,10 @@ import Glibc
 
 /// What `preview` and `filmstrip` share: which transition to run, in what scene.
 struct SpecOptions: ParsableArguments {
-    @Option(help: "The kind of transition: select, push, pop, present or dismiss.")
+    @Option(help: """
+        The kind of transition: select (a custom container), push or pop (a navigation container), present or \
+        dismiss (full screen unless --style or --presentation says otherwise).
+        """)
     var kind: String = "select"
 
     @Option(help: "The private scene's size, WxH.")
@@ -129,7 +132,7 @@ struct Preview: ParsableCommand {
         let t = strip["transition"]
         let span = (t?["ended_at"]?.doubleValue ?? 0) - (t?["started_at"]?.doubleValue ?? 0)
         let player = try client.callOrExit("render.filmstrip", JSONObject([
-            ("spec", spec), ("frames", .number(Double(PreviewPage.playerFrames(span: span)))), ("labels", false),
+            ("spec", spec), ("frames", .number(Double(PreviewPage.playerFrames(span: span)))),
         ]))
         let timeline = try client.callOrExit("render.timeline", JSONObject([("spec", spec)]))
         let html = PreviewPage.html(PreviewPage.Input(
