@@ -320,6 +320,9 @@ public final class Daemon: EventSink, @unchecked Sendable {
         slots.reserveCapacity(count)
         var pending: [Waiter] = []
         for i in 0..<count {
+            // Only a waiter this member registers is the batch's: one left by an earlier plain request (a
+            // transition.wait still pending, on any connection, or a check long answered) is not.
+            lastWaiter = nil
             slots.append(member(i))
             if let waiter = lastWaiter {
                 waiter.slot = slots.count - 1

@@ -63,6 +63,16 @@ struct PluginCheckTurnTests {
         #expect(try other.result("scene.list")?.arrayValue?.isEmpty == true)
     }
 
+    @Test("a batch after a finished check is answered at once (it must not take the check for its member)")
+    func batchAfterCheck() throws {
+        let (h, turns) = try Self.daemonWithTurns()
+        #expect(try h.call("plugins.check", ["name": "flip"], id: 5).isEmpty)
+        while !turns.queue.isEmpty { turns.runOne() }
+        #expect(try h.readLines().last?["id"] == 5)
+        let answered = try h.send(#"[{"jsonrpc":"2.0","id":1,"method":"daemon.ping"}]"#)
+        #expect(answered.first?.arrayValue?.first?["result"] == "pong")
+    }
+
     @Test("a check in a batch is answered with the batch once it is done; its errors come at once")
     func inBatch() throws {
         let (h, turns) = try Self.daemonWithTurns()

@@ -47,6 +47,25 @@ struct WaitAndContainerMethodTests {
         #expect(lines[1]["id"] == 3)
     }
 
+    @Test("a batch after a plain transition.wait is answered at once, and the wait's answer stays its own line")
+    func batchAfterPlainWait() throws {
+        let h = try Harness()
+        try h.setUpScene()
+        let t = try #require(try h.result("container.select", ["container": "tabs", "index": 1])?["transition"])
+        #expect(try h.call("transition.wait", ["transition": t], id: 7).isEmpty)
+        // The batch has no wait of its own: it must not take the pending one for its member.
+        let answered = try h.send(#"[{"jsonrpc":"2.0","id":1,"method":"daemon.ping"}]"#)
+        #expect(answered.count == 1)
+        guard case .array(let members)? = answered.first else {
+            Issue.record("expected the batch's array at once: \(answered)")
+            return
+        }
+        #expect(members.map { $0["id"] } == [1])
+        let lines = try h.call("clock.advance", ["ms": 1100], id: 9)
+        #expect(lines.map { $0["id"] } == [7, 9])
+        #expect(lines.first?["result"]?["ended"] == true)
+    }
+
     @Test("navigation, tab and paging containers over the protocol, with their container.get fields")
     func containerKinds() throws {
         let h = try Harness()
