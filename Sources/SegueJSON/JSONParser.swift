@@ -54,6 +54,8 @@ private struct Cursor {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
     var index = 0
+    /// Past this many keys an object finds repeated keys with a dictionary instead of a linear search.
+    static let indexedKeys = 32
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -105,6 +107,8 @@ private struct Cursor {
             return .object(JSONObject())
         }
         pairs.reserveCapacity(6)
+        var keyPositions: [String: Int] = [:]
+        var indexed = false
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
@@ -114,10 +118,25 @@ private struct Cursor {
             index += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            if let i = pairs.firstIndex(where: { $0.key == key }) {
-                pairs[i].value = value  // a repeated key: the last one wins, in the first one's place
+            // A repeated key: the last one wins, in the first one's place. Protocol objects are small and searched
+            // linearly; past `indexedKeys` pairs a dictionary finds repeats, so a line of a hundred thousand keys
+            // costs linear time, not seconds of the event loop.
+            if indexed {
+                // Looked up and inserted in one access, so the dictionary is never copied.
+                let i = keyPositions[key, default: pairs.count]
+                if i < pairs.count { pairs[i].value = value } else {
+                    keyPositions[key] = i
+                    pairs.append((key, value))
+                }
+            } else if let i = pairs.firstIndex(where: { $0.key == key }) {
+                pairs[i].value = value
             } else {
                 pairs.append((key, value))
+                if pairs.count == Self.indexedKeys {
+                    keyPositions.reserveCapacity(pairs.count * 2)
+                    for (i, pair) in pairs.enumerated() { keyPositions[pair.key] = i }
+                    indexed = true
+                }
             }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input") }

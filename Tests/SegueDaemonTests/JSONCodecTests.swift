@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import SegueJSON
 import Testing
 
@@ -36,4 +38,43 @@ struct JSONCodecTests {
         #expect(value.serialized() == #"{"b":1,"a":[true,false,null,{"x":"y"}],"c":{}}"#)
         #expect(try JSONParser.parse(value.serialized()) == value)
     }
+
+    @Test("past 32 keys a repeated key still keeps the last value in the first one's place")
+    func repeatedKeysInALargeObject() throws {
+        let keys = (0..<40).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+        let parsed = try JSONParser.parse("{\(keys),\"k3\":\"last\",\"k39\":null,\"new\":1}").objectValue
+        #expect(parsed?.count == 41)
+        #expect(parsed?.keys.prefix(4) == ["k0", "k1", "k2", "k3"])
+        #expect(parsed?["k3"] == "last")
+        #expect(parsed?["k39"] == .null)
+        #expect(parsed?.keys.last == "new")
+    }
+
+    @Test("an object of 200 000 distinct keys (a 2 MB line) parses in linear time, not minutes")
+    func manyKeysAreNotQuadratic() {
+        // Each key was compared with every earlier one: 200 000 keys took minutes of the event loop. The 20 s
+        // bound only turns that into a failure; the parse takes a fraction of a second.
+        let keys = (0..<200_000).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+        let text = UncheckedText("{" + keys + "}")
+        let done = DispatchSemaphore(value: 0)
+        let count = CountBox()
+        Thread.detachNewThread {
+            count.value = (try? JSONParser.parse(text.value))?.objectValue?.count
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 20) == .success else {
+            Issue.record("parsing 200 000 keys took more than 20 s")
+            return
+        }
+        #expect(count.value == 200_000)
+    }
+}
+
+private struct UncheckedText: @unchecked Sendable {
+    let value: String
+    init(_ value: String) { self.value = value }
+}
+
+private final class CountBox: @unchecked Sendable {
+    var value: Int?
 }
