@@ -292,10 +292,13 @@ extension Scene {
     {
         try requireNavigation(nav)
         guard !vcs.isEmpty else { throw .invalidParams("vcs", "the stack needs at least one view controller") }
+        // Sets, not searches of the stack per view controller: a stack of thousands stays linear.
         var seen = Set<ObjectIdentifier>()
+        let onStack = Set(nav.items.map(ObjectIdentifier.init))
+        let held = itemsOfAnyContainer()
         for vc in vcs {
             guard seen.insert(ObjectIdentifier(vc)).inserted else { throw .invalidParams("vcs", "'\(vc.id)' appears twice") }
-            if !nav.items.contains(where: { $0 === vc }) { try requireFree(vc, param: "vcs") }
+            if !onStack.contains(ObjectIdentifier(vc)) { try requireFree(vc, param: "vcs", held: held) }
         }
         if let queued = try admit(nav, whenBusy, kind: .set, retry: { [unowned self] id throws(EngineError) in
             try self.setStack(nav, vcs, animated: animated, interactive: interactive, animator: requested, whenBusy: .reject, id: id)
@@ -303,8 +306,8 @@ extension Scene {
             return queued
         }
         let old = nav.items
-        let leaving = old.filter { o in !vcs.contains { $0 === o } }
-        let entering = vcs.filter { n in !old.contains { $0 === n } }
+        let leaving = old.filter { !seen.contains(ObjectIdentifier($0)) }
+        let entering = vcs.filter { !onStack.contains(ObjectIdentifier($0)) }
         guard let from = old.last, let to = vcs.last, from !== to else {
             // The top stays (or the stack was empty): containment only, no transition.
             for vc in leaving { willMove(vc, to: nil) }
@@ -312,8 +315,8 @@ extension Scene {
             let visible = nav.isVisible
             if visible, let from = old.last, from !== vcs.last { beginAppearance(from, appearing: false, animated: false) }
             nav.items = vcs
+            removeChildren(leaving, of: nav)
             for vc in leaving {
-                nav.children.removeAll { $0 === vc }
                 vc.parent = nil
                 if vc.view.superview === nav.view { removeFromSuperview(vc.view) }
             }
@@ -335,7 +338,7 @@ extension Scene {
             for vc in entering { didMove(vc, to: nav) }
             return .nothing
         }
-        let toWasOnStack = old.contains { $0 === to }
+        let toWasOnStack = onStack.contains(ObjectIdentifier(to))
         let op = TransitionOperation(kind: .set, container: nav, from: from, to: to, fromIndex: old.count - 1,
                                      toIndex: vcs.count - 1, direction: toWasOnStack ? "backward" : "forward")
         let animator = try resolveAnimator(op, requested: requested)
@@ -351,8 +354,10 @@ extension Scene {
     }
 
     /// A view controller that is about to join a container must not be anywhere else.
-    func requireFree(_ vc: ViewController, param: String) throws(EngineError) {
-        guard vc.parent == nil, vc !== root, !isItemOfAnyContainer(vc), vc.presentation == nil, vc.presentedViewController == nil else {
+    /// `held` is `itemsOfAnyContainer()` when the caller checks many.
+    func requireFree(_ vc: ViewController, param: String, held: Set<ObjectIdentifier>? = nil) throws(EngineError) {
+        let inContainer = held.map { $0.contains(ObjectIdentifier(vc)) } ?? isItemOfAnyContainer(vc)
+        guard vc.parent == nil, vc !== root, !inContainer, vc.presentation == nil, vc.presentedViewController == nil else {
             throw .invalidParams(param, "'\(vc.id)' already has a parent, is in a container, is presented or is the root")
         }
     }
@@ -616,18 +621,16 @@ extension Scene {
             endAppearance(to, animated: animated)
             didMove(to, to: container)
         case .pop:
-            for vc in [from] + t.leaving {
-                container.children.removeAll { $0 === vc }
-                vc.parent = nil
-            }
+            removeChildren([from] + t.leaving, of: container)
+            for vc in [from] + t.leaving { vc.parent = nil }
             container.selectedIndex = container.items.count - 1
             endAppearance(from, animated: animated)
             endAppearance(to, animated: animated)
             didMove(from, to: nil)
             for vc in t.leaving { didMove(vc, to: nil) }
         case .set:
+            removeChildren(t.leaving, of: container)
             for vc in t.leaving {
-                container.children.removeAll { $0 === vc }
                 vc.parent = nil
                 if vc.view.superview === container.view { removeFromSuperview(vc.view) }
             }
@@ -684,8 +687,8 @@ extension Scene {
             for vc in t.leaving { didMove(vc, to: container) }
         case .set:
             container.items = t.oldStack
+            removeChildren(t.entering, of: container)
             for vc in t.entering {
-                container.children.removeAll { $0 === vc }
                 vc.parent = nil
                 didMove(vc, to: nil)
             }

@@ -63,11 +63,12 @@ extension Scene {
         -> ContainerViewController
     {
         var seen = Set<String>()
+        let held = itemsOfAnyContainer()
         for item in items {
             guard seen.insert(item.id).inserted else {
                 throw .invalidParams("children", "'\(item.id)' appears twice")
             }
-            guard item.parent == nil, item !== root, !isItemOfAnyContainer(item) else {
+            guard item.parent == nil, item !== root, !held.contains(ObjectIdentifier(item)) else {
                 throw .invalidParams("children", "'\(item.id)' already has a parent or is the root")
             }
         }
@@ -165,6 +166,24 @@ extension Scene {
         container.pageOf[vc.id] = page
         touch(vc)
         return vc
+    }
+
+    /// Every view controller some container holds as an item or keeps alive, in one pass: for checking many at once
+    /// (`isItemOfAnyContainer` for each of n children was n passes over every view controller).
+    func itemsOfAnyContainer() -> Set<ObjectIdentifier> {
+        var held = Set<ObjectIdentifier>()
+        for case let c as ContainerViewController in viewControllersByID.values {
+            for vc in c.items { held.insert(ObjectIdentifier(vc)) }
+            for vc in c.alive { held.insert(ObjectIdentifier(vc)) }
+        }
+        return held
+    }
+
+    /// Takes `vcs` out of `container.children` in one pass (one `removeAll` per view controller was quadratic).
+    func removeChildren(_ vcs: [ViewController], of container: ContainerViewController) {
+        guard !vcs.isEmpty else { return }
+        let gone = Set(vcs.map(ObjectIdentifier.init))
+        container.children.removeAll { gone.contains(ObjectIdentifier($0)) }
     }
 
     func isItemOfAnyContainer(_ vc: ViewController) -> Bool {
