@@ -22,6 +22,7 @@ struct SegueCtl: ParsableCommand {
               seguectl test --spawn Tests/Scenarios
               seguectl preview flip --kind push
               seguectl filmstrip dt-slide cross-dissolve --out strips.svg
+              seguectl studio --open
 
             Every subcommand takes --socket PATH (default: $XDG_RUNTIME_DIR/segued.sock, else \
             /tmp/segued-$UID.sock); tree, plugins, check, stats and test take --json to print the raw JSON result \
@@ -31,7 +32,7 @@ struct SegueCtl: ParsableCommand {
             2 the daemon could not be reached, or the arguments were wrong.
             """,
         subcommands: [Call.self, Watch.self, Tree.self, Plugins.self, Check.self, Stats.self, Test.self, Preview.self,
-                      FilmstripCommand.self])
+                      FilmstripCommand.self, Studio.self])
 
     /// Parses and runs like ArgumentParser's own `main`, except that a usage error exits with status 2 (as
     /// documented) rather than EX_USAGE.
