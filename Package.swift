@@ -78,7 +78,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "segue-studio",
-            dependencies: ["SegueStudio", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "SegueStudio", "SegueClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .executableTarget(
             name: "segue-bench",

@@ -10,7 +10,7 @@ public enum StudioOpener {
 
     /// Writes the redirect file and returns its path.
     public static func writeRedirect(url: String, in base: String = NSTemporaryDirectory()) throws -> String {
-        let folder = base + "/segue-studio-" + UUID().uuidString
+        let folder = (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/segue-studio-" + UUID().uuidString
         guard mkdir(folder, 0o700) == 0 else { throw Failure(description: "cannot create \(folder)") }
         let path = folder + "/open.html"
         let escaped = url.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")

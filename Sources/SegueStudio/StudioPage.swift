@@ -71,7 +71,7 @@ enum StudioPage {
   .picture { position: relative; overflow-x: auto; }
   .picture img { display: block; max-width: 100%; }
   .picture .mark { position: absolute; border: 2px solid var(--accent); border-radius: 3px; pointer-events: none; }
-  .picture .head { position: absolute; top: 0; bottom: 0; width: 2px; background: var(--accent); pointer-events: none; }
+  .picture .head { position: absolute; width: 2px; background: var(--accent); pointer-events: none; }
   #events { max-height: 220px; overflow: auto; margin: 0; padding: 0; list-style: none;
             font: 12px ui-monospace, monospace; }
   #events li { padding: 1px 4px; color: #aeaeb2; }
@@ -544,7 +544,7 @@ function showPlayhead() {
     for (const f of frames) if (f.time <= studio.t + 1e-6) pick = f;
     const mark = strip.querySelector(".mark");
     if (pick && mark) {
-      mark.style.left = `${pick.x * k}px`; mark.style.top = `${pick.y * k}px`;
+      mark.style.left = `${img.offsetLeft + pick.x * k}px`; mark.style.top = `${img.offsetTop + pick.y * k}px`;
       mark.style.width = `${pick.w * k}px`; mark.style.height = `${pick.h * k}px`;
     }
   }
@@ -552,7 +552,10 @@ function showPlayhead() {
     const img = chart.querySelector("img");
     const xMax = +chart.dataset.xmax || 1;
     const x = (78 + clamp(studio.t, 0, xMax) / xMax * 662) / 760 * img.clientWidth;
-    chart.querySelector(".head").style.left = `${x}px`;
+    const head = chart.querySelector(".head");
+    head.style.left = `${img.offsetLeft + x}px`;
+    head.style.top = `${img.offsetTop}px`;
+    head.style.height = `${img.offsetHeight}px`;
   }
   for (const li of $("events").children) li.classList.toggle("past", +li.dataset.time <= studio.t + 1e-6);
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SegueClient
 import SegueStudio
 
 /// `segue-studio` (started by `seguectl studio`): serves the studio page on 127.0.0.1 and prints its address, token
@@ -32,7 +33,7 @@ struct SegueStudioCommand: ParsableCommand {
         sigprocmask(SIG_SETMASK, &none, nil)
         signal(SIGTERM, SIG_DFL)
         signal(SIGINT, SIG_DFL)
-        let socketPath = socket ?? StudioDefaults.socketPath
+        let socketPath = socket ?? SegueClient.defaultSocketPath
         guard let token = StudioToken.make() else {
             FileHandle.standardError.write(Data("segue-studio: cannot read /dev/urandom for a token\n".utf8))
             throw ExitCode(2)

@@ -244,6 +244,34 @@ def run(args, chromium, chromedriver):
               f"compare lanes: {titles}")
         print(f"ok: compare {titles}")
 
+        # A present in the custom style with a presentation plugin: the presented view gets the plugin's frame.
+        driver.js("const set = (id, v) => { const e = document.getElementById(id); e.value = v; };"
+                  "set('compare', ''); set('kind', 'present'); set('style', 'custom');"
+                  "set('presentation', 'side-panel'); set('animator', 'side-panel-slide');"
+                  "document.getElementById('animator').dispatchEvent(new Event('change'));")
+        wait_for("side-panel-slide playing", lambda: (lambda d: d.get("animator") == "side-panel-slide"
+                                                      and d.get("state") == "playing")(driver.dataset()))
+        widths = wait_for("the presented panel", lambda: driver.js(
+            "const v = document.querySelector('.stage [data-view=\"to.view\"]');"
+            "return v ? [v.offsetWidth, document.querySelector('.stage [data-view=\"window\"]').offsetWidth] : null;"))
+        check(0 < widths[0] < widths[1], f"the side panel is not narrower than the window: {widths}")
+        print(f"ok: present, custom style, side-panel: the panel is {widths[0]} of {widths[1]} wide")
+
+        # The daemon restarts: the page says so, reconnects and builds its scene again.
+        procs.remove(daemon)
+        daemon.terminate()
+        daemon.wait(timeout=10)
+        wait_for("the page to see the daemon go", lambda: driver.dataset().get("connected") == "false")
+        daemon = subprocess.Popen([os.path.join(args.bin, "segued"), "--plugins", plugins, "--socket", sock],
+                                  stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "segued2.log"), "w"))
+        procs.insert(0, daemon)
+        wait_for("the page to reconnect and play", lambda: (lambda d: d.get("connected") == "true"
+                                                             and d.get("state") == "playing")(driver.dataset()))
+        note = driver.js("return document.getElementById('banner').innerText;")
+        check("restarted" in note, f"the page does not say the daemon restarted: {note!r}")
+        check(driver.js("return window.sameDocument;") == "yes", "the page was reloaded")
+        print(f"ok: daemon restart: {note!r}")
+
         if args.screenshot:
             time.sleep(0.3)
             driver.screenshot(args.screenshot)
