@@ -31,6 +31,8 @@ public struct PluginRecord: Sendable {
     /// The load generation of its file: 1 for the first successful load, one more for each later one (a save that
     /// loads). Unlike `version`, which the plugin declares, it changes with every edit that loads.
     public var generation: Int = 0
+    /// An animator's declared `kinds` (the cases it is written for), nil when it declares none.
+    public var kinds: [String]?
 
     public var json: JSONValue {
         var o = JSONObject([
@@ -44,6 +46,7 @@ public struct PluginRecord: Sendable {
         o["calls"] = .number(Double(calls))
         o["failures"] = .number(Double(failures))
         o["generation"] = .number(Double(generation))
+        if let kinds { o["kinds"] = .array(kinds.map { .string($0) }) }
         return .object(o)
     }
 }
@@ -209,7 +212,10 @@ public final class PluginHost: AnimatorProvider {
         }
         let generation = (generations[path] ?? 0) + 1
         generations[path] = generation
-        for i in records.indices { records[i].generation = generation }
+        for i in records.indices {
+            records[i].generation = generation
+            records[i].kinds = kindsByName[records[i].name]
+        }
         for record in records { byName[record.name] = path }
         files[path] = LoadedFile(file: path, source: source, records: records, animatorKinds: kindsByName)
         failed[path] = nil

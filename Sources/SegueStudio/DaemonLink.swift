@@ -26,11 +26,18 @@ final class DaemonLink: @unchecked Sendable {
 
     func start() { connect() }
 
-    /// Closes the connection and stops reconnecting (the page went away).
-    func stop() {
+    /// Sends `lines` (when connected), then closes the connection and stops reconnecting (the page went away).
+    func stop(sending lines: [String] = []) {
         stopped = true
-        channel?.close(promise: nil)
-        channel = nil
+        guard let channel else { return }
+        self.channel = nil
+        for line in lines {
+            var buffer = channel.allocator.buffer(capacity: line.utf8.count + 1)
+            buffer.writeString(line)
+            buffer.writeInteger(UInt8(ascii: "\n"))
+            channel.write(buffer, promise: nil)
+        }
+        channel.writeAndFlush(channel.allocator.buffer(capacity: 0)).whenComplete { _ in channel.close(promise: nil) }
     }
 
     /// Sends one line (a newline is added); false when not connected.

@@ -20,7 +20,17 @@ final class PageSession {
 
     func start() { link.start() }
 
-    func close() { link.stop() }
+    /// The page went away: its scenes are destroyed (a page reload would otherwise leave them in the daemon), then
+    /// its daemon connection closes.
+    func close() {
+        let lines = policy.scenes.sorted().enumerated().map { i, scene in
+            JSONValue.object(JSONObject([
+                ("jsonrpc", "2.0"), ("id", .string("studio-close-\(i)")), ("method", "scene.destroy"),
+                ("params", .object(JSONObject([("scene", .string(scene))]))),
+            ])).serialized()
+        }
+        link.stop(sending: lines)
+    }
 
     /// A text message from the page.
     func received(_ text: String) {

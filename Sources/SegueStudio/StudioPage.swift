@@ -285,7 +285,18 @@ async function loadPlugins() {
   const presentations = [""].concat(studio.plugins.filter((p) => p.kind === "presentation" && p.status === "loaded")
     .map((p) => p.name));
   fillSelect($("presentation"), presentations, "");
+  markCases();
   showPluginError();
+}
+
+/// Cases the animator does not declare in its `kinds` stay playable (to see what happens) but are marked.
+function markCases() {
+  const r = record($("animator").value);
+  for (const option of $("kind").options) {
+    const kind = option.value.replace("-backward", "");
+    const declared = !r || !r.kinds || r.kinds.includes(kind);
+    option.textContent = option.textContent.replace(/ \(not in its kinds\)$/, "") + (declared ? "" : " (not in its kinds)");
+  }
 }
 
 function fillSelect(select, values, fallback) {

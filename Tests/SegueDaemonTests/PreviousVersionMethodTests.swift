@@ -40,6 +40,9 @@ struct PreviousVersionMethodTests {
         #expect(try h.result("plugins.reload", ["name": "fade"])?["loaded"] == ["fade"])
         let record = try #require(try h.result("plugins.list")?.arrayValue?.first)
         #expect(record["generation"] == 2 && record["version"] == "1.0")
+        #expect(record["kinds"] == nil)  // fade declares none
+        let bundled = try #require(try Harness().result("plugins.list")?.arrayValue)
+        #expect(bundled.first { $0["name"] == "dt-slide" }?["kinds"] == ["select", "push", "pop", "set"])
         let old = try #require(try h.result("container.select", ["container": "tabs", "index": 1, "animator": "fade@previous"]))
         #expect(old["animator"] == "fade@previous" && old["duration"] == 0.25)
         try h.call("clock.advance", ["ms": 300])

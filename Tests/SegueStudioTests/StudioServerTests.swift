@@ -58,6 +58,25 @@ struct StudioServerTests {
         try ws.send(#"{"jsonrpc":"2.0","id":9,"method":"daemon.ping"}"#)
         #expect(try ws.receive() == ["id": 9, "result": "pong"])
     }
+
+    @Test("when the page goes away, the scenes it created are destroyed and its daemon connection closes")
+    func cleanup() throws {
+        let daemon = try FakeDaemon()
+        let server = try StudioServer(socketPath: daemon.path, port: 0, token: "t0k3n", log: { _ in })
+        defer { server.close() }
+        let ws = try Raw.webSocket(server.port, "/ws?token=t0k3n", host: "127.0.0.1:\(server.port)")
+        _ = try ws.receive()
+        try ws.send(#"{"jsonrpc":"2.0","id":1,"method":"scene.create","params":{"id":"studio-b"}}"#)
+        _ = try ws.receive()
+        try ws.send(#"{"jsonrpc":"2.0","id":2,"method":"scene.create","params":{"id":"studio-a"}}"#)
+        _ = try ws.receive()
+        close(ws.fd)
+        #expect(daemon.waitForHangUp())
+        #expect(daemon.lines.dropFirst(2) == [
+            #"{"jsonrpc":"2.0","id":"studio-close-0","method":"scene.destroy","params":{"scene":"studio-a"}}"#,
+            #"{"jsonrpc":"2.0","id":"studio-close-1","method":"scene.destroy","params":{"scene":"studio-b"}}"#,
+        ])
+    }
 }
 
 /// A stand-in daemon: one connection at a time, each line answered with pong under its id.
@@ -91,6 +110,17 @@ final class FakeDaemon: @unchecked Sendable {
         unlink(path)
     }
 
+    private var hangUps = 0
+
+    /// Waits (up to 10 s) until a client has closed a connection; false if none did.
+    func waitForHangUp() -> Bool {
+        for _ in 0..<1000 {
+            if lock.withLock({ hangUps }) > 0 { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
     /// Closes the current connection; the next one is served as before.
     func hangUp() {
         lock.withLock {
@@ -120,7 +150,10 @@ final class FakeDaemon: @unchecked Sendable {
                     }
                 }
             }
-            lock.withLock { current = -1 }
+            lock.withLock {
+                current = -1
+                hangUps += 1
+            }
             close(fd)
         }
     }
