@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "CLuaShim", dependencies: ["CLua"]),
         // A small JSON value type with a fast, bounded parser and a serializer.
         .target(name: "SegueJSON"),
+        // The one version string segued, seguectl and daemon.info report.
+        .target(name: "SegueVersion"),
         // The transition engine: pure Swift, no I/O, driven by a clock.
         .target(name: "SegueKit", dependencies: ["SegueJSON"]),
         // Pictures of transitions (render.*): filmstrips and property curves as SVG, from recorded timelines.
@@ -40,7 +42,7 @@ let package = Package(
         .target(
             name: "SegueDaemon",
             dependencies: [
-                "SegueKit", "SegueLua", "SegueJSON", "SegueRender", "CEventLoop",
+                "SegueKit", "SegueLua", "SegueJSON", "SegueRender", "CEventLoop", "SegueVersion",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
@@ -52,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "segued",
             dependencies: [
-                "SegueDaemon",
+                "SegueDaemon", "SegueVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -60,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "seguectl",
             dependencies: [
-                "SegueClient", "SegueJSON", "SegueCtlKit",
+                "SegueClient", "SegueJSON", "SegueCtlKit", "SegueVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -79,7 +81,8 @@ let package = Package(
         .executableTarget(
             name: "segue-studio",
             dependencies: [
-                "SegueStudio", "SegueClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SegueStudio", "SegueClient", "SegueVersion",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
@@ -103,7 +106,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["SegueClient", "SegueJSON", "segued", "seguectl", "segue-studio"]
+            dependencies: ["SegueClient", "SegueJSON", "SegueVersion", "segued", "seguectl", "segue-studio"]
         ),
         .testTarget(name: "SegueStudioTests", dependencies: ["SegueStudio", "SegueJSON"]),
         .testTarget(name: "SegueCtlKitTests", dependencies: ["SegueCtlKit", "SegueClient", "SegueJSON"]),

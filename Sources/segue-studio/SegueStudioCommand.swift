@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SegueClient
 import SegueStudio
+import SegueVersion
 
 /// `segue-studio` (started by `seguectl studio`): serves the studio page on 127.0.0.1 and prints its address, token
 /// included, on the first line of its output.
@@ -9,7 +10,8 @@ import SegueStudio
 struct SegueStudioCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "segue-studio",
-        abstract: "Serve the studio page on 127.0.0.1: live plugins, playing, scrubbing, hot reload (seguectl studio).")
+        abstract: "Serve the studio page on 127.0.0.1: live plugins, playing, scrubbing, hot reload (seguectl studio).",
+        version: SegueVersion.string)
 
     @Option(help: "The daemon's socket (default: $XDG_RUNTIME_DIR/segued.sock, else /tmp/segued-$UID.sock).")
     var socket: String?
