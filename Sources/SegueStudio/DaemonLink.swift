@@ -14,7 +14,8 @@ final class DaemonLink: @unchecked Sendable {
 
     private var channel: (any Channel)?
     private var stopped = false
-    private var wasConnected = false
+    /// The state last reported through `onState` (nil before the first).
+    private var reported: Bool?
     static let retryDelay = TimeAmount.milliseconds(250)
 
     init(socketPath: String, eventLoop: any EventLoop) {
@@ -69,12 +70,19 @@ final class DaemonLink: @unchecked Sendable {
                         return
                     }
                     link.channel = channel
-                    link.wasConnected = true
-                    link.onState(true)
+                    link.report(true)
                 case .failure:
+                    // Said once (the page shows that no daemon answers), then retried quietly.
+                    link.report(false)
                     link.retry()
                 }
             }
+    }
+
+    private func report(_ connected: Bool) {
+        guard reported != connected else { return }
+        reported = connected
+        onState(connected)
     }
 
     private func retry() {
@@ -87,7 +95,7 @@ final class DaemonLink: @unchecked Sendable {
     fileprivate func lost() {
         guard channel != nil else { return }
         channel = nil
-        onState(false)
+        report(false)
         retry()
     }
 

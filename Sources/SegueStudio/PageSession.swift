@@ -3,7 +3,8 @@ import SegueJSON
 /// One open page: its WebSocket on one side, its own connection to the daemon on the other. Messages from the page
 /// go through the `RelayPolicy`; every line from the daemon (responses and the events the page subscribed to) goes
 /// to the page as it is. The studio adds one notification of its own, `studio.daemon {connected, session}`, when
-/// the daemon connection is made, lost (a restart) and made again; the page then rebuilds its scene.
+/// the daemon connection is made, lost (a restart) and made again — or cannot be made at first (`connected: false`,
+/// `session: 0`); the page then rebuilds its scene.
 final class PageSession {
     private var policy = RelayPolicy()
     private let link: DaemonLink

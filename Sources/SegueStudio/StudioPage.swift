@@ -193,14 +193,16 @@ function banner(text) {
 function onDaemon(p) {
   body.dataset.connected = String(p.connected);
   if (!p.connected) {
-    setStatus(`the daemon went away (${p.socket}); reconnecting…`, true);
-    banner("The daemon stopped or restarted: the studio is reconnecting. Everything is rebuilt when it is back.");
+    setStatus(`no daemon answers at ${p.socket}; retrying…`, true);
+    banner(p.session > 0
+      ? "The daemon stopped or restarted: the studio is reconnecting. Everything is rebuilt when it is back."
+      : `No daemon answers at ${p.socket}: start it (scripts/start). The studio connects as soon as it is up.`);
     failPending("the daemon went away");
     studio.lanes = [];
     return;
   }
   setStatus(`connected to ${p.socket}`);
-  if (p.session > 1) banner("The daemon restarted: reconnected, and the scenes were built again.");
+  banner(p.session > 1 ? "The daemon restarted: reconnected, and the scenes were built again." : "");
   studio.epoch++;
   serial(start).catch(showFailure);
 }

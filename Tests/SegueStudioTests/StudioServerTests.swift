@@ -59,6 +59,27 @@ struct StudioServerTests {
         #expect(try ws.receive() == ["id": 9, "result": "pong"])
     }
 
+    @Test("with no daemon yet, the page is told so once, and connected when one appears")
+    func noDaemonYet() throws {
+        let path = NSTemporaryDirectory() + "nd-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+        let server = try StudioServer(socketPath: path, port: 0, token: "t0k3n", log: { _ in })
+        defer { server.close() }
+        let ws = try Raw.webSocket(server.port, "/ws?token=t0k3n", host: "127.0.0.1:\(server.port)")
+        defer { close(ws.fd) }
+        let down = try ws.receive()
+        #expect(down["method"] == "studio.daemon" && down["params"]?["connected"] == false
+                && down["params"]?["session"] == 0)
+        try ws.send(#"{"jsonrpc":"2.0","id":3,"method":"daemon.ping"}"#)
+        let refused = try ws.receive()
+        #expect(refused["id"] == 3 && refused["error"]?["code"] == -32000)
+        let daemon = try FakeDaemon(path: path)
+        let up = try ws.receive()
+        #expect(up["params"]?["connected"] == true && up["params"]?["session"] == 1)
+        try ws.send(#"{"jsonrpc":"2.0","id":4,"method":"daemon.ping"}"#)
+        #expect(try ws.receive() == ["id": 4, "result": "pong"])
+        _ = daemon
+    }
+
     @Test("when the page goes away, the scenes it created are destroyed and its daemon connection closes")
     func cleanup() throws {
         let daemon = try FakeDaemon()
@@ -89,8 +110,8 @@ final class FakeDaemon: @unchecked Sendable {
 
     var lines: [String] { lock.withLock { received } }
 
-    init() throws {
-        path = NSTemporaryDirectory() + "fd-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+    init(path: String = NSTemporaryDirectory() + "fd-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock") throws {
+        self.path = path
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
