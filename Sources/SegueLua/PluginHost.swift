@@ -391,7 +391,9 @@ public final class PluginHost: AnimatorProvider {
         } catch {
             throw EngineError(.pluginError, "plugin file \(PluginHost.fileName(file.file)) failed to load: \(error.message)")
         }
-        let plugin = PluginHost.baseName(file.file)
+        // Warnings and log lines name a plugin plugins.list lists: the file's only plugin (a file `bounce.lua` that
+        // defines `bounce-port` said `bounce`); a state shared by several plugins names its file.
+        let plugin = file.records.count == 1 ? file.records[0].name : PluginHost.baseName(file.file)
         instance.onLog = { [weak scene] message in
             scene?.emit("log", JSONObject([("level", "info"), ("plugin", .string(plugin)), ("message", .string(message))]))
         }
