@@ -357,7 +357,8 @@ extension Scene {
     /// `held` is `itemsOfAnyContainer()` when the caller checks many.
     func requireFree(_ vc: ViewController, param: String, held: Set<ObjectIdentifier>? = nil) throws(EngineError) {
         let inContainer = held.map { $0.contains(ObjectIdentifier(vc)) } ?? isItemOfAnyContainer(vc)
-        guard vc.parent == nil, vc !== root, !inContainer, vc.presentation == nil, vc.presentedViewController == nil else {
+        guard vc.parent == nil, vc !== root, !inContainer, vc.presentation == nil, vc.presentedViewController == nil
+        else {
             throw .invalidParams(param, "'\(vc.id)' already has a parent, is in a container, is presented or is the root")
         }
     }

@@ -27,7 +27,7 @@ extension PluginHost {
                 throw EngineError(.notFound, "no plugin named '\(name)' is loaded", param: "name", id: name)
             }
             guard record.kind == "animator" else {
-                throw EngineError(.invalidParams, "plugin '\(name)' is a \(record.kind); plugins.check runs animators", param: "name")
+                throw EngineError(.invalidParams, "plugin '\(name)' is \(PluginHost.withArticle(record.kind)); plugins.check runs animators", param: "name")
             }
         }
         for (param, plugin, kind) in [("presentation", presentation, "presentation"), ("delegate", delegate, "delegate")] {
@@ -36,7 +36,7 @@ extension PluginHost {
                 throw EngineError(.notFound, "no plugin named '\(plugin)' is loaded", param: param, id: plugin)
             }
             guard record.kind == kind else {
-                throw EngineError(.invalidParams, "plugin '\(plugin)' is a \(record.kind), not a \(kind) plugin", param: param)
+                throw EngineError(.invalidParams, "plugin '\(plugin)' is \(PluginHost.withArticle(record.kind)), not a \(kind) plugin", param: param)
             }
         }
         return PluginCheck(host: self, plugin: name, size: size, presentation: presentation, delegate: delegate,

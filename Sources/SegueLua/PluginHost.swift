@@ -301,7 +301,7 @@ public final class PluginHost: AnimatorProvider {
         guard let record = file.records.first(where: { $0.name == name }) else { return nil }
         let path = file.file
         guard record.kind == kind else {
-            throw EngineError(.invalidParams, "plugin '\(name)' is a \(record.kind), not \(what)", param: param)
+            throw EngineError(.invalidParams, "plugin '\(name)' is \(PluginHost.withArticle(record.kind)), not \(what)", param: param)
         }
         let instance = try instance(for: file, scene: scene)
         guard let described = instance.described.first(where: { ($0.name ?? PluginHost.baseName(path)) == name })
@@ -366,7 +366,7 @@ public final class PluginHost: AnimatorProvider {
             let record = file.records.first(where: { $0.name == delegate })
         else { return .failure(AnimatorFault("no delegate plugin named '\(delegate)' is loaded")) }
         guard record.kind == "delegate" else {
-            return .failure(AnimatorFault("plugin '\(delegate)' is a \(record.kind), not a delegate"))
+            return .failure(AnimatorFault("plugin '\(delegate)' is \(PluginHost.withArticle(record.kind)), not a delegate"))
         }
         let instance: PluginInstance
         do {
@@ -377,6 +377,11 @@ public final class PluginHost: AnimatorProvider {
         guard let described = instance.described.first(where: { ($0.name ?? PluginHost.baseName(path)) == delegate })
         else { return .failure(AnimatorFault("plugin '\(delegate)' did not describe itself the same way twice")) }
         return instance.callDelegate(described.ref, operation)
+    }
+
+    /// A plugin kind with its article, for messages: "an animator", "an interaction", "a delegate".
+    static func withArticle(_ kind: String) -> String {
+        (kind.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + kind
     }
 
     func instance(for file: LoadedFile, scene: Scene) throws(EngineError) -> PluginInstance {

@@ -31,7 +31,8 @@ struct WarningNameTests {
 
     @Test("a file with several plugins: the file's name, as before (the state is the file's)")
     func severalKeepTheFile() throws {
-        let list = "return { (function() " + Self.twice + " end)(), segue.animator { name = \"other\", duration = 0.1, animate = function(ctx) ctx:complete(true) end } }"
+        let other = #"segue.animator { name = "other", duration = 0.1, animate = function(ctx) ctx:complete(true) end }"#
+        let list = "return { (function() " + Self.twice + " end)(), " + other + " }"
         let (scene, container, _, _, recorder) = try sceneWithPlugins(["both.lua": list])
         _ = try scene.select(container, index: 1, animator: "bounce-port")
         scene.advance(by: 500_000_000)

@@ -1,0 +1,26 @@
+import SegueKit
+import Testing
+
+@testable import SegueLua
+
+@Suite("Errors that name a plugin's kind")
+struct PluginKindMessageTests {
+    @Test("an animator, an interaction: the article fits the kind")
+    func articles() throws {
+        let host = PluginHost(directory: repositoryRoot + "/plugins")
+        host.loadAll()
+        var messages: [String] = []
+        for (name, presentation) in [("swipe-up", nil), ("flip", "flip"), ("side-panel", nil)] as [(String, String?)] {
+            do {
+                _ = try host.check(name: name, presentation: presentation)
+            } catch {
+                messages.append(error.message)
+            }
+        }
+        #expect(messages == [
+            "plugin 'swipe-up' is an interaction; plugins.check runs animators",
+            "plugin 'flip' is an animator, not a presentation plugin",
+            "plugin 'side-panel' is a presentation; plugins.check runs animators",
+        ])
+    }
+}
