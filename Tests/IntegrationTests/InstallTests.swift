@@ -81,4 +81,24 @@ struct InstallTests {
         // An unknown key is only a warning (status 0): nothing at all may be printed.
         #expect(result.status == 0 && result.out.isEmpty && result.err.isEmpty, "\(result.out)\(result.err)")
     }
+
+    @Test("""
+        a prefix with a space, an & and a % still gives a unit whose ExecStart is the installed segued (quoted for \
+        systemd, the % escaped)
+        """, .enabled(if: analyze != nil, "systemd-analyze is not installed"))
+    func oddPrefix() throws {
+        let root = try TemporaryFolder()
+        let prefix = root.path + "/my pre&fix 100%$x"
+        let environment = ["HOME": root.path + "/home", "XDG_CONFIG_HOME": root.path + "/cfg"]
+        let install = try runCommand("/bin/bash", [repositoryRoot + "/scripts/install", "--prefix", prefix,
+                                                   "--binaries", binaryDirectory], environment: environment)
+        #expect(install.status == 0, "\(install.err)")
+        let unit = prefix + "/share/systemd/user/segued.service"
+        let service = try String(contentsOfFile: unit, encoding: .utf8)
+        #expect(service.contains("\nExecStart=\"\(root.path)/my pre&fix 100%%$x/bin/segued\"\n"), "\(service)")
+        let socket = prefix + "/share/systemd/user/segued.socket"
+        let result = try runCommand(InstallTests.analyze ?? "", ["--user", "verify", unit, socket],
+                                    environment: ["XDG_RUNTIME_DIR": root.path])
+        #expect(result.status == 0 && result.out.isEmpty && result.err.isEmpty, "\(result.out)\(result.err)")
+    }
 }
