@@ -89,10 +89,10 @@ extension Daemon {
             logger.warning("config keys that only apply at start-up were changed; restart segued for them",
                            metadata: ["config.keys": "\(outcome.restartRequired.joined(separator: ","))"])
         }
-        logger.info("config reloaded", metadata: [
-            "config.file": "\(file ?? "(none: defaults and flags)")",
-            "config.changed": "\(outcome.changed.joined(separator: ","))",
-        ])
+        logger.info("config reloaded", metadata: Daemon.metadata([
+            "config.file": file ?? "(none: defaults and flags)",
+            "config.changed": outcome.changed.joined(separator: ","),
+        ]))
         reportPluginsFolder()
         for event in plugins.loadAll() {
             outcome.plugins.append(.init(type: event.type, name: event.name))

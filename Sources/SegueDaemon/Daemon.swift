@@ -147,6 +147,14 @@ public final class Daemon: EventSink, @unchecked Sendable {
 
     // MARK: Events
 
+    /// Log metadata without the keys that have nothing to say (a daemon-wide event has no scene: `scene=` read as
+    /// a scene with an empty name).
+    static func metadata(_ values: [String: String?]) -> Logger.Metadata {
+        var metadata: Logger.Metadata = [:]
+        for (key, value) in values { if let value, !value.isEmpty { metadata[key] = "\(value)" } }
+        return metadata
+    }
+
     public func emit(_ event: EngineEvent) {
         switch event.type {
         case "transition.began": counters.transitionsStarted += 1
@@ -158,12 +166,12 @@ public final class Daemon: EventSink, @unchecked Sendable {
         case "transition.watchdog": counters.transitionsWatchdog += 1
         case "plugin.warning", "plugin.failed":
             logger.warning("\(event.type): \(event.fields["message"]?.stringValue ?? event.fields["error"]?.stringValue ?? "")",
-                           metadata: ["plugin.name": "\(event.fields["name"]?.stringValue ?? "")", "scene": "\(event.scene ?? "")"])
+                           metadata: Daemon.metadata(["plugin.name": event.fields["name"]?.stringValue, "scene": event.scene]))
         case "log":
             // A plugin's message goes whole to subscribers; the daemon's own log keeps its first 1 KiB.
             let message = event.fields["message"]?.stringValue ?? ""
             logger.info("\(message.utf8.count > 1024 ? String(decoding: message.utf8.prefix(1024), as: UTF8.self) + "…" : message)",
-                        metadata: ["plugin.name": "\(event.fields["plugin"]?.stringValue ?? "")", "scene": "\(event.scene ?? "")"])
+                        metadata: Daemon.metadata(["plugin.name": event.fields["plugin"]?.stringValue, "scene": event.scene]))
         default: break
         }
         defer {
