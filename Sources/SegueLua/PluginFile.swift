@@ -31,7 +31,12 @@ enum PluginFile {
         // descriptor's own check below is what holds when the entry changes between the two.
         var ahead = entry
         if link != nil, stat(path, &ahead) != 0 {
-            return .failure(.refused(leadsTo(link, "which does not exist")))
+            let why = switch errno {
+            case ELOOP: "which is a loop of symbolic links"
+            case EACCES: "which cannot be reached (permission denied)"
+            default: "which does not exist"
+            }
+            return .failure(.refused(leadsTo(link, why)))
         }
         if ahead.st_mode & S_IFMT != S_IFREG {
             return .failure(.refused(leadsTo(link, "not a regular file (it is \(FileSystem.kind(ahead.st_mode)))")))
