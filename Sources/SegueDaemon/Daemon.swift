@@ -352,7 +352,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
             result = refused ? .failure(.shuttingDown) : call(n, request.params, connection)
         case .unknown(let name):
             number = nil
-            result = .failure(.methodNotFound(name))
+            result = .failure(.methodNotFound(name, nearest: NearestName.nearest(to: name, in: methodTable.names)))
         }
         let elapsed = FileSystem.monotonicNanoseconds() - started
         if let wait = deferredWait {

@@ -1,0 +1,88 @@
+import SegueJSON
+import SegueKit
+import Testing
+
+@testable import SegueLua
+
+/// Unknown names a plugin writes are warnings with the nearest valid name, once per name, never errors.
+@Suite("Did-you-mean warnings for unknown names")
+struct NearestNameWarningTests {
+    /// Runs one select with an animator whose `animate` body is `body` (it completes the transition itself).
+    func warnings(_ body: String) throws -> (messages: [String], failedOver: Bool, completed: Bool) {
+        let plugin = """
+            return segue.animator {
+              duration = function(ctx) return 0.2 end,
+              animate = function(ctx)
+                local to, from = ctx:view("to"), ctx:view("from")
+                ctx.container:add(to)
+                to.frame = ctx:final_frame("to")
+                \(body)
+                ctx:complete(true)
+              end,
+            }
+            """
+        let (scene, container, _, _, recorder) = try sceneWithPlugins(["typo.lua": plugin])
+        _ = try scene.select(container, index: 1, animator: "typo")
+        scene.advance(by: 1_000_000_000)
+        let messages = recorder.events.filter { $0.type == "plugin.warning" }.compactMap { $0.fields["message"]?.stringValue }
+        let completed = recorder.events.contains { $0.type == "transition.completed" && $0.fields["completed"] == true }
+        return (messages, !recorder.types("transition.failed_over").isEmpty, completed)
+    }
+
+    @Test("an unknown view property warns with the nearest name, is ignored, and the transition goes on")
+    func viewProperty() throws {
+        let r = try warnings("to.alpah = 0.5")
+        #expect(r.messages == ["unknown view property 'alpah' — did you mean 'alpha'?; ignored"])
+        #expect(!r.failedOver && r.completed)
+    }
+
+    @Test("an unknown curve warns with the nearest name and the block runs with the default curve")
+    func curve() throws {
+        let r = try warnings("segue.animate({ duration = 0.1, curve = 'easeOut' }, function() to.alpha = 0.5 end)")
+        #expect(r.messages == ["unknown curve 'easeOut' — did you mean 'ease_out'?; the default curve is used"])
+        #expect(!r.failedOver && r.completed)
+    }
+
+    @Test("an unknown animation option and an unknown ctx field warn; a known ctx field is still read-only")
+    func optionsAndContext() throws {
+        let r = try warnings("""
+            segue.animate({ durration = 0.1, delay = 0 }, function() end)
+            ctx.duratoin = 3
+            local ok = pcall(function() ctx.duration = 3 end)
+            if ok then error("ctx.duration was writable") end
+            """)
+        #expect(r.messages == [
+            "unknown animation option 'durration' — did you mean 'duration'?; ignored",
+            "unknown ctx field 'duratoin' — did you mean 'duration'?; ignored",
+        ])
+        #expect(!r.failedOver && r.completed)
+    }
+
+    @Test("a name far from every valid one lists the valid names")
+    func noNearest() throws {
+        let r = try warnings("to.wobble = 1")
+        #expect(r.messages.count == 1)
+        #expect(r.messages.first?.hasPrefix("unknown view property 'wobble' (frame, bounds, center, alpha") == true)
+    }
+
+    @Test("a loop writing the same unknown name warns once per name per plugin state")
+    func oncePerName() throws {
+        let r = try warnings("""
+            for i = 1, 1000 do to.alpah = 1; to.colour = '#ffffff' end
+            for i = 1, 100 do segue.animate({ duration = 0.1, curve = 'linaer' }, function() end) end
+            """)
+        #expect(r.messages.count == 3)
+        #expect(r.messages[1] == "unknown view property 'colour' — did you mean 'color'?; ignored")
+        #expect(r.messages[2].hasPrefix("unknown curve 'linaer' — did you mean 'linear'?"))
+    }
+
+    @Test("nearest names: transpositions, case and underscores are near; unrelated names are not")
+    func nearestName() {
+        #expect(NearestName.nearest(to: "alpah", in: ["frame", "alpha", "z"]) == "alpha")
+        #expect(NearestName.nearest(to: "easeOut", in: PluginInstance.curveNames) == "ease_out")
+        #expect(NearestName.nearest(to: "daemon.pnig", in: ["daemon.ping", "daemon.info"]) == "daemon.ping")
+        #expect(NearestName.nearest(to: "ping", in: ["daemon.ping", "daemon.info"]) == "daemon.ping")
+        #expect(NearestName.nearest(to: "x", in: ["frame", "alpha"]) == nil)
+        #expect(NearestName.nearest(to: "transmogrify", in: ["frame", "alpha"]) == nil)
+    }
+}
