@@ -1,7 +1,7 @@
 import SegueJSON
 import SegueKit
 
-/// transition.update/pause/finish/cancel and gesture.pan (PROTOCOL.md, SPEC §3 "Interactive").
+/// transition.update/pause/finish/cancel and gesture.pan (docs/PROTOCOL.md, docs/DESIGN.md §3 "Interactive").
 extension Daemon {
     /// The running transition a request names.
     func runningTransition(_ p: Params, _ scene: Scene) throws(RPCError) -> Transition {

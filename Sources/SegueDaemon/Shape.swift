@@ -11,7 +11,7 @@ indirect enum Shape: Sendable {
     /// One of these strings.
     case oneOf([String])
     case array(Shape)
-    /// An object with these members; `open` when it may carry more (results may grow, PROTOCOL.md says).
+    /// An object with these members; `open` when it may carry more (results may grow, docs/PROTOCOL.md says).
     case object([Field], open: Bool = true)
     /// One of several shapes.
     case either([Shape])

@@ -1,7 +1,7 @@
 import SegueJSON
 import SegueKit
 
-/// `plugins.check`: runs an animator through the standard battery of SPEC §3 "Animator check", each case in a
+/// `plugins.check`: runs an animator through the standard battery of docs/DESIGN.md §3 "Animator check", each case in a
 /// private manual scene of its own (so a broken case cannot spoil the next), and reports problems with stable codes.
 ///
 /// Cases: select forward and backward (custom container), push and pop (navigation), present and dismiss in the
@@ -16,7 +16,7 @@ extension PluginHost {
     /// Wall time one case may take (2 s).
     static let checkCaseWallLimitNs: Int64 = 2_000_000_000
 
-    /// Cases of SPEC's battery this engine cannot run yet.
+    /// Cases of docs/DESIGN.md §3's battery this engine cannot run yet.
     public static let pendingCheckCases: [String] = []
 
     /// Runs the check for the animator `name` in scenes of `size`.
