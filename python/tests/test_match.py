@@ -36,3 +36,16 @@ def test_mismatches_name_the_path():
     assert found == [("views.0.alpha", "1", "0.5")]
     assert describe(found) == "at views.0.alpha: expected 1, got 0.5"
     assert mismatches({"a": 1}, {}) == [("a", "1", "nothing (no such key)")]
+
+
+def test_the_shared_cases_match_as_the_swift_matcher_does():
+    """Tests/Fixtures/matching-cases.json is read by JSONMatcherTests.swift too: both matchers agree on each case."""
+    import json
+    import os
+
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "Tests", "Fixtures", "matching-cases.json")
+    with open(path) as f:
+        cases = json.load(f)
+    assert len(cases) >= 20
+    for case in cases:
+        assert matches(case["expected"], case["actual"]) is case["matches"], case
