@@ -63,7 +63,8 @@ extension Daemon {
         let watcher = PluginWatcher(directory: config.pluginsDir) { batch in
             post { ref.daemon?.pluginFilesChanged(batch) }
         }
-        if watcher == nil {
+        // A folder that is not there has been reported already (reportPluginsFolder).
+        if watcher == nil, FileSystem.isDirectory(config.pluginsDir) {
             logger.warning("cannot watch the plugins folder with inotify: hot reload is off", metadata: ["plugins.dir": "\(config.pluginsDir)"])
         }
         pluginWatcherBox.watcher = watcher

@@ -9,7 +9,10 @@ import Glibc
 
 /// What `preview` and `filmstrip` share: which transition to run, in what scene.
 struct SpecOptions: ParsableArguments {
-    @Option(help: "The kind of transition: select, push or pop (present and dismiss come with modal presentation).")
+    @Option(help: """
+        The kind of transition: select (a custom container), push or pop (a navigation container), present or \
+        dismiss (full screen, modal).
+        """)
     var kind: String = "select"
 
     @Option(help: "The private scene's size, WxH.")
@@ -100,7 +103,7 @@ struct Preview: ParsableCommand {
         let t = strip["transition"]
         let span = (t?["ended_at"]?.doubleValue ?? 0) - (t?["started_at"]?.doubleValue ?? 0)
         let player = try client.callOrExit("render.filmstrip", JSONObject([
-            ("spec", spec), ("frames", .number(Double(PreviewPage.playerFrames(span: span)))), ("labels", false),
+            ("spec", spec), ("frames", .number(Double(PreviewPage.playerFrames(span: span)))),
         ]))
         let timeline = try client.callOrExit("render.timeline", JSONObject([("spec", spec)]))
         let html = PreviewPage.html(PreviewPage.Input(
