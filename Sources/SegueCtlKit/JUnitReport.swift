@@ -1,3 +1,5 @@
+import SegueJSON
+
 /// A run of scenarios as JUnit XML, the report CI systems read (GitHub Actions reporters, GitLab, Jenkins): one
 /// `<testsuite>` per scenario file, one `<testcase>` per scenario with its time in seconds, and for a failed
 /// scenario a `<failure>` whose message is its first line and whose text is the whole difference, as printed.
@@ -46,27 +48,5 @@ public enum JUnitReport {
 
     static func seconds(_ value: Double) -> String { Format.number(value, decimals: 6) }
 
-    /// Text for XML attributes and content: the five predefined entities, and every control character other than
-    /// tab, newline and carriage return (which XML 1.0 cannot carry at all) as U+FFFD.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
-            default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-                    out += "\u{FFFD}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { XMLText.escape(text) }
 }
