@@ -38,6 +38,45 @@ extension PluginInstance {
     static let animationOptions = ["duration", "delay", "curve", "spring", "repeat_count", "autoreverse"]
     static let curveNames = ["linear", "ease_in", "ease_out", "ease_in_out", "default"]
 
+    /// The fields each kind of plugin description has (docs/PLUGIN_API.md "Plugin kinds").
+    static let descriptionFields: [String: [String]] = [
+        "animator": ["name", "version", "api", "kinds", "duration", "animate", "ended"],
+        "interaction": ["name", "version", "api", "began", "changed", "ended", "completion_speed", "completion_curve"],
+        "delegate": ["name", "version", "api", "animator_for", "interaction_for"],
+        "presentation": [
+            "name", "version", "api", "frame_of_presented_view", "will_begin", "did_end", "dismissal_will_begin",
+            "dismissal_did_end", "layout", "removes_presenter_view",
+        ],
+    ]
+
+    /// A warning for each field of a description its kind does not have (`durration = 0.3`), with the nearest
+    /// field; sorted by field, at most 16.
+    func descriptionWarnings(_ described: Described) -> [String] {
+        guard let known = PluginInstance.descriptionFields[described.kind] else { return [] }
+        let base = state.top
+        defer { state.setTop(base) }
+        state.pushRef(described.ref)
+        let table = state.top
+        guard state.type(at: table) == LUA_TTABLE else { return [] }
+        var unknown: [String] = []
+        state.pushNil()
+        while lua_next(state.L, table) != 0 {
+            // Only string keys: reading another key as a string would change it under lua_next.
+            if state.type(at: -2) == LUA_TSTRING, let key = state.string(at: -2), !known.contains(key) {
+                unknown.append(key)
+            }
+            state.pop()
+            if unknown.count >= 16 { break }
+        }
+        return unknown.sorted().map { key in
+            let shown = LuaError.bounded(key)
+            guard let nearest = NearestName.nearest(to: key, in: known) else {
+                return "unknown \(described.kind) field '\(shown)' (\(known.joined(separator: ", "))); ignored"
+            }
+            return "unknown \(described.kind) field '\(shown)' — did you mean '\(nearest)'?; ignored"
+        }
+    }
+
     /// The warning for an unknown name, or nil when this state has already warned about it.
     func unknownNameWarning(_ kind: NameKind, _ name: String, consequence: String = "") -> String? {
         let key = kind.rawValue + "\u{0}" + name

@@ -170,6 +170,15 @@ struct LuaDefinitionsTests {
         #expect(warnings.isEmpty, "every option and curve the definitions name is accepted without a warning")
     }
 
+    @Test("each kind's description class names the fields the loader knows for that kind")
+    func descriptions() throws {
+        let d = try LuaDefinitionsTests.parse()
+        for (kind, cls) in [("animator", "segue.AnimatorDescription"), ("interaction", "segue.InteractionDescription"),
+                            ("delegate", "segue.DelegateDescription"), ("presentation", "segue.PresentationDescription")] {
+            #expect(d.classes[cls] == Set(PluginInstance.descriptionFields[kind] ?? []), "\(cls)")
+        }
+    }
+
     @Test("the definitions folder is not loaded as plugins: the bundled folder lists no plugin from types/")
     func notAPlugin() throws {
         let host = PluginHost(directory: repositoryRoot + "/plugins", settings: LuaSettings())

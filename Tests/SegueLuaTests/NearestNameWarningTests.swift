@@ -76,6 +76,35 @@ struct NearestNameWarningTests {
         #expect(r.messages[2].hasPrefix("unknown curve 'linaer' — did you mean 'linear'?"))
     }
 
+    @Test("a description field its kind does not have is a load-time warning with the nearest field; the plugin loads")
+    func descriptionFields() throws {
+        let folder = try makePluginFolder(["typo.lua": """
+            return segue.animator {
+              durration = 0.3,
+              duration = 0.3,
+              animate = function(ctx) ctx:complete(true) end,
+              colour = "#ff0000",
+            }
+            """])
+        let host = PluginHost(directory: folder, settings: LuaSettings())
+        let events = host.loadAll()
+        #expect(events.map(\.type) == ["plugin.loaded", "plugin.warning", "plugin.warning"])
+        #expect(events.dropFirst().map { $0.message ?? "" } == [
+            "unknown animator field 'colour' (name, version, api, kinds, duration, animate, ended); ignored",
+            "unknown animator field 'durration' — did you mean 'duration'?; ignored",
+        ])
+        #expect(events.last?.name == "typo")
+        #expect(host.records.first?.status == "loaded")
+    }
+
+    @Test("the bundled plugins load without a warning")
+    func bundledPluginsClean() {
+        let host = PluginHost(directory: repositoryRoot + "/plugins", settings: LuaSettings())
+        let events = host.loadAll()
+        #expect(!events.isEmpty)
+        #expect(events.allSatisfy { $0.type == "plugin.loaded" }, "\(events.map { "\($0.type) \($0.message ?? "")" })")
+    }
+
     @Test("nearest names: transpositions, case and underscores are near; unrelated names are not")
     func nearestName() {
         #expect(NearestName.nearest(to: "alpah", in: ["frame", "alpha", "z"]) == "alpha")
