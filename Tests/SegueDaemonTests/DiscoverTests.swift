@@ -38,6 +38,8 @@ struct DiscoverTests {
         let document = try #require(try h.result("rpc.discover"))
         #expect(document["openrpc"]?.stringValue?.hasPrefix("1.") == true)
         #expect(document["info"]?["version"]?.stringValue == Daemon.version)
+        let top = Set(document.objectValue?.keys ?? [])
+        #expect(top == ["openrpc", "info", "methods", "components"])
         let schemas = try #require(document["components"]?["schemas"]?.objectValue)
         var refs: Set<String> = []
         func collectRefs(_ value: JSONValue) {
@@ -53,6 +55,11 @@ struct DiscoverTests {
         }
         for method in document["methods"]?.arrayValue ?? [] {
             let name = method["name"]?.stringValue ?? "?"
+            // The OpenRPC meta-schema's methodObject and contentDescriptorObject allow no other keys.
+            let methodKeys: Set<String> = ["name", "summary", "description", "tags", "paramStructure", "params", "result",
+                                           "errors", "links", "examples", "deprecated"]
+            let present = Set(method.objectValue?.keys ?? [])
+            #expect(present.isSubset(of: methodKeys), "\(name)")
             #expect(method["paramStructure"] == "by-name", "\(name)")
             #expect(method["result"]?["schema"]?.objectValue != nil, "\(name)")
             let errors = method["errors"]?.arrayValue ?? []
@@ -61,6 +68,9 @@ struct DiscoverTests {
             if !params.isEmpty { #expect(errors.contains { $0["code"] == -32602 }, "\(name)") }
             for param in params {
                 #expect(param["name"]?.stringValue != nil && param["schema"]?.objectValue != nil, "\(name)")
+                let keys: Set<String> = ["name", "summary", "description", "schema", "required", "deprecated"]
+                let given = Set(param.objectValue?.keys ?? [])
+                #expect(given.isSubset(of: keys), "\(name)")
             }
             collectRefs(method)
         }
