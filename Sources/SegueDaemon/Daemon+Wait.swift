@@ -2,6 +2,9 @@ import SegueJSON
 import SegueKit
 
 /// A `transition.wait` not answered yet: answered when its transition ends, or when its wall-clock timeout passes.
+/// A `plugins.check` running case by case holds one too, with an empty scene and transition (no scene has an empty
+/// id, so no transition's end answers it): a batch and a half-closed connection wait for it alike, and a
+/// connection that goes away drops it, which stops the check.
 final class Waiter {
     let number: Int
     let scene: String

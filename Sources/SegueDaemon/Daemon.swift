@@ -64,6 +64,8 @@ public final class Daemon: EventSink, @unchecked Sendable {
     var nextWaiterNumber = 0
     /// Set by the transition.wait handler for `dispatch` to pick up.
     @exclusivity(unchecked) var deferredWait: DeferredWait?
+    /// Set by the plugins.check handler for `dispatch` to pick up: the check runs a case per turn of the loop.
+    var deferredCheck: PluginCheck?
     /// The waiter the last request registered (for batches to collect).
     var lastWaiter: Waiter?
     var endedTransition: (String?, String?, Bool)?
@@ -174,10 +176,17 @@ public final class Daemon: EventSink, @unchecked Sendable {
         guard !subscriptionOrder.isEmpty else { return }
         let category = event.category
         var line: String?
+        // A connection gets each event once, however many of its subscriptions want it (an event line does not
+        // name a subscription, so a second copy would only be a duplicate).
+        var served: [Int] = []
         for id in subscriptionOrder {
             guard let subscription = subscriptions[id],
                 subscription.wants(type: event.type, category: category, scene: event.scene)
             else { continue }
+            if subscriptionOrder.count > 1 {
+                if served.contains(subscription.connection.id) { continue }
+                served.append(subscription.connection.id)
+            }
             if line == nil {
                 var out = "{\"jsonrpc\":\"2.0\",\"method\":\"event\",\"params\":"
                 JSONValue.object(event.params).write(to: &out)
@@ -366,11 +375,17 @@ public final class Daemon: EventSink, @unchecked Sendable {
             result = .failure(.methodNotFound(name, nearest: NearestName.nearest(to: name, in: methodTable.names)))
         }
         let elapsed = FileSystem.monotonicNanoseconds() - started
-        if let wait = deferredWait {
+        // A transition.wait or plugins.check that answers later: its response is owed, not written now.
+        if deferredWait != nil || deferredCheck != nil {
+            let wait = deferredWait, check = deferredCheck
             deferredWait = nil
+            deferredCheck = nil
             if case .success = result, let number {
                 stats.record(method: number, nanoseconds: elapsed, errorCode: nil)
-                if request.id != nil { lastWaiter = registerWait(wait, connection: connection, id: responseID) }
+                if request.id != nil {
+                    if let wait { lastWaiter = registerWait(wait, connection: connection, id: responseID) }
+                    if let check { lastWaiter = startCheck(check, connection: connection, id: responseID) }
+                }
                 return nil
             }
         }

@@ -13,6 +13,8 @@ extension Shape.Field {
     static let checkParams: [Shape.Field] = [
         required("name", .id, "an animator plugin"),
         optional("size", .ref("size"), "default {w: 320, h: 480}"),
+        optional("presentation", .id, "a presentation plugin for the present and dismiss cases"),
+        optional("delegate", .id, "a delegate plugin for the container cases"),
     ]
 
     static let containerParams: [Shape.Field] = [
@@ -67,6 +69,7 @@ extension Shape {
             .required("animator", .string), .optional("kind", .oneOf(["select", "push", "pop", "present", "dismiss"])),
             .optional("size", .ref("size")), .optional("duration", .number), .optional("colors", .array(.ref("color"))),
             .optional("direction", .oneOf(["forward", "backward"])),
+            .optional("style", .oneOf(["fullScreen", "custom", "overFullScreen"])), .optional("presentation", .string),
         ])),
         ("transition_start", .object([
             .optional("transition", .id, "absent when nothing needed to move"), .required("animator", .either([.string, .any])),
