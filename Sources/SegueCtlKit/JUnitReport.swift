@@ -20,8 +20,8 @@ public enum JUnitReport {
             let results = byFile[file] ?? []
             let failed = results.filter { !$0.passed }.count
             let time = results.reduce(0) { $0 + $1.duration }
-            out += "  <testsuite name=\"\(escape(file))\" tests=\"\(results.count)\" failures=\"\(failed)\" errors=\"0\" "
-                + "skipped=\"0\" time=\"\(seconds(time))\">\n"
+            out += "  <testsuite name=\"\(escape(file))\" tests=\"\(results.count)\" failures=\"\(failed)\" "
+                + "errors=\"0\" skipped=\"0\" time=\"\(seconds(time))\">\n"
             for result in results {
                 out += "    <testcase name=\"\(escape(result.name))\" classname=\"\(escape(className(file)))\" "
                     + "file=\"\(escape(file))\" time=\"\(seconds(result.duration))\""
@@ -31,8 +31,9 @@ public enum JUnitReport {
                 }
                 let text = failure.text
                 let message = text.split(separator: "\n").first.map(String.init) ?? "failed"
-                out += ">\n      <failure message=\"\(escape(message))\" type=\"\(failure.mismatches.isEmpty ? "error" : "mismatch")\">"
-                    + escape(text) + "</failure>\n    </testcase>\n"
+                let type = failure.mismatches.isEmpty ? "error" : "mismatch"
+                out += ">\n      <failure message=\"\(escape(message))\" type=\"\(type)\">" + escape(text)
+                    + "</failure>\n    </testcase>\n"
             }
             out += "  </testsuite>\n"
         }

@@ -37,8 +37,8 @@ public final class ScenarioRunner {
                     entries.append(.scenario(scenario))
                 }
             } catch {
-                entries.append(.invalid(ScenarioResult(name: file, file: file, stepsRun: 0,
-                                                       failure: ScenarioFailure(message: "invalid scenario file: \(error)"))))
+                let failure = ScenarioFailure(message: "invalid scenario file: \(error)")
+                entries.append(.invalid(ScenarioResult(name: file, file: file, stepsRun: 0, failure: failure)))
             }
         }
         return entries

@@ -8,7 +8,8 @@ public enum TAPReport {
 
     public static func line(_ result: ScenarioResult, number: Int) -> String {
         let name = result.name.replacingOccurrences(of: "#", with: "\\#").replacingOccurrences(of: "\n", with: " ")
-        let head = "\(result.passed ? "ok" : "not ok") \(number) - \(name) # time=\(ScenarioResult.milliseconds(result.duration).replacingOccurrences(of: " ", with: ""))"
+        let time = ScenarioResult.milliseconds(result.duration).replacingOccurrences(of: " ", with: "")
+        let head = "\(result.passed ? "ok" : "not ok") \(number) - \(name) # time=\(time)"
         guard let failure = result.failure else { return head }
         var lines = [head, "  ---", "  message: |"]
         lines += failure.text.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }

@@ -15,7 +15,9 @@ enum OpenRPC {
                 ("title", "segued"), ("version", .string(version)),
                 ("description", .string(description)),
             ]))),
-            ("methods", .array(methods.keys.sorted().compactMap { name in methods[name].map { method(name, $0.descriptor) } })),
+            ("methods", .array(methods.keys.sorted().compactMap { name in
+                methods[name].map { method(name, $0.descriptor) }
+            })),
             ("components", .object(JSONObject([("schemas", .object(schemas))]))),
         ]))
     }

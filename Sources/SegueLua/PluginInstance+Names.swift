@@ -26,14 +26,18 @@ extension PluginInstance {
     }
 
     /// View properties a plugin can set.
-    static let viewProperties = ["frame", "bounds", "center", "alpha", "transform", "hidden", "color", "corner_radius", "z"]
+    static let viewProperties = [
+        "frame", "bounds", "center", "alpha", "transform", "hidden", "color", "corner_radius", "z",
+    ]
     static let viewReadOnly = ["id", "superview", "subviews"]
     static let viewMethods = ["add", "insert", "remove", "bring_to_front", "snapshot"]
     static let contextFields = [
         "id", "container", "kind", "duration", "animated", "interactive", "cancelled", "presentation_style",
         "from_index", "to_index", "direction", "coordinator",
     ]
-    static let contextMethods = ["view", "vc", "initial_frame", "final_frame", "complete", "update", "finish", "cancel", "pause"]
+    static let contextMethods = [
+        "view", "vc", "initial_frame", "final_frame", "complete", "update", "finish", "cancel", "pause",
+    ]
     /// The keys of `segue.animate`'s and `segue.keyframes`'s `opts`.
     static let animationOptions = ["duration", "delay", "curve", "spring", "repeat_count", "autoreverse"]
     static let curveNames = ["linear", "ease_in", "ease_out", "ease_in_out", "default"]
@@ -112,7 +116,9 @@ extension PluginInstance {
         }
         state.setRawField(table, "warn_unknown")
         state.pushHostFunction { s in
-            guard let kindName = s.string(at: 1), let kind = NameKind(rawValue: kindName) else { return .error("names: bad kind") }
+            guard let kindName = s.string(at: 1), let kind = NameKind(rawValue: kindName) else {
+                return .error("names: bad kind")
+            }
             s.newTable(fieldCount: Int32(kind.names.count))
             for name in kind.names {
                 s.push(true)

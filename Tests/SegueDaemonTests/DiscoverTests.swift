@@ -32,6 +32,21 @@ struct DiscoverTests {
         #expect(table.subtracting(documented).isEmpty, "in the table but not documented")
     }
 
+    @Test("every method's section in docs/PROTOCOL.md has an example request of that method and its answer")
+    func everyMethodHasAnExample() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("docs/PROTOCOL.md"), encoding: .utf8)
+        let sections = text.components(separatedBy: "\n#### `").dropFirst()
+        #expect(sections.count == Daemon.methodTable.count)
+        for section in sections {
+            let name = String(section.prefix { $0 != "`" })
+            let body = section.components(separatedBy: "\n#").first ?? ""
+            #expect(body.contains("→ {\"jsonrpc\":\"2.0\",\"id\":") && body.contains("\"method\":\"\(name)\""), "\(name)")
+            #expect(body.contains("← {\"jsonrpc\":\"2.0\""), "\(name)")
+        }
+    }
+
     @Test("the document is OpenRPC 1.x: every method has by-name params with schemas, a result and its errors")
     func documentShape() throws {
         let h = try Harness()
