@@ -55,3 +55,24 @@ def test_two_clients_have_their_own_scenes(segued, segued_socket):
         other.call("vc.create", id="a")  # the same id in another scene
         other.call("scene.destroy", scene=scene)
     segued.call("vc.create", id="a")
+
+
+def test_a_daemon_that_cannot_start_is_reported_with_its_output():
+    from segued import Daemon
+
+    with pytest.raises(RuntimeError) as failure:
+        Daemon("/bin/false")
+    assert "segued exited with 1" in str(failure.value)
+
+
+def test_notifications_get_no_answer_and_events_keep_their_order(segued):
+    segued.notify("daemon.ping")
+    segued.call("vc.create", id="a")
+    segued.call("vc.create", id="b")
+    segued.call("container.create", id="c", kind="custom", children=["a", "b"])
+    segued.call("scene.set_root", vc="c")
+    events = segued.drain_events()
+    seqs = [e["seq"] for e in events]
+    assert seqs == sorted(seqs) and len(seqs) >= 4
+    assert events[0]["type"] == "vc.will_move_to_parent"
+    assert {"vc.did_move_to_parent", "vc.view_will_appear", "vc.view_did_appear"} <= {e["type"] for e in events}
