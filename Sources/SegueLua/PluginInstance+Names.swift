@@ -12,6 +12,8 @@ extension PluginInstance {
         case animationOption = "animation option"
         case transitionOption = "segue.transition option"
         case curve = "curve"
+        case interactionField = "tr field"
+        case presentationField = "pc field"
 
         /// The valid names of this kind.
         var names: [String] {
@@ -21,6 +23,17 @@ extension PluginInstance {
             case .animationOption: PluginInstance.animationOptions
             case .transitionOption: ["duration", "options"]
             case .curve: PluginInstance.curveNames
+            case .interactionField: ["percent", "duration", "kind", "container", "state", "update", "finish", "cancel"]
+            case .presentationField: ["container", "presented", "presenting", "presented_view", "coordinator", "state"]
+            }
+        }
+
+        /// What happens to the value, said after the warning.
+        var consequence: String {
+            switch self {
+            case .interactionField: "; kept (a plugin's own values belong in tr.state)"
+            case .presentationField: "; kept (a plugin's own values belong in pc.state)"
+            default: "; ignored"
             }
         }
     }
@@ -110,7 +123,7 @@ extension PluginInstance {
             }
             let name = s.string(at: 2) ?? s.typeName(at: 2)
             let known = kind.names.contains(name)
-            if !known { warnUnknown(kind, name, consequence: "; ignored") }
+            if !known { warnUnknown(kind, name, consequence: kind.consequence) }
             s.push(known)
             return .results(1)
         }

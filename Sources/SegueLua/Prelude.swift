@@ -205,13 +205,24 @@ function segue.log(...)
   return host.log(concat(parts, " "))
 end
 
+-- `tr` and `pc` are plain tables the plugin may read; a field they do not have is kept (API-1 plugins may rely
+-- on it) with a warning naming the nearest field and `state`, where a plugin's own values belong.
+local rawset = rawset
+local function fields_of(kind)
+  return { __newindex = function(t, k, v)
+    warn_unknown(kind, k)
+    rawset(t, k, v)
+  end }
+end
+local tr_fields, pc_fields = fields_of("tr field"), fields_of("pc field")
+
 -- Interaction plugins: one `tr` per transition, its `state` kept between calls.
 local trs = {}
 host.set_interaction_hook(function(desc, method, id, percent, duration, kind, container, g)
   if method == "forget" then trs[id] = nil return end
   local tr = trs[id]
   if tr == nil then
-    tr = { state = {} }
+    tr = setmetatable({ state = {} }, tr_fields)
     tr.update = function(p)
       if type(p) ~= "number" then error("tr.update(p): p must be a number, got " .. type(p), 2) end
       host.tr_update(id, p)
@@ -235,7 +246,7 @@ host.set_presentation_hook(function(desc, method, key, container, presented, pre
   if method == "forget" then pcs[key] = nil return end
   local pc = pcs[key]
   if pc == nil then
-    pc = { state = {} }
+    pc = setmetatable({ state = {} }, pc_fields)
     pcs[key] = pc
   end
   pc.container, pc.presented, pc.presenting = container, presented, presenting

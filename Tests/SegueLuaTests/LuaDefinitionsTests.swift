@@ -157,6 +157,11 @@ struct LuaDefinitionsTests {
         #expect(d.classes["segue.PresentationController"] == logs["pc"])
         #expect(d.classes["segue.InteractiveTransition"] == logs["tr"])
         #expect(d.classes["segue.Gesture"] == logs["g"])
+        // The names the warnings know are the same ones.
+        #expect(d.classes["segue.View"] == Set(PluginInstance.NameKind.viewProperty.names))
+        #expect(d.classes["segue.Context"] == Set(PluginInstance.NameKind.contextField.names))
+        #expect(d.classes["segue.InteractiveTransition"] == Set(PluginInstance.NameKind.interactionField.names))
+        #expect(d.classes["segue.PresentationController"] == Set(PluginInstance.NameKind.presentationField.names))
     }
 
     @Test("animation options and curve names: the definitions, the host's lists and the engine agree; none warns")

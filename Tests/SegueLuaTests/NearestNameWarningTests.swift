@@ -76,6 +76,57 @@ struct NearestNameWarningTests {
         #expect(r.messages[2].hasPrefix("unknown curve 'linaer' — did you mean 'linear'?"))
     }
 
+    @Test("a field tr or pc does not have is kept (API-1 plugins may read it back) with a warning pointing at state")
+    func trAndPCFields() throws {
+        let (scene, c, _, _, recorder) = try sceneWithPlugins([
+            "fade.lua": """
+                return segue.animator {
+                  duration = 0.2,
+                  animate = function(ctx)
+                    local to = ctx:view("to")
+                    if to then ctx.container:add(to); to.frame = ctx:final_frame("to") end
+                    segue.animate({ duration = 0.2 }, function() if to then to.alpha = 1 end end,
+                      function() ctx:complete(not ctx.cancelled) end)
+                  end,
+                }
+                """,
+            "drag.lua": """
+                return segue.interaction {
+                  changed = function(tr, g)
+                    tr.precent = 1
+                    tr.update(g.translation.x / 100)
+                    segue.log("kept " .. tostring(tr.precent))
+                  end,
+                  ended = function(tr, g) tr.finish() end,
+                }
+                """,
+            "panel.lua": """
+                return segue.presentation {
+                  frame_of_presented_view = function(pc) return pc.container.frame end,
+                  will_begin = function(pc) pc.dimming = segue.view {}; pc.presnted = 1 end,
+                  did_end = function(pc, completed) if pc.dimming then segue.log("dimming kept") end end,
+                }
+                """,
+        ])
+        let t = try #require(try scene.select(c, index: 1, interactive: .plugin("drag"), animator: "fade").transition)
+        try scene.pan(t, PanGesture(phase: "changed", translation: Point(x: 30, y: 0), velocity: .zero))
+        try scene.pan(t, PanGesture(phase: "changed", translation: Point(x: 40, y: 0), velocity: .zero))
+        try scene.pan(t, PanGesture(phase: "ended", translation: Point(x: 40, y: 0), velocity: .zero))
+        scene.advance(by: 1_000_000_000)
+        let m = try scene.createViewController(id: "m", title: nil, color: nil)
+        _ = try scene.present(m, from: c, style: .custom, presentation: "panel", animator: "fade")
+        scene.advance(by: 1_000_000_000)
+        let warnings = recorder.events.filter { $0.type == "plugin.warning" }.compactMap { $0.fields["message"]?.stringValue }
+        #expect(warnings == [
+            "unknown tr field 'precent' — did you mean 'percent'?; kept (a plugin's own values belong in tr.state)",
+            "unknown pc field 'dimming' (container, presented, presenting, presented_view, coordinator, state); kept "
+                + "(a plugin's own values belong in pc.state)",
+            "unknown pc field 'presnted' — did you mean 'presented'?; kept (a plugin's own values belong in pc.state)",
+        ])
+        let logs = recorder.events.filter { $0.type == "log" }.compactMap { $0.fields["message"]?.stringValue }
+        #expect(logs.contains("kept 1") && logs.contains("dimming kept"), "\(logs)")
+    }
+
     @Test("a description field its kind does not have is a load-time warning with the nearest field; the plugin loads")
     func descriptionFields() throws {
         let folder = try makePluginFolder(["typo.lua": """
