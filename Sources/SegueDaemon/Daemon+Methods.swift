@@ -17,7 +17,8 @@ extension Daemon {
     /// applies whole or not at all.
     static let methods: [String: MethodEntry] = [
         "daemon.ping": MethodEntry(
-            "Answers \"pong\": the cheapest round trip.", result: .literal("pong")
+            "Answers \"pong\": the cheapest round trip.",
+            result: .literal("pong")
         ) { _, p, _ throws(RPCError) in
             try p.finish()
             return "pong"
@@ -38,12 +39,7 @@ extension Daemon {
         },
         "daemon.reload": MethodEntry(
             "Re-reads the config file and rescans the plugins folder, as SIGHUP does.",
-            result: .object([.required("reloaded", .boolean), .required("file", .either([.string, .any])),
-                              .required("changed", .array(.string), "config keys applied"),
-                              .required("restart_required", .array(.string), "changed keys that need a restart"),
-                              .required("plugins", .object([.required("loaded", .integer), .required("failed",
-                                  .integer)]))]),
-            errors: [.invalidState]
+            result: .ref("reload_result"), errors: [.invalidState]
         ) { d, p, _ throws(RPCError) in
             try p.finish()
             return try d.reload().json
@@ -57,38 +53,49 @@ extension Daemon {
             return .object(JSONObject([("stopping", true)]))
         },
         "rpc.discover": MethodEntry(
-            "This daemon's methods as an OpenRPC 1.x document, made from the method table.", result: .ref("openrpc")
+            "This daemon's methods as an OpenRPC 1.x document, made from the method table.",
+            result: .ref("openrpc")
         ) { _, p, _ throws(RPCError) in
             try p.finish()
             return Daemon.openRPCDocument
         },
         "plugins.list": MethodEntry(
-            "Every plugin file and what it defines, loaded or not.", result: .array(.ref("plugin"))
+            "Every plugin file and what it defines, loaded or not.",
+            result: .array(.ref("plugin"))
         ) { d, p, _ throws(RPCError) in
             try p.finish()
             return .array(d.plugins.records.map(\.json))
         },
         "plugins.reload": MethodEntry(
-            "Reloads one plugin (by name) or the whole folder.", params: [.optional("name", .string,
-                "a plugin name; all when left out")],
+            "Reloads one plugin (by name) or the whole folder.",
+            params: [.optional("name", .string, "a plugin name; all when left out")],
             result: .ref("plugin_summary"), errors: [.notFound]
         ) { d, p, _ throws(RPCError) in try d.pluginsReload(p) },
         "plugins.check": MethodEntry(
             "Runs an animator through the standard battery in private manual scenes; problems have stable codes.",
-            params: Shape.Field.checkParams, result: .ref("check_report"), errors: [.notFound]
+            params: Shape.Field.checkParams,
+            result: .ref("check_report"), errors: [.notFound]
         ) { d, p, _ throws(RPCError) in try d.pluginsCheck(p) },
         "scene.create": MethodEntry(
             "Creates a scene and makes it the connection's current scene.",
-            params: [.optional("id", .id), .required("size", .ref("size")), .required("clock", .oneOf(["manual",
-                "realtime"])),
-                     .optional("fps", .integer, "1…1000; default engine.fps"), .optional("speed", .number,
-                         "0 < speed ≤ 100; default 1")],
-            result: .object([.required("scene", .id), .required("size", .ref("size")), .required("clock",
-                .oneOf(["manual", "realtime"])), .required("fps", .integer)]),
+            params: [
+                .optional("id", .id),
+                .required("size", .ref("size")),
+                .required("clock", .oneOf(["manual", "realtime"])),
+                .optional("fps", .integer, "1…1000; default engine.fps"),
+                .optional("speed", .number, "0 < speed ≤ 100; default 1"),
+            ],
+            result: .object([
+                .required("scene", .id),
+                .required("size", .ref("size")),
+                .required("clock", .oneOf(["manual", "realtime"])),
+                .required("fps", .integer),
+            ]),
             errors: [.limitExceeded]
         ) { d, p, c throws(RPCError) in try d.sceneCreate(p, c) },
         "scene.use": MethodEntry(
-            "Makes a scene the connection's current scene.", params: [.required("scene", .id)],
+            "Makes a scene the connection's current scene.",
+            params: [.required("scene", .id)],
             result: .object([.required("scene", .id)]), errors: [.notFound]
         ) { d, p, c throws(RPCError) in
             let id = try p.requiredID("scene")
@@ -98,13 +105,15 @@ extension Daemon {
             return .object(JSONObject([("scene", .string(id))]))
         },
         "scene.list": MethodEntry(
-            "Every scene, in creation order: size, clock, time, root.", result: .array(.ref("scene_summary"))
+            "Every scene, in creation order: size, clock, time, root.",
+            result: .array(.ref("scene_summary"))
         ) { d, p, _ throws(RPCError) in
             try p.finish()
             return .array(d.sceneOrder.compactMap { d.scenes[$0]?.summary })
         },
         "scene.destroy": MethodEntry(
-            "Destroys a scene; its running transitions are force-completed and reported first.", params: [.scene],
+            "Destroys a scene; its running transitions are force-completed and reported first.",
+            params: [.scene],
             result: .object([.required("scene", .id), .required("destroyed", .boolean)]), errors: [.notFound]
         ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
@@ -124,7 +133,7 @@ extension Daemon {
             "The view tree and the view-controller tree, with presentation values when asked.",
             params: [.scene, .optional("presentation", .boolean, "add each view's on-screen values")],
             result: .object([.required("views", .ref("view_node")), .required("controllers", .ref("vc_node"))]),
-                errors: [.notFound]
+            errors: [.notFound]
         ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             let presentation = try p.bool("presentation") ?? false
@@ -133,8 +142,8 @@ extension Daemon {
         },
         "scene.set_root": MethodEntry(
             "Makes a view controller the scene's root; it and its visible descendants appear.",
-            params: [.scene, .required("vc", .id)], result: .object([.required("scene", .id), .required("root", .id)]),
-            errors: [.notFound, .invalidState]
+            params: [.scene, .required("vc", .id)],
+            result: .object([.required("scene", .id), .required("root", .id)]), errors: [.notFound, .invalidState]
         ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             let vc = try d.viewController(p, scene, key: "vc")
@@ -144,8 +153,8 @@ extension Daemon {
         },
         "clock.advance": MethodEntry(
             "Moves a manual clock forward by ms: whole frames (1/fps), then a final partial step.",
-            params: [.scene, .required("ms", .number, "0…3600000")], result: .object([.required("time", .number)]),
-            errors: [.notFound, .invalidState]
+            params: [.scene, .required("ms", .number, "0…3600000")],
+            result: .object([.required("time", .number)]), errors: [.notFound, .invalidState]
         ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             guard p.has("ms") else { throw .invalidParams("ms", "missing parameter 'ms'") }
@@ -156,8 +165,8 @@ extension Daemon {
             return .object(JSONObject([("time", .number(scene.time))]))
         },
         "clock.step": MethodEntry(
-            "Moves a manual clock forward by whole frames.", params: [.scene, .optional("frames", .integer,
-                "0…1000000; default 1")],
+            "Moves a manual clock forward by whole frames.",
+            params: [.scene, .optional("frames", .integer, "0…1000000; default 1")],
             result: .object([.required("time", .number)]), errors: [.notFound, .invalidState]
         ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
@@ -168,8 +177,9 @@ extension Daemon {
             return .object(JSONObject([("time", .number(scene.time))]))
         },
         "clock.now": MethodEntry(
-            "The scene's clock, in seconds.", params: [.scene], result: .object([.required("time", .number)]),
-                errors: [.notFound]
+            "The scene's clock, in seconds.",
+            params: [.scene],
+            result: .object([.required("time", .number)]), errors: [.notFound]
         ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             try p.finish()
@@ -177,9 +187,8 @@ extension Daemon {
         },
         "clock.set_speed": MethodEntry(
             "Slow motion and fast-forward: the scene's clock runs at speed × real time.",
-            params: [.scene, .required("speed", .number, "0 < speed ≤ 100")], result: .object([.required("speed",
-                .number)]),
-            errors: [.notFound]
+            params: [.scene, .required("speed", .number, "0 < speed ≤ 100")],
+            result: .object([.required("speed", .number)]), errors: [.notFound]
         ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             guard let speed = try p.number("speed", in: 0...100), speed > 0 else {
@@ -191,13 +200,18 @@ extension Daemon {
         },
         "vc.create": MethodEntry(
             "Creates a view controller and its view (`<vc>.view`).",
-            params: [.scene, .optional("id", .id), .optional("title", .string), .optional("color", .ref("color")),
-                     .optional("animators", .ref("vc_animators"), "this view controller's own preferred animators")],
+            params: [
+                .scene,
+                .optional("id", .id),
+                .optional("title", .string),
+                .optional("color", .ref("color")),
+                .optional("animators", .ref("vc_animators"), "this view controller's own preferred animators"),
+            ],
             result: .object([.required("vc", .id), .required("view", .id)]), errors: [.notFound, .limitExceeded]
         ) { d, p, c throws(RPCError) in try d.vcCreate(p, c) },
         "vc.get": MethodEntry(
-            "A view controller: parent, children, view, appearance, presentation.", params: [.scene, .required("vc",
-                .id)],
+            "A view controller: parent, children, view, appearance, presentation.",
+            params: [.scene, .required("vc", .id)],
             result: .ref("vc"), errors: [.notFound]
         ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
@@ -207,13 +221,17 @@ extension Daemon {
         },
         "container.create": MethodEntry(
             "Creates a container view controller: custom, tab, navigation or paging.",
-                params: Shape.Field.containerParams,
+            params: Shape.Field.containerParams,
             result: .object([.required("container", .id), .required("view", .id)]), errors: [.notFound, .limitExceeded]
         ) { d, p, c throws(RPCError) in try d.containerCreate(p, c) },
         "container.select": MethodEntry(
             "Selects a child by index or id; starts a transition unless it is already selected.",
-            params: [.scene, .required("container", .id), .optional("index", .integer,
-                "the child (page) index; or give vc"), .optional("vc", .id)] + Shape.Field.startOptions,
+            params: [
+                .scene,
+                .required("container", .id),
+                .optional("index", .integer, "the child (page) index; or give vc"),
+                .optional("vc", .id),
+            ] + Shape.Field.startOptions,
             result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError]
         ) { d, p, c throws(RPCError) in try d.containerSelect(p, c) },
         "nav.push": MethodEntry(
@@ -227,20 +245,27 @@ extension Daemon {
             result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError]
         ) { d, p, c throws(RPCError) in try d.navPop(p, c, toRoot: false) },
         "nav.pop_to_root": MethodEntry(
-            "Pops a navigation container to its root.", params: [.scene, .required("container",
-                .id)] + Shape.Field.startOptions,
+            "Pops a navigation container to its root.",
+            params: [.scene, .required("container", .id)] + Shape.Field.startOptions,
             result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError]
         ) { d, p, c throws(RPCError) in try d.navPop(p, c, toRoot: true) },
         "nav.set": MethodEntry(
             "Replaces a navigation stack (root first); animates when the top changes.",
-            params: [.scene, .required("container", .id), .required("vcs", .array(.id),
-                "view controller ids, root first")] + Shape.Field.startOptions,
+            params: [
+                .scene,
+                .required("container", .id),
+                .required("vcs", .array(.id), "view controller ids, root first"),
+            ] + Shape.Field.startOptions,
             result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError]
         ) { d, p, c throws(RPCError) in try d.navSet(p, c) },
         "container.set_delegate": MethodEntry(
             "Sets a container's transitioning delegate plugin and rules (replacing both).",
-            params: [.scene, .required("container", .id), .optional("delegate", .string, "a delegate plugin"),
-                .optional("rules", .array(.ref("rule")))],
+            params: [
+                .scene,
+                .required("container", .id),
+                .optional("delegate", .string, "a delegate plugin"),
+                .optional("rules", .array(.ref("rule"))),
+            ],
             result: .ref("container"), errors: [.notFound]
         ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
@@ -256,9 +281,8 @@ extension Daemon {
         },
         "scene.resize": MethodEntry(
             "Resizes a scene: a layout pass; presentation controllers get their layout call.",
-            params: [.scene, .required("size", .ref("size"))], result: .object([.required("scene", .id),
-                .required("size", .ref("size"))]),
-            errors: [.notFound]
+            params: [.scene, .required("size", .ref("size"))],
+            result: .object([.required("scene", .id), .required("size", .ref("size"))]), errors: [.notFound]
         ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             guard let size = try p.size("size") else { throw .invalidParams("size", "missing parameter 'size' ({w, h})") }
@@ -267,10 +291,10 @@ extension Daemon {
             return .object(JSONObject([("scene", .string(scene.id)), ("size", Shapes.size(size))]))
         },
         "vc.destroy": MethodEntry(
-            "Destroys a view controller that is in no container and not presented.", params: [.scene, .required("vc",
-                .id)],
-            result: .object([.required("vc", .id), .required("destroyed", .boolean)]), errors: [.notFound,
-                .invalidState]
+            "Destroys a view controller that is in no container and not presented.",
+            params: [.scene, .required("vc", .id)],
+            result: .object([.required("vc", .id), .required("destroyed", .boolean)]),
+            errors: [.notFound, .invalidState]
         ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             let vc = try d.viewController(p, scene, key: "vc")
@@ -280,7 +304,8 @@ extension Daemon {
         },
         "container.get": MethodEntry(
             "A container: kind, children, selected index; stack (navigation); count, alive, page_of (paging).",
-            params: [.scene, .required("container", .id)], result: .ref("container"), errors: [.notFound]
+            params: [.scene, .required("container", .id)],
+            result: .ref("container"), errors: [.notFound]
         ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             let container = try d.container(p, scene)
@@ -289,27 +314,36 @@ extension Daemon {
         },
         "render.filmstrip": MethodEntry(
             "Sampled frames of a transition side by side, as SVG (a finished one is replayed from its timeline).",
-            params: Shape.Field.renderParams + [.optional("frames", .integer, "1…600; default 8"), .optional("labels",
-                .boolean, "default true")],
-            result: .object([.required("svg", .string), .required("width", .number), .required("height", .number),
-                             .required("frames", .array(.object([.required("index", .integer), .required("time",
-                                 .number)]))),
-                             .required("transition", .ref("transition"))]), errors: [.notFound, .invalidState,
-                                 .pluginError]
+            params: Shape.Field.renderParams + [
+                .optional("frames", .integer, "1…600; default 8"), .optional("labels", .boolean, "default true"),
+            ],
+            result: .object([
+                .required("svg", .string),
+                .required("width", .number),
+                .required("height", .number),
+                .required("frames", .array(.object([.required("index", .integer), .required("time", .number)]))),
+                .required("transition", .ref("transition")),
+            ]),
+            errors: [.notFound, .invalidState, .pluginError]
         ) { d, p, c throws(RPCError) in try d.renderFilmstrip(p, c) },
         "render.timeline": MethodEntry(
             "Property curves of a transition over time, as SVG.",
-            params: Shape.Field.renderParams + [.optional("properties", .array(.string),
-                "e.g. [\"frame.x\", \"alpha\"]")],
-            result: .object([.required("svg", .string), .required("properties", .array(.string)),
-                             .required("views", .array(.id)), .required("transition", .ref("transition")),
-                             .required("events", .array(.object([])))]), errors: [.notFound, .invalidState,
-                                 .pluginError]
+            params: Shape.Field.renderParams + [
+                .optional("properties", .array(.string), "e.g. [\"frame.x\", \"alpha\"]"),
+            ],
+            result: .object([
+                .required("svg", .string),
+                .required("properties", .array(.string)),
+                .required("views", .array(.id)),
+                .required("transition", .ref("transition")),
+                .required("events", .array(.object([]))),
+            ]),
+            errors: [.notFound, .invalidState, .pluginError]
         ) { d, p, c throws(RPCError) in try d.renderTimeline(p, c) },
         "transition.get": MethodEntry(
-            "A transition (running, ended or queued).", params: [.scene, .required("transition", .id)],
-                result: .ref("transition"),
-            errors: [.notFound]
+            "A transition (running, ended or queued).",
+            params: [.scene, .required("transition", .id)],
+            result: .ref("transition"), errors: [.notFound]
         ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             let id = try p.requiredID("transition")
@@ -321,7 +355,7 @@ extension Daemon {
         "transition.list": MethodEntry(
             "The scene's transitions (recent ones kept), or only the running ones.",
             params: [.scene, .optional("active", .boolean, "only those not ended")],
-                result: .array(.ref("transition")), errors: [.notFound]
+            result: .array(.ref("transition")), errors: [.notFound]
         ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             let active = try p.bool("active") ?? false
@@ -334,62 +368,82 @@ extension Daemon {
             result: .object([.required("ended", .boolean), .required("state", .string)]), errors: [.notFound]
         ) { d, p, c throws(RPCError) in try d.transitionWait(p, c) },
         "transition.update": MethodEntry(
-            "Sets an interactive transition's percent.", params: [.scene, .required("transition", .id),
-                .required("percent", .number, "0…1")],
+            "Sets an interactive transition's percent.",
+            params: [.scene, .required("transition", .id), .required("percent", .number, "0…1")],
             result: .ref("interactive_state"), errors: [.notFound, .invalidState]
         ) { d, p, c throws(RPCError) in try d.transitionUpdate(p, c) },
         "transition.pause": MethodEntry(
-            "Turns a running transition interactive at its current percent.", params: [.scene, .required("transition",
-                .id)],
+            "Turns a running transition interactive at its current percent.",
+            params: [.scene, .required("transition", .id)],
             result: .ref("interactive_state"), errors: [.notFound, .invalidState]
         ) { d, p, c throws(RPCError) in try d.transitionPause(p, c) },
         "transition.finish": MethodEntry(
-            "Runs an interactive transition forward to its end.", params: Shape.Field.endParams,
+            "Runs an interactive transition forward to its end.",
+            params: Shape.Field.endParams,
             result: .ref("interactive_state"), errors: [.notFound, .invalidState]
         ) { d, p, c throws(RPCError) in try d.transitionEnd(p, c, cancel: false) },
         "transition.cancel": MethodEntry(
             "Runs an interactive transition back to its start; everything it animated returns.",
-                params: Shape.Field.endParams,
+            params: Shape.Field.endParams,
             result: .ref("interactive_state"), errors: [.notFound, .invalidState]
         ) { d, p, c throws(RPCError) in try d.transitionEnd(p, c, cancel: true) },
         "gesture.pan": MethodEntry(
             "A pan sample, routed to the transition's interaction plugin; a began with start starts the transition.",
-            params: [.scene, .optional("transition", .id), .required("phase", .oneOf(["began", "changed", "ended",
-                "cancelled"])),
-                     .optional("translation", .ref("point")), .optional("velocity", .ref("point")),
-                     .optional("start", .object([.required("method", .string), .optional("params", .object([]))]),
-                         "a transition-starting request")],
+            params: [
+                .scene,
+                .optional("transition", .id),
+                .required("phase", .oneOf(["began", "changed", "ended", "cancelled"])),
+                .optional("translation", .ref("point")),
+                .optional("velocity", .ref("point")),
+                .optional("start", .object([.required("method", .string), .optional("params", .object([]))]),
+                          "a transition-starting request"),
+            ],
             result: .ref("interactive_state"), errors: [.notFound, .invalidState, .pluginError]
         ) { d, p, c throws(RPCError) in try d.gesturePan(p, c) },
         "modal.present": MethodEntry(
-            "Presents a view controller from another: fullScreen, custom or overFullScreen, optionally with a presentation plugin.",
-            params: [.scene, .required("presenting", .id), .required("presented", .id),
-                     .optional("style", .oneOf(["fullScreen", "custom", "overFullScreen"])), .optional("presentation",
-                         .string, "a presentation plugin"),
-                     .optional("animated", .boolean), .optional("interactive", .ref("interactive")),
-                         .optional("animator", .string)],
+            "Presents a view controller from another (fullScreen, custom, overFullScreen), with a presentation plugin.",
+            params: [
+                .scene,
+                .required("presenting", .id),
+                .required("presented", .id),
+                .optional("style", .oneOf(["fullScreen", "custom", "overFullScreen"])),
+                .optional("presentation", .string, "a presentation plugin"),
+                .optional("animated", .boolean),
+                .optional("interactive", .ref("interactive")),
+                .optional("animator", .string),
+            ],
             result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError]
         ) { d, p, c throws(RPCError) in try d.modalPresent(p, c) },
         "modal.dismiss": MethodEntry(
             "Dismisses a presented view controller.",
-            params: [.scene, .required("presented", .id), .optional("animated", .boolean), .optional("interactive",
-                .ref("interactive")),
-                     .optional("animator", .string)],
+            params: [
+                .scene,
+                .required("presented", .id),
+                .optional("animated", .boolean),
+                .optional("interactive", .ref("interactive")),
+                .optional("animator", .string),
+            ],
             result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError]
         ) { d, p, c throws(RPCError) in try d.modalDismiss(p, c) },
         "events.subscribe": MethodEntry(
             "Subscribes this connection to a scene's events (and the daemon's scene-less ones) by category or type.",
-            params: [.optional("scene", .id, "default: the current scene; none: scene-less events only"),
-                     .optional("types", .array(.string),
-                         "lifecycle, transition, plugin, frame, log, * or event types; default all but frame")],
-            result: .object([.required("subscription", .integer), .required("scene", .either([.id, .any])),
-                .required("types", .array(.string))]),
+            params: [
+                .optional("scene", .id, "default: the current scene; none: scene-less events only"),
+                .optional("types", .array(.string),
+                          "lifecycle, transition, plugin, frame, log, * or event types; default all but frame"),
+            ],
+            result: .object([
+                .required("subscription", .integer),
+                .required("scene", .either([.id, .any])),
+                .required("types", .array(.string)),
+            ]),
             errors: [.notFound, .limitExceeded]
         ) { d, p, c throws(RPCError) in try d.subscribe(p, c) },
         "events.unsubscribe": MethodEntry(
-            "Ends one of this connection's subscriptions.", params: [.required("subscription", .integer)],
+            "Ends one of this connection's subscriptions.",
+            params: [.required("subscription", .integer)],
             result: .object([.required("subscription", .integer), .required("unsubscribed", .boolean)]),
-                errors: [.notFound]
+            errors: [.notFound]
         ) { d, p, c throws(RPCError) in
             guard let id = try p.int("subscription", in: 1...Int(Int32.max)) else {
                 throw .invalidParams("subscription", "missing parameter 'subscription'")

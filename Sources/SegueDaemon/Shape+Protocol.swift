@@ -123,6 +123,12 @@ extension Shape {
             .required("loaded_at", .number), .required("load_ms", .number), .required("memory_bytes", .integer),
             .required("calls", .integer), .required("failures", .integer),
         ])),
+        ("reload_result", .object([
+            .required("reloaded", .boolean), .required("file", .either([.string, .any])),
+            .required("changed", .array(.string), "config keys applied"),
+            .required("restart_required", .array(.string), "changed keys that need a restart"),
+            .required("plugins", .object([.required("loaded", .integer), .required("failed", .integer)])),
+        ])),
         ("plugin_summary", .object([
             .required("loaded", .array(.string)), .required("unloaded", .array(.string)),
             .required("failed", .array(.object([.required("name", .string), .required("file", .string),
