@@ -122,6 +122,8 @@ extension Shape {
             .required("status", .oneOf(["loaded", "failed", "unloaded"])), .optional("error", .string),
             .required("loaded_at", .number), .required("load_ms", .number), .required("memory_bytes", .integer),
             .required("calls", .integer), .required("failures", .integer),
+            .required("generation", .integer, "the load generation: grows with each successful load of the file"),
+            .optional("kinds", .array(.string), "the transition kinds an animator declares"),
         ])),
         ("reload_result", .object([
             .required("reloaded", .boolean), .required("file", .either([.string, .any])),
