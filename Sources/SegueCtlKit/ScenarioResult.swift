@@ -8,6 +8,8 @@ public struct ScenarioResult: Sendable {
     public var stepsRun: Int
     /// nil when it passed.
     public var failure: ScenarioFailure?
+    /// How long it ran, in seconds of wall time (set by the runner).
+    public var duration: Double = 0
 
     public var passed: Bool { failure == nil }
 
@@ -19,18 +21,30 @@ public struct ScenarioResult: Sendable {
     }
 
     /// The lines a person reads: `PASS name` or `FAIL name (file)` followed by the failure, indented.
-    public var text: String {
+    public var text: String { text(withTime: false) }
+
+    /// `text`, with the scenario's time at the end of its first line when asked (`PASS  name  12 ms`).
+    public func text(withTime: Bool) -> String {
         let origin = file.flatMap { $0 == name ? nil : "  (\($0))" } ?? ""
-        guard let failure else { return "PASS  \(name)" }
-        return "FAIL  \(name)\(origin)\n" + failure.text.split(separator: "\n", omittingEmptySubsequences: false)
+        let time = withTime ? "  " + ScenarioResult.milliseconds(duration) : ""
+        guard let failure else { return "PASS  \(name)\(time)" }
+        return "FAIL  \(name)\(origin)\(time)\n" + failure.text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { "      " + $0 }.joined(separator: "\n")
     }
 
     public var json: JSONValue {
         var o = JSONObject([("name", .string(name)), ("file", file.map { .string($0) } ?? .null),
                             ("passed", .bool(passed)), ("steps_run", .number(Double(stepsRun)))])
+        o["time"] = .number((duration * 1e6).rounded() / 1e6)
         if let failure { o["failure"] = failure.json }
         return .object(o)
+    }
+
+    /// `12 ms`, `0.4 ms`, `1.25 s`.
+    public static func milliseconds(_ seconds: Double) -> String {
+        let ms = seconds * 1000
+        if ms >= 1000 { return Format.number(seconds, decimals: 2) + " s" }
+        return Format.number(ms, decimals: ms < 10 ? 1 : 0) + " ms"
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import SegueClient
 import SegueJSON
 
@@ -10,7 +11,7 @@ public final class ScenarioRunner {
     public typealias Connect = () throws(ClientError) -> any ScenarioConnection
 
     private let connect: Connect
-    private let runID: String
+    let runID: String
     private var count = 0
 
     public init(connect: @escaping Connect) {
@@ -18,34 +19,96 @@ public final class ScenarioRunner {
         runID = String(UInt32.random(in: 0...UInt32.max), radix: 16)
     }
 
-    /// Loads and runs every scenario in the files, in order. A file that cannot be read or parsed counts as one
-    /// failed scenario named after the file.
-    public func run(files: [String], progress: (ScenarioResult) -> Void = { _ in }) -> ScenarioReport {
-        var report = ScenarioReport()
+    /// What a run is made of, in file order: each scenario, or a file that could not be read or parsed (one failed
+    /// result named after the file).
+    public enum Entry {
+        case scenario(Scenario)
+        case invalid(ScenarioResult)
+    }
+
+    /// Loads every scenario in the files, in order; with `filter`, only scenarios whose name contains it (a file
+    /// that cannot be parsed is kept whatever the filter: its scenarios' names are unknown).
+    public static func entries(files: [String], filter: String? = nil) -> [Entry] {
+        var entries: [Entry] = []
         for file in files {
-            let scenarios: [Scenario]
             do throws(ScenarioError) {
-                scenarios = try Scenario.parse(text: try ScenarioFiles.read(file), file: file)
+                let scenarios = try Scenario.parse(text: try ScenarioFiles.read(file), file: file)
+                for scenario in scenarios where filter.map({ scenario.name.contains($0) }) ?? true {
+                    entries.append(.scenario(scenario))
+                }
             } catch {
-                let result = ScenarioResult(name: file, file: file, stepsRun: 0,
-                                            failure: ScenarioFailure(message: "invalid scenario file: \(error)"))
-                report.results.append(result)
-                progress(result)
-                continue
-            }
-            for scenario in scenarios {
-                let result = run(scenario)
-                report.results.append(result)
-                progress(result)
+                let failure = ScenarioFailure(message: "invalid scenario file: \(error)")
+                entries.append(.invalid(ScenarioResult(name: file, file: file, stepsRun: 0, failure: failure)))
             }
         }
-        return report
+        return entries
+    }
+
+    /// Loads and runs every scenario in the files, in order. A file that cannot be read or parsed counts as one
+    /// failed scenario named after the file.
+    public func run(files: [String], filter: String? = nil, jobs: Int = 1,
+                    progress: @escaping (ScenarioResult) -> Void = { _ in }) -> ScenarioReport
+    {
+        run(ScenarioRunner.entries(files: files, filter: filter), jobs: jobs, progress: progress)
+    }
+
+    /// Runs the entries on up to `jobs` connections at once (each scenario on its own connection and scene, as
+    /// always). Results are reported — to `progress` and in the report — in the entries' order, whatever order
+    /// they finish in: `progress` is called for a result once every result before it has been reported.
+    public func run(_ entries: [Entry], jobs: Int = 1, progress: @escaping (ScenarioResult) -> Void = { _ in })
+        -> ScenarioReport
+    {
+        let base = count
+        count += entries.count
+        let ordered = OrderedResults(count: entries.count)
+        let work = UncheckedBox((self, entries))
+        let report = UncheckedBox(progress)
+        let runOne: @Sendable (Int) -> Void = { i in
+            let (runner, entries) = work.value
+            let result: ScenarioResult
+            switch entries[i] {
+            case .invalid(let invalid): result = invalid
+            case .scenario(let scenario):
+                result = runner.run(scenario, sceneID: "scn-\(runner.runID)-\(base + i + 1)")
+            }
+            ordered.finish(i, result) { report.value($0) }
+        }
+        let workers = max(1, min(jobs, entries.count))
+        if workers == 1 {
+            for i in entries.indices { runOne(i) }
+        } else {
+            let queue = WorkQueue(count: entries.count)
+            let group = DispatchGroup()
+            for _ in 0..<workers {
+                group.enter()
+                let thread = Thread {
+                    while let i = queue.next() { runOne(i) }
+                    group.leave()
+                }
+                thread.stackSize = 1 << 20
+                thread.start()
+            }
+            group.wait()
+        }
+        return ScenarioReport(results: ordered.all)
     }
 
     /// Runs one scenario.
     public func run(_ scenario: Scenario) -> ScenarioResult {
         count += 1
-        let sceneID = "scn-\(runID)-\(count)"
+        return run(scenario, sceneID: "scn-\(runID)-\(count)")
+    }
+
+    /// Runs one scenario in a scene with this id, and times it.
+    func run(_ scenario: Scenario, sceneID: String) -> ScenarioResult {
+        let started = ContinuousClock.now
+        var result = runSteps(scenario, sceneID: sceneID)
+        let elapsed = ContinuousClock.now - started
+        result.duration = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return result
+    }
+
+    private func runSteps(_ scenario: Scenario, sceneID: String) -> ScenarioResult {
         var result = ScenarioResult(name: scenario.name, file: scenario.file, stepsRun: 0, failure: nil)
         let connection: any ScenarioConnection
         do throws(ClientError) {

@@ -1,7 +1,7 @@
 import SegueJSON
 import SegueKit
 
-/// transition.update/pause/finish/cancel and gesture.pan (PROTOCOL.md, SPEC §3 "Interactive").
+/// transition.update/pause/finish/cancel and gesture.pan (docs/PROTOCOL.md, docs/DESIGN.md §3 "Interactive").
 extension Daemon {
     /// The running transition a request names.
     func runningTransition(_ p: Params, _ scene: Scene) throws(RPCError) -> Transition {
@@ -116,7 +116,7 @@ extension Daemon {
     /// interaction plugin) and returns the transition it started.
     func startFromGesture(_ start: JSONObject, scene: Scene, connection: ClientConnection) throws(RPCError) -> Transition {
         let starters: Set<String> = ["container.select", "nav.push", "nav.pop", "nav.pop_to_root", "nav.set", "modal.present", "modal.dismiss"]
-        guard let method = start["method"]?.stringValue, starters.contains(method), let handler = Daemon.methods[method] else {
+        guard let method = start["method"]?.stringValue, starters.contains(method), let handler = Daemon.methods[method]?.handler else {
             throw .invalidParams("start", "start.method must be one of \(starters.sorted().joined(separator: ", "))")
         }
         var params = start["params"]?.objectValue ?? JSONObject()

@@ -11,51 +11,111 @@ typealias MethodHandler = @Sendable (Daemon, Params, ClientConnection) throws(RP
 
 extension Daemon {
     /// The table the request path looks methods up in (by number, from the name's bytes).
-    static let methodTable = MethodTable(methods)
+    static let methodTable = MethodTable(methods.mapValues(\.handler))
 
     /// Every method, by name. Each reads and checks all its parameters before it changes anything, so a request
     /// applies whole or not at all.
-    static let methods: [String: MethodHandler] = [
-        "daemon.ping": { _, p, _ throws(RPCError) in
+    static let methods: [String: MethodEntry] = [
+        "daemon.ping": MethodEntry(
+            "Answers \"pong\": the cheapest round trip.",
+            result: .literal("pong")
+        ) { _, p, _ throws(RPCError) in
             try p.finish()
             return "pong"
         },
-        "daemon.info": { d, p, _ throws(RPCError) in
+        "daemon.info": MethodEntry(
+            "The daemon's version, API, Lua version, pid, uptime, socket, plugins folder, counts and config.",
+            result: .ref("daemon_info")
+        ) { d, p, _ throws(RPCError) in
             try p.finish()
             return d.info
         },
-        "daemon.stats": { d, p, _ throws(RPCError) in
+        "daemon.stats": MethodEntry(
+            "Counters (requests, errors by code, transitions, frames, dropped events) and latency percentiles.",
+            result: .ref("daemon_stats")
+        ) { d, p, _ throws(RPCError) in
             try p.finish()
             return d.statsJSON
         },
-        "daemon.reload": { d, p, _ throws(RPCError) in
+        "daemon.reload": MethodEntry(
+            "Re-reads the config file and rescans the plugins folder, as SIGHUP does.",
+            result: .ref("reload_result"), errors: [.invalidState]
+        ) { d, p, _ throws(RPCError) in
             try p.finish()
             return try d.reload().json
         },
-        "daemon.shutdown": { d, p, _ throws(RPCError) in
+        "daemon.shutdown": MethodEntry(
+            "Stops gracefully, as SIGTERM does: running transitions complete, then the socket goes.",
+            result: .object([.required("stopping", .boolean)])
+        ) { d, p, _ throws(RPCError) in
             try p.finish()
             d.onShutdownRequest?()
             return .object(JSONObject([("stopping", true)]))
         },
-        "plugins.list": { d, p, _ throws(RPCError) in
+        "rpc.discover": MethodEntry(
+            "This daemon's methods as an OpenRPC 1.x document, made from the method table.",
+            result: .ref("openrpc")
+        ) { _, p, _ throws(RPCError) in
+            try p.finish()
+            return Daemon.openRPCDocument
+        },
+        "plugins.list": MethodEntry(
+            "Every plugin file and what it defines, loaded or not.",
+            result: .array(.ref("plugin"))
+        ) { d, p, _ throws(RPCError) in
             try p.finish()
             return .array(d.plugins.records.map(\.json))
         },
-        "plugins.reload": { d, p, _ throws(RPCError) in try d.pluginsReload(p) },
-        "plugins.check": { d, p, _ throws(RPCError) in try d.pluginsCheck(p) },
-        "scene.create": { d, p, c throws(RPCError) in try d.sceneCreate(p, c) },
-        "scene.use": { d, p, c throws(RPCError) in
+        "plugins.reload": MethodEntry(
+            "Reloads one plugin (by name) or the whole folder.",
+            params: [.optional("name", .string, "a plugin name; all when left out")],
+            result: .ref("plugin_summary"), errors: [.notFound]
+        ) { d, p, _ throws(RPCError) in try d.pluginsReload(p) },
+        "plugins.check": MethodEntry(
+            "Runs an animator through the standard battery in private manual scenes; problems have stable codes.",
+            params: Shape.Field.checkParams,
+            result: .ref("check_report"), errors: [.notFound]
+        ) { d, p, _ throws(RPCError) in try d.pluginsCheck(p) },
+        "scene.create": MethodEntry(
+            "Creates a scene and makes it the connection's current scene.",
+            params: [
+                .optional("id", .id),
+                .required("size", .ref("size")),
+                .required("clock", .oneOf(["manual", "realtime"])),
+                .optional("fps", .integer, "1…1000; default engine.fps"),
+                .optional("speed", .number, "0 < speed ≤ 100; default 1"),
+            ],
+            result: .object([
+                .required("scene", .id),
+                .required("size", .ref("size")),
+                .required("clock", .oneOf(["manual", "realtime"])),
+                .required("fps", .integer),
+            ]),
+            errors: [.limitExceeded]
+        ) { d, p, c throws(RPCError) in try d.sceneCreate(p, c) },
+        "scene.use": MethodEntry(
+            "Makes a scene the connection's current scene.",
+            params: [.required("scene", .id)],
+            result: .object([.required("scene", .id)]), errors: [.notFound]
+        ) { d, p, c throws(RPCError) in
             let id = try p.requiredID("scene")
             try p.finish()
             guard d.scenes[id] != nil else { throw .notFound("scene", id, param: "scene") }
             c.currentScene = id
             return .object(JSONObject([("scene", .string(id))]))
         },
-        "scene.list": { d, p, _ throws(RPCError) in
+        "scene.list": MethodEntry(
+            "Every scene, in creation order: size, clock, time, root.",
+            result: .array(.ref("scene_summary"))
+        ) { d, p, _ throws(RPCError) in
             try p.finish()
             return .array(d.sceneOrder.compactMap { d.scenes[$0]?.summary })
         },
-        "scene.destroy": { d, p, c throws(RPCError) in
+        "scene.destroy": MethodEntry(
+            "Destroys a scene; its running transitions are force-completed and reported first.",
+            params: [.scene],
+            result: .object([.required("scene", .id), .required("destroyed", .boolean)]), errors: [.notFound]
+        ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             try p.finish()
             scene.finishAllTransitions()
@@ -69,20 +129,33 @@ extension Daemon {
             }
             return .object(JSONObject([("scene", .string(scene.id)), ("destroyed", true)]))
         },
-        "scene.tree": { d, p, c throws(RPCError) in
+        "scene.tree": MethodEntry(
+            "The view tree and the view-controller tree, with presentation values when asked.",
+            params: [.scene, .optional("presentation", .boolean, "add each view's on-screen values")],
+            result: .object([.required("views", .ref("view_node")), .required("controllers", .ref("vc_node"))]),
+            errors: [.notFound]
+        ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             let presentation = try p.bool("presentation") ?? false
             try p.finish()
             return scene.tree(presentation: presentation)
         },
-        "scene.set_root": { d, p, c throws(RPCError) in
+        "scene.set_root": MethodEntry(
+            "Makes a view controller the scene's root; it and its visible descendants appear.",
+            params: [.scene, .required("vc", .id)],
+            result: .object([.required("scene", .id), .required("root", .id)]), errors: [.notFound, .invalidState]
+        ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             let vc = try d.viewController(p, scene, key: "vc")
             try p.finish()
             do throws(EngineError) { try scene.setRoot(vc) } catch { throw RPCError(error) }
             return .object(JSONObject([("scene", .string(scene.id)), ("root", .string(vc.id))]))
         },
-        "clock.advance": { d, p, c throws(RPCError) in
+        "clock.advance": MethodEntry(
+            "Moves a manual clock forward by ms: whole frames (1/fps), then a final partial step.",
+            params: [.scene, .required("ms", .number, "0…3600000")],
+            result: .object([.required("time", .number)]), errors: [.notFound, .invalidState]
+        ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             guard p.has("ms") else { throw .invalidParams("ms", "missing parameter 'ms'") }
             let ms = try p.number("ms", in: 0...3_600_000) ?? 0
@@ -91,7 +164,11 @@ extension Daemon {
             scene.advance(by: Int64((ms * 1e6).rounded()))
             return .object(JSONObject([("time", .number(scene.time))]))
         },
-        "clock.step": { d, p, c throws(RPCError) in
+        "clock.step": MethodEntry(
+            "Moves a manual clock forward by whole frames.",
+            params: [.scene, .optional("frames", .integer, "0…1000000; default 1")],
+            result: .object([.required("time", .number)]), errors: [.notFound, .invalidState]
+        ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             let frames = try p.int("frames", in: 0...1_000_000) ?? 1
             try p.finish()
@@ -99,12 +176,20 @@ extension Daemon {
             scene.step(frames: frames)
             return .object(JSONObject([("time", .number(scene.time))]))
         },
-        "clock.now": { d, p, c throws(RPCError) in
+        "clock.now": MethodEntry(
+            "The scene's clock, in seconds.",
+            params: [.scene],
+            result: .object([.required("time", .number)]), errors: [.notFound]
+        ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             try p.finish()
             return .object(JSONObject([("time", .number(scene.time))]))
         },
-        "clock.set_speed": { d, p, c throws(RPCError) in
+        "clock.set_speed": MethodEntry(
+            "Slow motion and fast-forward: the scene's clock runs at speed × real time.",
+            params: [.scene, .required("speed", .number, "0 < speed ≤ 100")],
+            result: .object([.required("speed", .number)]), errors: [.notFound]
+        ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             guard let speed = try p.number("speed", in: 0...100), speed > 0 else {
                 throw .invalidParams("speed", "'speed' must be a number with 0 < speed ≤ 100")
@@ -113,20 +198,76 @@ extension Daemon {
             scene.speed = speed
             return .object(JSONObject([("speed", .number(speed))]))
         },
-        "vc.create": { d, p, c throws(RPCError) in try d.vcCreate(p, c) },
-        "vc.get": { d, p, c throws(RPCError) in
+        "vc.create": MethodEntry(
+            "Creates a view controller and its view (`<vc>.view`).",
+            params: [
+                .scene,
+                .optional("id", .id),
+                .optional("title", .string),
+                .optional("color", .ref("color")),
+                .optional("animators", .ref("vc_animators"), "this view controller's own preferred animators"),
+            ],
+            result: .object([.required("vc", .id), .required("view", .id)]), errors: [.notFound, .limitExceeded]
+        ) { d, p, c throws(RPCError) in try d.vcCreate(p, c) },
+        "vc.get": MethodEntry(
+            "A view controller: parent, children, view, appearance, presentation.",
+            params: [.scene, .required("vc", .id)],
+            result: .ref("vc"), errors: [.notFound]
+        ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             let vc = try d.viewController(p, scene, key: "vc")
             try p.finish()
             return scene.json(of: vc)
         },
-        "container.create": { d, p, c throws(RPCError) in try d.containerCreate(p, c) },
-        "container.select": { d, p, c throws(RPCError) in try d.containerSelect(p, c) },
-        "nav.push": { d, p, c throws(RPCError) in try d.navPush(p, c) },
-        "nav.pop": { d, p, c throws(RPCError) in try d.navPop(p, c, toRoot: false) },
-        "nav.pop_to_root": { d, p, c throws(RPCError) in try d.navPop(p, c, toRoot: true) },
-        "nav.set": { d, p, c throws(RPCError) in try d.navSet(p, c) },
-        "container.set_delegate": { d, p, c throws(RPCError) in
+        "container.create": MethodEntry(
+            "Creates a container view controller: custom, tab, navigation or paging.",
+            params: Shape.Field.containerParams,
+            result: .object([.required("container", .id), .required("view", .id)]), errors: [.notFound, .limitExceeded]
+        ) { d, p, c throws(RPCError) in try d.containerCreate(p, c) },
+        "container.select": MethodEntry(
+            "Selects a child by index or id; starts a transition unless it is already selected.",
+            params: [
+                .scene,
+                .required("container", .id),
+                .optional("index", .integer, "the child (page) index; or give vc"),
+                .optional("vc", .id),
+            ] + Shape.Field.startOptions,
+            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError]
+        ) { d, p, c throws(RPCError) in try d.containerSelect(p, c) },
+        "nav.push": MethodEntry(
+            "Pushes a view controller onto a navigation container.",
+            params: [.scene, .required("container", .id), .required("vc", .id)] + Shape.Field.startOptions,
+            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError]
+        ) { d, p, c throws(RPCError) in try d.navPush(p, c) },
+        "nav.pop": MethodEntry(
+            "Pops the top view controller of a navigation container (not its root).",
+            params: [.scene, .required("container", .id)] + Shape.Field.startOptions,
+            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError]
+        ) { d, p, c throws(RPCError) in try d.navPop(p, c, toRoot: false) },
+        "nav.pop_to_root": MethodEntry(
+            "Pops a navigation container to its root.",
+            params: [.scene, .required("container", .id)] + Shape.Field.startOptions,
+            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError]
+        ) { d, p, c throws(RPCError) in try d.navPop(p, c, toRoot: true) },
+        "nav.set": MethodEntry(
+            "Replaces a navigation stack (root first); animates when the top changes.",
+            params: [
+                .scene,
+                .required("container", .id),
+                .required("vcs", .array(.id), "view controller ids, root first"),
+            ] + Shape.Field.startOptions,
+            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError]
+        ) { d, p, c throws(RPCError) in try d.navSet(p, c) },
+        "container.set_delegate": MethodEntry(
+            "Sets a container's transitioning delegate plugin and rules (replacing both).",
+            params: [
+                .scene,
+                .required("container", .id),
+                .optional("delegate", .string, "a delegate plugin"),
+                .optional("rules", .array(.ref("rule"))),
+            ],
+            result: .ref("container"), errors: [.notFound]
+        ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             let container = try d.container(p, scene)
             let delegate = try p.string("delegate")
@@ -138,29 +279,72 @@ extension Daemon {
             scene.setDelegate(of: container, plugin: delegate, rules: rules ?? [])
             return scene.json(of: container)
         },
-        "scene.resize": { d, p, c throws(RPCError) in
+        "scene.resize": MethodEntry(
+            "Resizes a scene: a layout pass; presentation controllers get their layout call.",
+            params: [.scene, .required("size", .ref("size"))],
+            result: .object([.required("scene", .id), .required("size", .ref("size"))]), errors: [.notFound]
+        ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             guard let size = try p.size("size") else { throw .invalidParams("size", "missing parameter 'size' ({w, h})") }
             try p.finish()
             scene.resize(to: size)
             return .object(JSONObject([("scene", .string(scene.id)), ("size", Shapes.size(size))]))
         },
-        "vc.destroy": { d, p, c throws(RPCError) in
+        "vc.destroy": MethodEntry(
+            "Destroys a view controller that is in no container and not presented.",
+            params: [.scene, .required("vc", .id)],
+            result: .object([.required("vc", .id), .required("destroyed", .boolean)]),
+            errors: [.notFound, .invalidState]
+        ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             let vc = try d.viewController(p, scene, key: "vc")
             try p.finish()
             do throws(EngineError) { try scene.destroyViewController(vc) } catch { throw RPCError(error, param: "vc") }
             return .object(JSONObject([("vc", .string(vc.id)), ("destroyed", true)]))
         },
-        "container.get": { d, p, c throws(RPCError) in
+        "container.get": MethodEntry(
+            "A container: kind, children, selected index; stack (navigation); count, alive, page_of (paging).",
+            params: [.scene, .required("container", .id)],
+            result: .ref("container"), errors: [.notFound]
+        ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             let container = try d.container(p, scene)
             try p.finish()
             return scene.json(of: container)
         },
-        "render.filmstrip": { d, p, c throws(RPCError) in try d.renderFilmstrip(p, c) },
-        "render.timeline": { d, p, c throws(RPCError) in try d.renderTimeline(p, c) },
-        "transition.get": { d, p, c throws(RPCError) in
+        "render.filmstrip": MethodEntry(
+            "Sampled frames of a transition side by side, as SVG (a finished one is replayed from its timeline).",
+            params: Shape.Field.renderParams + [
+                .optional("frames", .integer, "1…600; default 8"), .optional("labels", .boolean, "default true"),
+            ],
+            result: .object([
+                .required("svg", .string),
+                .required("width", .number),
+                .required("height", .number),
+                .required("frames", .array(.object([.required("index", .integer), .required("time", .number)]))),
+                .required("transition", .ref("transition")),
+            ]),
+            errors: [.notFound, .invalidState, .pluginError]
+        ) { d, p, c throws(RPCError) in try d.renderFilmstrip(p, c) },
+        "render.timeline": MethodEntry(
+            "Property curves of a transition over time, as SVG.",
+            params: Shape.Field.renderParams + [
+                .optional("properties", .array(.string), "e.g. [\"frame.x\", \"alpha\"]"),
+            ],
+            result: .object([
+                .required("svg", .string),
+                .required("properties", .array(.string)),
+                .required("views", .array(.id)),
+                .required("transition", .ref("transition")),
+                .required("events", .array(.object([]))),
+            ]),
+            errors: [.notFound, .invalidState, .pluginError]
+        ) { d, p, c throws(RPCError) in try d.renderTimeline(p, c) },
+        "transition.get": MethodEntry(
+            "A transition (running, ended or queued).",
+            params: [.scene, .required("transition", .id)],
+            result: .ref("transition"), errors: [.notFound]
+        ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             let id = try p.requiredID("transition")
             try p.finish()
@@ -168,22 +352,99 @@ extension Daemon {
             if let queued = scene.queuedJSON(id) { return queued }
             throw .notFound("transition", id, param: "transition")
         },
-        "transition.list": { d, p, c throws(RPCError) in
+        "transition.list": MethodEntry(
+            "The scene's transitions (recent ones kept), or only the running ones.",
+            params: [.scene, .optional("active", .boolean, "only those not ended")],
+            result: .array(.ref("transition")), errors: [.notFound]
+        ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             let active = try p.bool("active") ?? false
             try p.finish()
             return .array(scene.transitions.filter { !active || !$0.isEnded }.map { scene.json(of: $0) })
         },
-        "transition.wait": { d, p, c throws(RPCError) in try d.transitionWait(p, c) },
-        "transition.update": { d, p, c throws(RPCError) in try d.transitionUpdate(p, c) },
-        "transition.pause": { d, p, c throws(RPCError) in try d.transitionPause(p, c) },
-        "transition.finish": { d, p, c throws(RPCError) in try d.transitionEnd(p, c, cancel: false) },
-        "transition.cancel": { d, p, c throws(RPCError) in try d.transitionEnd(p, c, cancel: true) },
-        "gesture.pan": { d, p, c throws(RPCError) in try d.gesturePan(p, c) },
-        "modal.present": { d, p, c throws(RPCError) in try d.modalPresent(p, c) },
-        "modal.dismiss": { d, p, c throws(RPCError) in try d.modalDismiss(p, c) },
-        "events.subscribe": { d, p, c throws(RPCError) in try d.subscribe(p, c) },
-        "events.unsubscribe": { d, p, c throws(RPCError) in
+        "transition.wait": MethodEntry(
+            "Answers when the transition ends, or after timeout_ms of wall time; later requests go on meanwhile.",
+            params: [.scene, .required("transition", .id), .optional("timeout_ms", .integer, "0…86400000")],
+            result: .object([.required("ended", .boolean), .required("state", .string)]), errors: [.notFound]
+        ) { d, p, c throws(RPCError) in try d.transitionWait(p, c) },
+        "transition.update": MethodEntry(
+            "Sets an interactive transition's percent.",
+            params: [.scene, .required("transition", .id), .required("percent", .number, "0…1")],
+            result: .ref("interactive_state"), errors: [.notFound, .invalidState]
+        ) { d, p, c throws(RPCError) in try d.transitionUpdate(p, c) },
+        "transition.pause": MethodEntry(
+            "Turns a running transition interactive at its current percent.",
+            params: [.scene, .required("transition", .id)],
+            result: .ref("interactive_state"), errors: [.notFound, .invalidState]
+        ) { d, p, c throws(RPCError) in try d.transitionPause(p, c) },
+        "transition.finish": MethodEntry(
+            "Runs an interactive transition forward to its end.",
+            params: Shape.Field.endParams,
+            result: .ref("interactive_state"), errors: [.notFound, .invalidState]
+        ) { d, p, c throws(RPCError) in try d.transitionEnd(p, c, cancel: false) },
+        "transition.cancel": MethodEntry(
+            "Runs an interactive transition back to its start; everything it animated returns.",
+            params: Shape.Field.endParams,
+            result: .ref("interactive_state"), errors: [.notFound, .invalidState]
+        ) { d, p, c throws(RPCError) in try d.transitionEnd(p, c, cancel: true) },
+        "gesture.pan": MethodEntry(
+            "A pan sample, routed to the transition's interaction plugin; a began with start starts the transition.",
+            params: [
+                .scene,
+                .optional("transition", .id),
+                .required("phase", .oneOf(["began", "changed", "ended", "cancelled"])),
+                .optional("translation", .ref("point")),
+                .optional("velocity", .ref("point")),
+                .optional("start", .object([.required("method", .string), .optional("params", .object([]))]),
+                          "a transition-starting request"),
+            ],
+            result: .ref("interactive_state"), errors: [.notFound, .invalidState, .pluginError]
+        ) { d, p, c throws(RPCError) in try d.gesturePan(p, c) },
+        "modal.present": MethodEntry(
+            "Presents a view controller from another (fullScreen, custom, overFullScreen), with a presentation plugin.",
+            params: [
+                .scene,
+                .required("presenting", .id),
+                .required("presented", .id),
+                .optional("style", .oneOf(["fullScreen", "custom", "overFullScreen"])),
+                .optional("presentation", .string, "a presentation plugin"),
+                .optional("animated", .boolean),
+                .optional("interactive", .ref("interactive")),
+                .optional("animator", .string),
+            ],
+            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError]
+        ) { d, p, c throws(RPCError) in try d.modalPresent(p, c) },
+        "modal.dismiss": MethodEntry(
+            "Dismisses a presented view controller.",
+            params: [
+                .scene,
+                .required("presented", .id),
+                .optional("animated", .boolean),
+                .optional("interactive", .ref("interactive")),
+                .optional("animator", .string),
+            ],
+            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError]
+        ) { d, p, c throws(RPCError) in try d.modalDismiss(p, c) },
+        "events.subscribe": MethodEntry(
+            "Subscribes this connection to a scene's events (and the daemon's scene-less ones) by category or type.",
+            params: [
+                .optional("scene", .id, "default: the current scene; none: scene-less events only"),
+                .optional("types", .array(.string),
+                          "lifecycle, transition, plugin, frame, log, * or event types; default all but frame"),
+            ],
+            result: .object([
+                .required("subscription", .integer),
+                .required("scene", .either([.id, .any])),
+                .required("types", .array(.string)),
+            ]),
+            errors: [.notFound, .limitExceeded]
+        ) { d, p, c throws(RPCError) in try d.subscribe(p, c) },
+        "events.unsubscribe": MethodEntry(
+            "Ends one of this connection's subscriptions.",
+            params: [.required("subscription", .integer)],
+            result: .object([.required("subscription", .integer), .required("unsubscribed", .boolean)]),
+            errors: [.notFound]
+        ) { d, p, c throws(RPCError) in
             guard let id = try p.int("subscription", in: 1...Int(Int32.max)) else {
                 throw .invalidParams("subscription", "missing parameter 'subscription'")
             }

@@ -18,7 +18,7 @@ public protocol RealtimeDriver: AnyObject {
 /// The daemon's state: scenes, plugins, connections and subscriptions, and the JSON-RPC dispatcher.
 ///
 /// Not thread-safe by design: the server confines it to one event loop, and every request, tick and event runs
-/// there, so a request's events are written before its response (PROTOCOL.md "Ordering").
+/// there, so a request's events are written before its response (docs/PROTOCOL.md "Ordering").
 public final class Daemon: EventSink, @unchecked Sendable {
     /// The daemon's life: it serves while `running`, refuses new work while `draining`, and is gone once `stopped`.
     public enum State: String, Sendable { case starting, running, draining, stopped }
@@ -383,7 +383,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
             result = refused ? .failure(.shuttingDown) : call(n, request.params, connection)
         case .unknown(let name):
             number = nil
-            result = .failure(.methodNotFound(name))
+            result = .failure(.methodNotFound(name, nearest: NearestName.nearest(to: name, in: methodTable.names)))
         }
         let elapsed = FileSystem.monotonicNanoseconds() - started
         // A transition.wait or plugins.check that answers later: its response is owed, not written now.

@@ -38,8 +38,14 @@ public struct RPCError: Error, Sendable, Equatable {
         RPCError(code: -32600, message: "invalid request: \(message)", kind: "invalid_request")
     }
 
-    public static func methodNotFound(_ method: String) -> RPCError {
-        RPCError(code: -32601, message: "method not found: \(method)", kind: "method_not_found")
+    /// -32601, with the nearest method name in `data.did_you_mean` when one is near.
+    public static func methodNotFound(_ method: String, nearest: String? = nil) -> RPCError {
+        var data = JSONObject()
+        data["kind"] = "method_not_found"
+        data["method"] = .string(method)
+        guard let nearest else { return RPCError(code: -32601, message: "method not found: \(method)", data: data) }
+        data["did_you_mean"] = .string(nearest)
+        return RPCError(code: -32601, message: "method not found: \(method) (did you mean '\(nearest)'?)", data: data)
     }
 
     public static func invalidParams(_ param: String, _ message: String) -> RPCError {

@@ -244,7 +244,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
     private func accept(_ fd: Int32, reaped: inout Bool) {
         let rawUID = seg_peer_uid(fd)
         guard rawUID >= 0 else {
-            // SPEC §4 checks every peer: one whose credentials cannot be read is not let in.
+            // docs/DESIGN.md §4 checks every peer: one whose credentials cannot be read is not let in.
             daemon.logger.warning("refused a peer whose credentials (SO_PEERCRED) could not be read")
             close(fd)
             return
@@ -365,7 +365,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         realtime.removeAll()
         for child in Array(children.values) { child.closeAfterWriting() }
         if children.isEmpty { return finishStopping() }
-        // SPEC §4: exit within 2 s. Closing normally takes microseconds; this bounds it whatever a peer does.
+        // docs/DESIGN.md §4: exit within 2 s. Closing normally takes microseconds; this bounds it whatever a peer does.
         loop.schedule(in: 1_500_000_000) { [weak self] in
             guard let self, !self.children.isEmpty else { return }
             self.daemon.logger.warning("connections did not close within 1.5 s; stopping anyway")

@@ -29,7 +29,8 @@ public final class LoopTimer {
 /// timerfd for timers and an eventfd for work handed over from other threads (signals, the plugin watcher).
 ///
 /// Hand-written instead of SwiftNIO's `MultiThreadedEventLoopGroup` because the request path is the hot path of
-/// SPEC §5's ping target: a bare NIO echo server already spends ~1.9 µs of CPU per round trip where Redis spends
+/// docs/DESIGN.md §5's ping target: a bare NIO echo server already spends ~1.9 µs of CPU per round trip where Redis
+/// spends
 /// ~0.6 µs, so a NIO-based daemon could not reach Redis's throughput on this machine (README, "Performance"). A
 /// request here costs a share of one `epoll_wait`, one `read` and one `write`, as in Redis.
 final class SocketLoop: @unchecked Sendable {

@@ -40,7 +40,7 @@ extension AnimatorProvider {
     }
 }
 
-/// A `gesture.pan` sample (PLUGIN_API.md's `g`).
+/// A `gesture.pan` sample (docs/PLUGIN_API.md's `g`).
 public struct PanGesture: Sendable {
     public var phase: String
     public var translation: Point

@@ -1,6 +1,6 @@
 import SegueJSON
 
-/// The protocol's value shapes (PROTOCOL.md "Value shapes").
+/// The protocol's value shapes (docs/PROTOCOL.md "Value shapes").
 public enum Shapes {
     public static func rect(_ r: Rect) -> JSONValue {
         .object(JSONObject([("x", .number(r.x)), ("y", .number(r.y)), ("w", .number(r.w)), ("h", .number(r.h))]))
@@ -38,7 +38,7 @@ public enum Shapes {
         return Size(w: w, h: h)
     }
 
-    /// The view values that PROTOCOL.md's view node carries.
+    /// The view values that docs/PROTOCOL.md's view node carries.
     public static func viewValues(_ v: ViewValues, hidden: Bool, z: Double) -> JSONObject {
         JSONObject([
             ("frame", rect(v.frame)), ("bounds", rect(v.bounds)), ("center", point(v.center)),

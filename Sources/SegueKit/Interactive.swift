@@ -362,7 +362,7 @@ extension Scene {
     }
 }
 
-/// How a transition-starting request asks for interaction (PROTOCOL.md's `interactive`).
+/// How a transition-starting request asks for interaction (docs/PROTOCOL.md's `interactive`).
 public enum Interactivity: Equatable, Sendable {
     /// Not interactive.
     case none

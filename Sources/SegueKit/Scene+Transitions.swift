@@ -47,7 +47,7 @@ extension Scene {
         return "t-\(nextTransitionNumber)"
     }
 
-    // MARK: Animator resolution (SPEC §1)
+    // MARK: Animator resolution (docs/DESIGN.md §1)
 
     func animator(named name: String, param: String?) throws(EngineError) -> any Animator {
         if name == DefaultSlideAnimator.name { return DefaultSlideAnimator() }
@@ -365,7 +365,7 @@ extension Scene {
 
     // MARK: Starting
 
-    /// Builds the transition and its context, makes the will-calls of SPEC §3 for its kind, and starts the
+    /// Builds the transition and its context, makes the will-calls of docs/DESIGN.md §3 for its kind, and starts the
     /// animator.
     func begin(_ op: TransitionOperation, animated: Bool, animator: any Animator, id reserved: String?,
                interactive: Interactivity = .none, interaction: (any InteractionController)? = nil, leaving: [ViewController] = [], entering: [ViewController] = [], newStack: [ViewController]? = nil)
@@ -396,7 +396,7 @@ extension Scene {
         activeTransitionCount += 1
         container.activeTransition = transition
 
-        // Containment, in SPEC §3's order for the kind.
+        // Containment, in docs/DESIGN.md §3's order for the kind.
         switch op.kind {
         case .select where container.containerKind == .tab:
             break  // the children stay children
@@ -594,7 +594,7 @@ extension Scene {
         startNextQueued(container)
     }
 
-    /// The did-calls of a completed transition, in SPEC §3's order for its kind.
+    /// The did-calls of a completed transition, in docs/DESIGN.md §3's order for its kind.
     func finishContainment(_ t: Transition, animated: Bool) {
         let container = t.container
         let from = t.from, to = t.to
@@ -647,7 +647,7 @@ extension Scene {
     }
 
     /// A cancelled transition: the to-view leaves, the from-view is back, appearance is reversed (T disappears,
-    /// F appears) and every will_move_to_parent is balanced so containment is exactly what it was (SPEC §3).
+    /// F appears) and every will_move_to_parent is balanced so containment is exactly what it was (docs/DESIGN.md §3).
     func undoContainment(_ t: Transition, animated: Bool) {
         let container = t.container
         let from = t.from, to = t.to

@@ -3,7 +3,7 @@ public enum TransitionKind: String, Sendable {
     case select, push, pop, set, present, dismiss
 }
 
-/// The states of PROTOCOL.md's `transition.get`.
+/// The states of docs/PROTOCOL.md's `transition.get`.
 public enum TransitionState: String, Sendable {
     case queued, animating, interactive, finishing, cancelling, completed, cancelled
 }
@@ -54,7 +54,7 @@ public final class Transition {
     /// the presenting view is in the picture).
     public internal(set) var timelineRoot: View?
 
-    // Interaction (SPEC §3, percent driven).
+    // Interaction (docs/DESIGN.md §3, percent driven).
     /// Started with `interactive` (paused at 0, driven by update/finish/cancel).
     public internal(set) var startedInteractive = false
     /// The interaction plugin `gesture.pan` is routed to, if any.

@@ -35,7 +35,7 @@ public class ViewController {
     public var isVisible: Bool { appearance == .appeared || appearance == .appearing }
 }
 
-/// The container kinds of PROTOCOL.md.
+/// The container kinds of docs/PROTOCOL.md.
 public enum ContainerKind: String, Sendable, CaseIterable {
     case custom, tab, navigation, paging
 }
@@ -71,7 +71,7 @@ public struct TransitionRule: Sendable, Equatable {
     }
 }
 
-/// What a transitioning delegate is asked about (PLUGIN_API.md's `op`).
+/// What a transitioning delegate is asked about (docs/PLUGIN_API.md's `op`).
 public struct TransitionOperation {
     public let kind: TransitionKind
     public let container: ContainerViewController

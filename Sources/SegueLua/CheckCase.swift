@@ -1,7 +1,7 @@
 import SegueKit
 
-/// One case of `plugins.check`'s battery (SPEC §3 "Animator check"): the transition it runs, the presentation
-/// style for present and dismiss, and the interaction for an interactive case (driven to a percent, then finished
+/// One case of `plugins.check`'s battery (docs/DESIGN.md §3 "Animator check"): the transition it runs, the
+/// presentation style for present and dismiss, and the interaction for an interactive case (driven to a percent, then finished
 /// or cancelled). `CheckCase.battery` is the one list of cases; everything else (the daemon's steps, the guide's
 /// description, seguectl's summary) follows from it.
 public struct CheckCase: Sendable, Equatable {

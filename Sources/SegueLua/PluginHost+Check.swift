@@ -13,7 +13,7 @@ extension PluginHost {
     /// Wall time one case may take (2 s).
     static let checkCaseWallLimitNs: Int64 = 2_000_000_000
 
-    /// Cases of SPEC's battery this engine cannot run yet.
+    /// Cases of docs/DESIGN.md §3's battery this engine cannot run yet.
     public static let pendingCheckCases: [String] = []
 
     /// A check of the animator `name` (a loaded animator plugin, or the built-in `default-slide`), its present and

@@ -244,7 +244,13 @@ public final class PluginHost: AnimatorProvider {
             instances[key]?[path] = nil
             instances[key]?[path + PluginHost.previousSuffix] = nil
         }
-        return records.map { PluginEvent(type: "plugin.loaded", name: $0.name, file: path, message: nil) }
+        // Fields a description's kind does not have: warnings with the nearest field, the plugin loads.
+        let warnings = zip(probe.described, records).flatMap { described, record in
+            probe.descriptionWarnings(described).map {
+                PluginEvent(type: "plugin.warning", name: record.name, file: path, message: $0)
+            }
+        }
+        return records.map { PluginEvent(type: "plugin.loaded", name: $0.name, file: path, message: nil) } + warnings
     }
 
     /// Checks that a description has the functions its kind needs.

@@ -19,6 +19,7 @@ extension PluginInstance {
             return .results(0)
         }
         registerInteractionAPI(table)
+        registerNameAPI(table)
         add("view_get") { me, s in me.viewGet(s) }
         add("view_set") { me, s in me.viewSet(s) }
         add("view_same") { me, s in
@@ -206,6 +207,10 @@ extension PluginInstance {
     func viewSet(_ s: LuaState) -> HostResult {
         guard let view = view(at: 1) else { return .error("the view no longer exists") }
         guard let key = s.string(at: 2) else { return .error("view properties are named by strings") }
+        guard PluginInstance.NameKind.viewProperty.names.contains(key) else {
+            warnUnknown(.viewProperty, key, consequence: "; ignored")
+            return .results(0)
+        }
         if let message = setProperty(view, key, at: 3) { return .error(message) }
         return .results(0)
     }
@@ -500,10 +505,12 @@ extension PluginInstance {
         case LUA_TSTRING:
             let name = state.string(at: -1) ?? ""
             state.pop()
-            guard let curve = CubicBezier.named(name) else {
-                return .failure(LuaError("unknown curve '\(name)' (linear, ease_in, ease_out, ease_in_out, default, or {x1, y1, x2, y2})"))
+            if let curve = CubicBezier.named(name) {
+                options.timing = .curve(curve)
+            } else {
+                // A warning, not an error: the block runs with its default curve.
+                warnUnknown(.curve, name, consequence: "; the default curve is used")
             }
-            options.timing = .curve(curve)
         case LUA_TTABLE:
             let t = state.top
             var v: [Double] = []

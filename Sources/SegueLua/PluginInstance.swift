@@ -35,6 +35,8 @@ final class PluginInstance {
     /// Registry references of the context proxies, by handle (dropped with the context).
     var contextProxies: [Int: Int32] = [:]
     var nextContextHandle = 1
+    /// Unknown names this state has warned about (`kind\0name`), so each is reported once.
+    var warnedNames: Set<String> = []
 
     static let viewTag: Int32 = 0x5649_4557  // "VIEW"
     static let ctxTag: Int32 = 0x4354_5854  // "CTXT"

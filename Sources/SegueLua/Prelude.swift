@@ -4,7 +4,7 @@
 enum Prelude {
     static let source = #"""
 local host = ...
-local type, error, tostring, select, setmetatable, rawget = type, error, tostring, select, setmetatable, rawget
+local type, error, tostring, select, setmetatable, rawget, next = type, error, tostring, select, setmetatable, rawget, next
 local concat = table.concat
 local cos, sin, sqrt = math.cos, math.sin, math.sqrt
 
@@ -132,12 +132,35 @@ host.set_metatable("ctx", {
     if k == "coordinator" then return coordinator_of(self) end
     return ctx_get(self, k)
   end,
-  __newindex = function(self, k) error("the transition context is read-only (setting '" .. tostring(k) .. "')", 2) end,
+  -- Its fields are read-only (an error); a name it does not have is a warning with the nearest name.
+  __newindex = function(self, k)
+    if host.warn_unknown("ctx field", k) then
+      error("the transition context is read-only (setting '" .. tostring(k) .. "')", 2)
+    end
+  end,
   __tostring = function(self) return "ctx(" .. tostring(ctx_get(self, "id")) .. ")" end,
   __metatable = "locked",
 })
 
 -- Animations and the clock ------------------------------------------------------------------------------
+local warn_unknown = host.warn_unknown
+local animation_options, transition_options = host.names("animation option"), host.names("segue.transition option")
+-- Keys an options table has that the API does not know: a warning each (once per name), never an error; sorted,
+-- so the warnings come in the same order on every run.
+local sort = table.sort
+local function check_keys(opts, known, kind)
+  local unknown
+  for k in next, opts do
+    if not known[k] then
+      unknown = unknown or {}
+      unknown[#unknown + 1] = tostring(k)
+    end
+  end
+  if unknown then
+    sort(unknown)
+    for i = 1, #unknown do warn_unknown(kind, unknown[i]) end
+  end
+end
 function segue.animate(opts, animations, completion)
   if type(opts) ~= "table" then error("segue.animate: opts must be a table, got " .. type(opts), 2) end
   if type(animations) ~= "function" then
@@ -146,6 +169,7 @@ function segue.animate(opts, animations, completion)
   if completion ~= nil and type(completion) ~= "function" then
     error("segue.animate: completion must be a function or nil, got " .. type(completion), 2)
   end
+  check_keys(opts, animation_options, "animation option")
   return host.animate(opts, animations, completion)
 end
 local keyframe = host.keyframe
@@ -158,6 +182,7 @@ function segue.keyframes(opts, keyframes, completion)
   if completion ~= nil and type(completion) ~= "function" then
     error("segue.keyframes: completion must be a function or nil, got " .. type(completion), 2)
   end
+  check_keys(opts, animation_options, "animation option")
   return host.keyframes(opts, keyframes, add_keyframe, completion)
 end
 function segue.transition(from, to, opts, completion)
@@ -165,6 +190,7 @@ function segue.transition(from, to, opts, completion)
   if completion ~= nil and type(completion) ~= "function" then
     error("segue.transition: completion must be a function or nil, got " .. type(completion), 2)
   end
+  check_keys(opts, transition_options, "segue.transition option")
   return host.transition(from, to, opts, completion)
 end
 function segue.after(seconds, fn)
@@ -179,13 +205,24 @@ function segue.log(...)
   return host.log(concat(parts, " "))
 end
 
+-- `tr` and `pc` are plain tables the plugin may read; a field they do not have is kept (API-1 plugins may rely
+-- on it) with a warning naming the nearest field and `state`, where a plugin's own values belong.
+local rawset = rawset
+local function fields_of(kind)
+  return { __newindex = function(t, k, v)
+    warn_unknown(kind, k)
+    rawset(t, k, v)
+  end }
+end
+local tr_fields, pc_fields = fields_of("tr field"), fields_of("pc field")
+
 -- Interaction plugins: one `tr` per transition, its `state` kept between calls.
 local trs = {}
 host.set_interaction_hook(function(desc, method, id, percent, duration, kind, container, g)
   if method == "forget" then trs[id] = nil return end
   local tr = trs[id]
   if tr == nil then
-    tr = { state = {} }
+    tr = setmetatable({ state = {} }, tr_fields)
     tr.update = function(p)
       if type(p) ~= "number" then error("tr.update(p): p must be a number, got " .. type(p), 2) end
       host.tr_update(id, p)
@@ -209,7 +246,7 @@ host.set_presentation_hook(function(desc, method, key, container, presented, pre
   if method == "forget" then pcs[key] = nil return end
   local pc = pcs[key]
   if pc == nil then
-    pc = { state = {} }
+    pc = setmetatable({ state = {} }, pc_fields)
     pcs[key] = pc
   end
   pc.container, pc.presented, pc.presenting = container, presented, presenting

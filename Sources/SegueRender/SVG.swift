@@ -1,3 +1,4 @@
+import SegueJSON
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -32,26 +33,8 @@ enum SVG {
         return negative ? "-" + text : text
     }
 
-    /// Text for an element's content or an attribute value.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default:
-                // XML 1.0 allows no control characters but tab, newline and carriage return.
-                if scalar.value < 0x20, scalar != "\t", scalar != "\n", scalar != "\r" { out += "?" } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
-    }
+    /// Text for an element's content or an attribute value (a character XML cannot carry becomes `?`).
+    static func escape(_ text: String) -> String { XMLText.escape(text, replacement: "?") }
 
     /// One element: `<name a="v" …/>`, or with escaped text content `<name …>text</name>`. Attribute values are
     /// escaped; numbers should already be formatted with `num`.

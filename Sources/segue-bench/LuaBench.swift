@@ -5,7 +5,7 @@ import SegueJSON
 import SegueKit
 import SegueLua
 
-/// `segue-bench lua`: the Lua plugin host's SPEC §5 targets.
+/// `segue-bench lua`: the Lua plugin host's docs/DESIGN.md §5 targets.
 struct Lua: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Lua plugin host: call overhead, select vs ping, loading 100 plugins, save-to-live, memory per plugin.",

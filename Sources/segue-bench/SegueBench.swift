@@ -8,7 +8,7 @@ import SegueKit
 struct SegueBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "segue-bench",
-        abstract: "Benchmarks for segued (SPEC §5). Build with -c release before measuring.",
+        abstract: "Benchmarks for segued (docs/DESIGN.md §5). Build with -c release before measuring.",
         subcommands: [Ping.self, Engine.self, Dispatch.self, Floor.self, Lua.self])
 }
 
@@ -23,7 +23,7 @@ struct Ping: ParsableCommand {
             With --redis it also starts a redis-server of its own on a temporary Unix socket and measures its PING \
             with the very same client code (SegueClient's send and readLine; PING is sent as the RESP array \
             *1 $4 PING, one request in flight per connection), alternating rounds of the two so both see the same \
-            machine load, and prints both and the ratio (SPEC §5: target ≥ 1.0×, p99 no worse).
+            machine load, and prints both and the ratio (docs/DESIGN.md §5: target ≥ 1.0×, p99 no worse).
             """)
 
     @Option(help: "A running daemon's socket (default: start one).")
@@ -99,7 +99,7 @@ struct Ping: ParsableCommand {
             // their ratios is the figure that load swings on a shared machine move least.
             let paired = zip(ours, theirs).map { $0.perSecond / $1.perSecond }.sorted()
             let median = paired[paired.count / 2]
-            print(String(format: "  ratio %.2f× (median of paired rounds; pooled %.2f×)  SPEC §5: ≥ 1.0×, below 0.8× is a defect",
+            print(String(format: "  ratio %.2f× (median of paired rounds; pooled %.2f×)  target ≥ 1.0×, below 0.8× is a defect (docs/DESIGN.md §5)",
                          median, a.perSecond / b.perSecond))
             print(String(format: "  p99 %@ (%.1f vs %.1f µs)", a.p99 <= b.p99 ? "no worse" : "WORSE", a.p99, b.p99))
         }

@@ -3,7 +3,7 @@ import SegueClient
 import SegueJSON
 import Testing
 
-/// SPEC §4 with the real binary: signals, the socket file, connections, logs.
+/// docs/DESIGN.md §4 with the real binary: signals, the socket file, connections, logs.
 @Suite("segued as a service", .serialized)
 struct ServiceBehaviourTests {
     /// Polls `condition` every 20 ms for up to 10 s (a guard against a hang, not a timing requirement).
@@ -27,7 +27,7 @@ struct ServiceBehaviourTests {
         }
     }
 
-    @Test("SIGTERM drains: running transitions complete, their events and pending waits reach the clients, the socket goes, exit 0 within 2 s (SPEC §4)")
+    @Test("SIGTERM drains: running transitions complete, their events and pending waits reach the clients, the socket goes, exit 0 within 2 s (docs/DESIGN.md §4)")
     func gracefulDrain() throws {
         let daemon = try DaemonProcess()
         let client = try daemon.client()
@@ -42,7 +42,7 @@ struct ServiceBehaviourTests {
         let status = daemon.terminate(signal: SIGTERM, waitingUpTo: 10)
         let elapsed = Date().timeIntervalSince(signalled)
         #expect(status == 0)
-        #expect(elapsed < 2.0, "SPEC §4: exit 0 within 2 s; took \(elapsed) s")
+        #expect(elapsed < 2.0, "docs/DESIGN.md §4: exit 0 within 2 s; took \(elapsed) s")
         #expect(!FileManager.default.fileExists(atPath: daemon.socket))
         // What was sent before the close is still there to read, in order, and then the connection ends.
         var types: [String] = []

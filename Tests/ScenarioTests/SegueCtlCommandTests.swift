@@ -1,8 +1,16 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import SegueClient
 import SegueCtlKit
 import SegueJSON
 import Testing
+
+/// The output with each scenario's time (`  12 ms` at the end of a PASS/FAIL line) taken out.
+func withoutTimes(_ text: String) -> String {
+    text.replacingOccurrences(of: #"(?m)^((PASS|FAIL)  .*)  [0-9.]+ m?s$"#, with: "$1", options: .regularExpression)
+}
 
 /// Runs seguectl (`environment` added to the test's); returns (status, stdout, stderr).
 func ctl(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
@@ -28,7 +36,8 @@ struct SegueCtlCommandTests {
         let run = try ctl(["test", "--spawn", "Tests/ScenarioFixtures/failing.json"])
         #expect(run.status == 1, "\(run.err)")
         #expect(run.out.contains("PASS  fixture: this one passes"))
-        #expect(run.out.contains("""
+        let out = withoutTimes(run.out)
+        #expect(out.contains("""
             FAIL  fixture: dt-slide with a wrong duration and a wrong event  (Tests/ScenarioFixtures/failing.json)
                   step 5 container.select (deliberately wrong):
                     result.duration: expected 0.3, got 0.28
@@ -39,6 +48,45 @@ struct SegueCtlCommandTests {
         #expect(run.out.contains("step 1 clock.now:\n        error: expected error -32001, got a result {\"time\":0}"))
         #expect(!run.out.contains("never reached"))
         #expect(run.out.hasSuffix("1 passed, 2 failed\n"))
+    }
+
+    @Test("test --jobs 3 --junit: the same results in file order as one job, each with its time, and a JUnit file CI can read")
+    func jobsAndJUnit() throws {
+        let junit = NSTemporaryDirectory() + "segue-junit-\(UUID().uuidString).xml"
+        defer { try? FileManager.default.removeItem(atPath: junit) }
+        let files = ["Tests/Scenarios", "Tests/ScenarioFixtures/failing.json"]
+        let parallel = try ctl(["test", "--spawn", "--jobs", "3", "--junit", junit] + files)
+        let serial = try ctl(["test", "--spawn"] + files)
+        #expect(parallel.status == 1 && serial.status == 1, "\(parallel.err)")
+        func names(_ out: String) -> [Substring] {
+            withoutTimes(out).split(separator: "\n").filter { $0.hasPrefix("PASS  ") || $0.hasPrefix("FAIL  ") }
+        }
+        #expect(names(parallel.out) == names(serial.out))
+        #expect(names(parallel.out).count >= 10)
+        let timed = parallel.out.split(separator: "\n").filter { $0.hasPrefix("PASS  ") }
+        #expect(timed.allSatisfy { $0.hasSuffix(" ms") || $0.hasSuffix(" s") }, "\(timed)")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(XMLParser(data: Data(xml.utf8)).parse())
+        #expect(xml.components(separatedBy: "<testcase ").count - 1 == names(serial.out).count)
+        #expect(xml.components(separatedBy: "<failure ").count - 1 == 2)
+        #expect(xml.contains("result.duration: expected 0.3, got 0.28"))
+    }
+
+    @Test("test --filter runs only matching scenarios; --tap prints TAP; a filter matching nothing is status 2")
+    func filterAndTAP() throws {
+        let run = try ctl(["test", "--spawn", "--tap", "--filter", "errors:", "Tests/Scenarios"])
+        #expect(run.status == 0, "\(run.out)\(run.err)")
+        let lines = run.out.split(separator: "\n")
+        #expect(lines.first == "TAP version 13")
+        let plan = try #require(lines.dropFirst().first)
+        let count = try #require(Int(plan.dropFirst(3)))
+        #expect(count >= 2)
+        #expect(lines.filter { $0.hasPrefix("ok ") }.count == count)
+        #expect(lines.filter { $0.hasPrefix("ok ") }.allSatisfy { $0.contains(" - errors:") && $0.contains(" # time=") })
+        #expect(lines.last == "# \(count) passed, 0 failed")
+        let none = try ctl(["test", "--spawn", "--filter", "no scenario is called this", "Tests/Scenarios"])
+        #expect(none.status == 2)
+        #expect(none.err.contains("no scenario's name contains"))
     }
 
     @Test("test: a file with a typo counts as a failure naming the key")

@@ -1,9 +1,22 @@
+import Foundation
 import SegueCtlKit
 import SegueJSON
 import Testing
 
 @Suite("Partial matching of results")
 struct JSONMatcherTests {
+    @Test("the shared cases (Tests/Fixtures/matching-cases.json) match as the Python client's matcher does")
+    func sharedCases() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/matching-cases.json").path
+        let cases = try #require(try JSONParser.parse(String(contentsOfFile: path, encoding: .utf8)).arrayValue)
+        #expect(cases.count >= 20)
+        for c in cases {
+            let expected = c["expected"] ?? .null, actual = c["actual"] ?? .null
+            #expect(JSONMatcher().matches(expected, actual) == (c["matches"] == true), "\(Format.compact(c))")
+        }
+    }
+
     let matcher = JSONMatcher(tolerance: 0.001)
 
     func differences(_ expected: JSONValue, _ actual: JSONValue?) -> [String] {

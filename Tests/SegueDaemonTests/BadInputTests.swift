@@ -3,7 +3,7 @@ import Testing
 
 @testable import SegueDaemon
 
-/// One test per class of bad input (PROTOCOL.md "Errors"): each gets its error, and the connection stays usable.
+/// One test per class of bad input (docs/PROTOCOL.md "Errors"): each gets its error, and the connection stays usable.
 @Suite("Bad input")
 struct BadInputTests {
     /// Sends raw bytes (a newline is added) and returns the lines written back.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SegueDaemon
 
-/// config/segued.toml and the rules for reading it (SPEC §4).
+/// config/segued.toml and the rules for reading it (docs/DESIGN.md §4).
 @Suite("Config file")
 struct ConfigTests {
     func load(_ toml: String) throws(DaemonConfig.Problem) -> DaemonConfig {

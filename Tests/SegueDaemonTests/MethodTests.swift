@@ -62,7 +62,7 @@ struct MethodTests {
         #expect(try h.errorCode("container.select", ["container": "tabs", "index": 0]) == -32002)
     }
 
-    @Test("events a request causes arrive before its response, in SPEC §3's order")
+    @Test("events a request causes arrive before its response, in docs/DESIGN.md §3's order")
     func eventsBeforeResponse() throws {
         let h = try Harness()
         try h.setUpScene()

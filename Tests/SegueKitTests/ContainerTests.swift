@@ -12,7 +12,7 @@ func makeVCs(_ ids: [String], recorder: EventRecorder) throws -> (Scene, [String
     return (scene, vcs)
 }
 
-@Suite("Containers: SPEC §3's lifecycle order for every kind")
+@Suite("Containers: docs/DESIGN.md §3's lifecycle order for every kind")
 struct ContainerTests {
     @Test("tab select A→B: the children stay children, only appearance calls")
     func tabSelect() throws {
@@ -40,7 +40,7 @@ struct ContainerTests {
         #expect(a.appearance == .disappeared && b.appearance == .appeared)
     }
 
-    @Test("push A→B and pop B→A follow SPEC §3 exactly")
+    @Test("push A→B and pop B→A follow docs/DESIGN.md §3 exactly")
     func pushAndPop() throws {
         let recorder = EventRecorder()
         let (scene, vc) = try makeVCs(["a", "b"], recorder: recorder)

@@ -42,7 +42,7 @@ extension Scene {
     }
 }
 
-@Suite("Interactive transitions: scrub, finish, cancel, pause (SPEC §3)")
+@Suite("Interactive transitions: scrub, finish, cancel, pause (docs/DESIGN.md §3)")
 struct InteractiveTests {
     func setUp(_ kind: ContainerKind = .custom) throws -> (Scene, EventRecorder, ContainerViewController, ViewController, ViewController, StaticProvider) {
         let recorder = EventRecorder()
@@ -81,7 +81,7 @@ struct InteractiveTests {
         #expect(recorder.lifecycle == ["will_move_to_parent a(nil)", "will_move_to_parent b(c)", "view_will_disappear a", "view_will_appear b"])
     }
 
-    @Test("finish at p = 0.7 runs the rest forward over 0.3·duration/speed, then completes in SPEC §3's order")
+    @Test("finish at p = 0.7 runs the rest forward over 0.3·duration/speed, then completes in docs/DESIGN.md §3's order")
     func finishAt07() throws {
         let (scene, recorder, c, a, b, provider) = try setUp()
         _ = provider
@@ -149,7 +149,7 @@ struct InteractiveTests {
         #expect(scene.json(of: t)["percent"] == .number(0))
     }
 
-    @Test("push and pop: finish at 0.7 and cancel at 0.3, the stack and tree as SPEC §3 says")
+    @Test("push and pop: finish at 0.7 and cancel at 0.3, the stack and tree as docs/DESIGN.md §3 says")
     func navigation() throws {
         let (scene, recorder, nav, _, b, provider) = try setUp(.navigation)
         _ = provider
@@ -219,7 +219,7 @@ struct InteractiveTests {
         #expect(nav.items.map(\.id) == ["a", "x"])
     }
 
-    @Test("push finished at 0.7 and tab select finished at 0.7: SPEC §3's full order and end states")
+    @Test("push finished at 0.7 and tab select finished at 0.7: docs/DESIGN.md §3's full order and end states")
     func finishPushAndTab() throws {
         let (scene, recorder, nav, a, b, provider) = try setUp(.navigation)
         _ = provider

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Custom container select")
 struct SelectTransitionTests {
-    @Test("select A→B emits SPEC §3's lifecycle order")
+    @Test("select A→B emits docs/DESIGN.md §3's lifecycle order")
     func lifecycleOrder() throws {
         let recorder = EventRecorder()
         let (scene, container, _, _) = try makeScene(recorder: recorder)

@@ -20,7 +20,6 @@ return segue.animator {
       function() to.corner_radius = -1 end,
       function() to.center = {} end,
       function() to.id = "new" end,
-      function() to.nonsense = 1 end,
       function() to:add(5) end,
       function() to:add(to) end,
       function() to:insert(ctx.container, "first") end,
@@ -29,7 +28,6 @@ return segue.animator {
       function() segue.view { frame = 5 } end,
       function() segue.animate("fast", function() end) end,
       function() segue.animate({ duration = -1 }, function() end) end,
-      function() segue.animate({ duration = 0.1, curve = "bouncy" }, function() end) end,
       function() segue.animate({ duration = 0.1, spring = { damping = 0 } }, function() end) end,
       function() segue.animate({}, 5) end,
       function() segue.animate({}, function() end, 5) end,
@@ -50,6 +48,9 @@ return segue.animator {
       if not ok then raised = raised + 1 else segue.log("wrong-types: misuse " .. i .. " did not raise") end
     end
     if raised == #misuses then segue.log("wrong-types: every misuse raised") end
+    -- Unknown names are warnings with the nearest valid name, not errors (API-1 plugins keep running).
+    to.nonsense = 1
+    segue.animate({ duration = 0.1, curve = "bouncy" }, function() end)
     ctx.container:add(to)
     to.frame = ctx:final_frame("to")
     ctx:complete(true)

@@ -1,0 +1,144 @@
+import CLuaShim
+import SegueKit
+
+/// The names a plugin may write on host objects and in options, and the "did you mean" warning for the others:
+/// a `plugin.warning` naming the nearest valid name, once per name per plugin state (a loop cannot flood), never
+/// an error — a plugin written against API 1 keeps running.
+extension PluginInstance {
+    /// What kind of name a plugin got wrong; the raw value is how the warning calls it.
+    enum NameKind: String, CaseIterable {
+        case viewProperty = "view property"
+        case contextField = "ctx field"
+        case animationOption = "animation option"
+        case transitionOption = "segue.transition option"
+        case curve = "curve"
+        case interactionField = "tr field"
+        case presentationField = "pc field"
+
+        /// The valid names of this kind.
+        var names: [String] {
+            switch self {
+            case .viewProperty: PluginInstance.viewProperties + PluginInstance.viewReadOnly + PluginInstance.viewMethods
+            case .contextField: PluginInstance.contextFields + PluginInstance.contextMethods
+            case .animationOption: PluginInstance.animationOptions
+            case .transitionOption: ["duration", "options"]
+            case .curve: PluginInstance.curveNames
+            case .interactionField: ["percent", "duration", "kind", "container", "state", "update", "finish", "cancel"]
+            case .presentationField: ["container", "presented", "presenting", "presented_view", "coordinator", "state"]
+            }
+        }
+
+        /// What happens to the value, said after the warning.
+        var consequence: String {
+            switch self {
+            case .interactionField: "; kept (a plugin's own values belong in tr.state)"
+            case .presentationField: "; kept (a plugin's own values belong in pc.state)"
+            default: "; ignored"
+            }
+        }
+    }
+
+    /// View properties a plugin can set.
+    static let viewProperties = [
+        "frame", "bounds", "center", "alpha", "transform", "hidden", "color", "corner_radius", "z",
+    ]
+    static let viewReadOnly = ["id", "superview", "subviews"]
+    static let viewMethods = ["add", "insert", "remove", "bring_to_front", "snapshot"]
+    static let contextFields = [
+        "id", "container", "kind", "duration", "animated", "interactive", "cancelled", "presentation_style",
+        "from_index", "to_index", "direction", "coordinator",
+    ]
+    static let contextMethods = [
+        "view", "vc", "initial_frame", "final_frame", "complete", "update", "finish", "cancel", "pause",
+    ]
+    /// The keys of `segue.animate`'s and `segue.keyframes`'s `opts`.
+    static let animationOptions = ["duration", "delay", "curve", "spring", "repeat_count", "autoreverse"]
+    static let curveNames = ["linear", "ease_in", "ease_out", "ease_in_out", "default"]
+
+    /// The fields each kind of plugin description has (docs/PLUGIN_API.md "Plugin kinds").
+    static let descriptionFields: [String: [String]] = [
+        "animator": ["name", "version", "api", "kinds", "duration", "animate", "ended"],
+        "interaction": ["name", "version", "api", "began", "changed", "ended", "completion_speed", "completion_curve"],
+        "delegate": ["name", "version", "api", "animator_for", "interaction_for"],
+        "presentation": [
+            "name", "version", "api", "frame_of_presented_view", "will_begin", "did_end", "dismissal_will_begin",
+            "dismissal_did_end", "layout", "removes_presenter_view",
+        ],
+    ]
+
+    /// A warning for each field of a description its kind does not have (`durration = 0.3`), with the nearest
+    /// field; sorted by field, at most 16.
+    func descriptionWarnings(_ described: Described) -> [String] {
+        guard let known = PluginInstance.descriptionFields[described.kind] else { return [] }
+        let base = state.top
+        defer { state.setTop(base) }
+        state.pushRef(described.ref)
+        let table = state.top
+        guard state.type(at: table) == LUA_TTABLE else { return [] }
+        var unknown: [String] = []
+        state.pushNil()
+        while lua_next(state.L, table) != 0 {
+            // Only string keys: reading another key as a string would change it under lua_next.
+            if state.type(at: -2) == LUA_TSTRING, let key = state.string(at: -2), !known.contains(key) {
+                unknown.append(key)
+            }
+            state.pop()
+            if unknown.count >= 16 { break }
+        }
+        return unknown.sorted().map { key in
+            let shown = LuaError.bounded(key)
+            guard let nearest = NearestName.nearest(to: key, in: known) else {
+                return "unknown \(described.kind) field '\(shown)' (\(known.joined(separator: ", "))); ignored"
+            }
+            return "unknown \(described.kind) field '\(shown)' — did you mean '\(nearest)'?; ignored"
+        }
+    }
+
+    /// The warning for an unknown name, or nil when this state has already warned about it.
+    func unknownNameWarning(_ kind: NameKind, _ name: String, consequence: String = "") -> String? {
+        let key = kind.rawValue + "\u{0}" + name
+        guard !warnedNames.contains(key), warnedNames.count < 256 else { return nil }
+        warnedNames.insert(key)
+        let shown = LuaError.bounded(name)
+        var message = "unknown \(kind.rawValue) '\(shown)'"
+        if let nearest = NearestName.nearest(to: name, in: kind.names) {
+            message += " — did you mean '\(nearest)'?"
+        } else {
+            message += " (\(kind.names.joined(separator: ", ")))"
+        }
+        return message + consequence
+    }
+
+    /// Warns (once per name) about an unknown name.
+    func warnUnknown(_ kind: NameKind, _ name: String, consequence: String = "") {
+        if let message = unknownNameWarning(kind, name, consequence: consequence) { onWarning?(message) }
+    }
+
+    /// `host.warn_unknown(kind, name)` → true when the name is valid; otherwise warns and answers false.
+    /// `host.names(kind)` → the valid names as a set `{name = true}`.
+    func registerNameAPI(_ table: Int32) {
+        state.pushHostFunction { [unowned self] s in
+            guard let kindName = s.string(at: 1), let kind = NameKind(rawValue: kindName) else {
+                return .error("warn_unknown: bad kind")
+            }
+            let name = s.string(at: 2) ?? s.typeName(at: 2)
+            let known = kind.names.contains(name)
+            if !known { warnUnknown(kind, name, consequence: kind.consequence) }
+            s.push(known)
+            return .results(1)
+        }
+        state.setRawField(table, "warn_unknown")
+        state.pushHostFunction { s in
+            guard let kindName = s.string(at: 1), let kind = NameKind(rawValue: kindName) else {
+                return .error("names: bad kind")
+            }
+            s.newTable(fieldCount: Int32(kind.names.count))
+            for name in kind.names {
+                s.push(true)
+                s.setRawField(-2, name)
+            }
+            return .results(1)
+        }
+        state.setRawField(table, "names")
+    }
+}

@@ -1,0 +1,14 @@
+"""A client for segued, the transition daemon (docs/PROTOCOL.md), and a pytest plugin (``segued.pytest_plugin``).
+
+    from segued import Client
+    with Client("/tmp/x.sock") as c:
+        c.call("scene.create", size={"w": 320, "h": 480}, clock="manual")
+"""
+
+from .client import Client, EventTimeout, RPCError, default_socket_path
+from .daemon import Daemon, find_binary
+from .match import describe, matches, mismatches
+
+__all__ = ["Client", "Daemon", "EventTimeout", "RPCError", "default_socket_path", "describe", "find_binary",
+           "matches", "mismatches"]
+__version__ = "0.1.0"

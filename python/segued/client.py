@@ -1,0 +1,178 @@
+"""A JSON-RPC client for segued's Unix socket (docs/PROTOCOL.md): one JSON text per line."""
+
+import collections
+import itertools
+import json
+import os
+import select
+import socket
+import time
+
+from . import match as _match
+
+
+class RPCError(Exception):
+    """An error answer: ``code``, ``message`` and ``data`` (at least ``{"kind": ...}``)."""
+
+    def __init__(self, method, error):
+        self.method = method
+        self.code = error.get("code")
+        self.message = error.get("message", "")
+        self.data = error.get("data") or {}
+        self.kind = self.data.get("kind")
+        super().__init__("%s: %s (%s, %s)" % (method, self.message, self.code, self.kind))
+
+
+class EventTimeout(AssertionError):
+    """No event matching what was asked for arrived in time."""
+
+
+def default_socket_path():
+    """Where segued listens by default: ``$SEGUED_SOCKET``, else ``$XDG_RUNTIME_DIR/segued.sock``, else
+    ``/tmp/segued-$UID.sock``."""
+    if os.environ.get("SEGUED_SOCKET"):
+        return os.environ["SEGUED_SOCKET"]
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime:
+        return os.path.join(runtime, "segued.sock")
+    return "/tmp/segued-%d.sock" % os.getuid()
+
+
+class Client:
+    """One connection. ``call`` answers the result or raises ``RPCError``; events (notifications) that arrive
+    meanwhile are kept, in order, in ``events`` until read with ``next_event``/``wait_for``/``drain_events``.
+
+    The daemon writes the events a request causes before the request's answer, so after ``call`` returns every
+    event it caused is already in ``events``."""
+
+    def __init__(self, path=None, timeout=10.0):
+        self.path = path or default_socket_path()
+        self.timeout = timeout
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(self.path)
+        self._buffer = b""
+        self._ids = itertools.count(1)
+        self._answers = {}
+        self.events = collections.deque()
+
+    def close(self):
+        self.sock.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # Requests -----------------------------------------------------------------------------------------------
+    def call(self, method, params=None, **kwargs):
+        """Sends a request and answers its result. Parameters by name: ``call("clock.advance", ms=100)`` or a dict."""
+        if params is None:
+            params = kwargs
+        elif kwargs:
+            params = dict(params, **kwargs)
+        request_id = next(self._ids)
+        message = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        if params:
+            message["params"] = params
+        self.send(message)
+        answer = self._answer(request_id)
+        if "error" in answer:
+            raise RPCError(method, answer["error"])
+        return answer.get("result")
+
+    def try_call(self, method, params=None, **kwargs):
+        """Like ``call``, but answers an ``RPCError`` instead of raising it."""
+        try:
+            return self.call(method, params, **kwargs)
+        except RPCError as error:
+            return error
+
+    def notify(self, method, params=None, **kwargs):
+        """A notification: no answer."""
+        message = {"jsonrpc": "2.0", "method": method}
+        if params or kwargs:
+            message["params"] = dict(params or {}, **kwargs)
+        self.send(message)
+
+    def send(self, message):
+        self.sock.sendall(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+
+    # Events -------------------------------------------------------------------------------------------------
+    def subscribe(self, types=None, scene=None):
+        """``events.subscribe``; answers the subscription id."""
+        params = {}
+        if types is not None:
+            params["types"] = list(types)
+        if scene is not None:
+            params["scene"] = scene
+        return self.call("events.subscribe", params)["subscription"]
+
+    def next_event(self, timeout=None):
+        """The next event's params (``{seq, scene, type, time, ...}``), waiting up to ``timeout`` seconds."""
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        while not self.events:
+            if not self._read(deadline):
+                raise EventTimeout("no event within %.1f s" % (self.timeout if timeout is None else timeout))
+        return self.events.popleft()
+
+    def drain_events(self):
+        """Every event received so far (and any already waiting on the socket), removed from the queue."""
+        self._read(time.monotonic())
+        out = list(self.events)
+        self.events.clear()
+        return out
+
+    def wait_for(self, expected, timeout=None, tolerance=1e-6):
+        """Reads events until one matches ``expected`` partially (as scenario files match: see ``segued.match``);
+        answers it. Events before it are consumed. ``expected`` may be a type name or a dict."""
+        if isinstance(expected, str):
+            expected = {"type": expected}
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        seen = []
+        while True:
+            while self.events:
+                event = self.events.popleft()
+                if _match.matches(expected, event, tolerance):
+                    return event
+                seen.append(event.get("type"))
+            if not self._read(deadline):
+                raise EventTimeout("no event matching %s; saw %s" % (json.dumps(expected), seen[-20:]))
+
+    # Reading ------------------------------------------------------------------------------------------------
+    def _answer(self, request_id):
+        deadline = time.monotonic() + self.timeout
+        while request_id not in self._answers:
+            if not self._read(deadline):
+                raise TimeoutError("no answer to request %s within %.1f s" % (request_id, self.timeout))
+        return self._answers.pop(request_id)
+
+    def _read(self, deadline):
+        """Reads what is there (waiting until ``deadline`` for something); files answers and events. False when
+        nothing arrived in time."""
+        while True:
+            remaining = max(0.0, deadline - time.monotonic())
+            ready, _, _ = select.select([self.sock], [], [], remaining)
+            if not ready:
+                return False
+            chunk = self.sock.recv(1 << 16)
+            if not chunk:
+                raise ConnectionError("the daemon closed the connection")
+            self._buffer += chunk
+            got = False
+            while b"\n" in self._buffer:
+                line, self._buffer = self._buffer.split(b"\n", 1)
+                if line.strip():
+                    self._file(json.loads(line))
+                    got = True
+            if got:
+                return True
+
+    def _file(self, message):
+        if isinstance(message, list):
+            for member in message:
+                self._file(member)
+        elif message.get("method") == "event":
+            self.events.append(message.get("params", {}))
+        elif "id" in message:
+            self._answers[message["id"]] = message

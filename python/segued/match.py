@@ -1,0 +1,121 @@
+"""Partial matching of an expected JSON value against an actual one, as scenario files use it
+(Sources/SegueCtlKit/JSONMatcher.swift; the two are kept equal by tests on both sides).
+
+- objects match when every listed key matches (other keys are ignored), recursively;
+- arrays match when they have the same length and match element by element;
+- numbers match when they differ by at most ``tolerance`` (absolute);
+- strings, booleans and null match when equal.
+
+An object whose keys all start with ``$`` is an operator:
+``{"$contains": [a, b]}`` (the actual array has elements matching a, then b, in that order),
+``{"$absent": True}`` (the key is not there), ``{"$any": True}`` (the key is there, any value).
+"""
+
+import json
+
+OPERATORS = ("$contains", "$absent", "$any")
+_MISSING = object()
+
+
+def _compact(value):
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _type_name(value):
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def mismatches(expected, actual, tolerance=1e-6, path=""):
+    """Every difference as ``(path, expected, got)`` text; empty when ``actual`` matches ``expected``.
+    Pass ``actual=segued.match.MISSING`` for a key that is absent."""
+    out = []
+    _compare(expected, actual, path, tolerance, out)
+    return out
+
+
+MISSING = _MISSING
+
+
+def matches(expected, actual, tolerance=1e-6):
+    """True when ``actual`` matches ``expected``."""
+    return not mismatches(expected, actual, tolerance)
+
+
+def describe(found):
+    """The difference text for a list of mismatches, one per line, as seguectl prints it."""
+    return "\n".join("at %s: expected %s, got %s" % (p or "(root)", e, g) for p, e, g in found)
+
+
+def _join(path, segment):
+    return "%s.%s" % (path, segment) if path else str(segment)
+
+
+def _is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _compare(expected, actual, path, tol, out):
+    if isinstance(expected, dict) and expected and all(k.startswith("$") for k in expected):
+        if len(expected) != 1:
+            out.append((path, "one operator per object", "%s in the expectation" % ", ".join(expected)))
+            return
+        (op, argument), = expected.items()
+        _operator(op, argument, actual, path, tol, out)
+        return
+    if actual is _MISSING:
+        out.append((path, _compact(expected), "nothing (no such key)"))
+        return
+    if _is_number(expected) and _is_number(actual):
+        if not abs(expected - actual) <= tol:
+            out.append((path, _compact(expected), _compact(actual)))
+    elif isinstance(expected, dict) and isinstance(actual, dict):
+        for key, value in expected.items():
+            _compare(value, actual.get(key, _MISSING), _join(path, key), tol, out)
+    elif isinstance(expected, list) and isinstance(actual, list):
+        if len(expected) != len(actual):
+            out.append((path, "%d element%s %s" % (len(expected), "" if len(expected) == 1 else "s", _compact(expected)),
+                        "%d: %s" % (len(actual), _compact(actual))))
+            return
+        for i, (e, a) in enumerate(zip(expected, actual)):
+            _compare(e, a, _join(path, i), tol, out)
+    elif not (expected == actual and _type_name(expected) == _type_name(actual)):
+        same = _type_name(expected) == _type_name(actual) or actual is None
+        got = _compact(actual) if same else "%s %s" % (_type_name(actual), _compact(actual))
+        out.append((path, _compact(expected), got))
+
+
+def _operator(op, argument, actual, path, tol, out):
+    if op == "$absent":
+        if actual is not _MISSING:
+            out.append((path, "no such key", _compact(actual)))
+    elif op == "$any":
+        if actual is _MISSING:
+            out.append((path, "a value", "nothing (no such key)"))
+    elif op == "$contains":
+        if not isinstance(argument, list):
+            out.append((path, "an array after $contains", "%s in the expectation" % _type_name(argument)))
+            return
+        if not isinstance(actual, list):
+            got = "nothing (no such key)" if actual is _MISSING else "%s %s" % (_type_name(actual), _compact(actual))
+            out.append((path, "an array containing %s" % _compact(argument), got))
+            return
+        start = 0
+        for i, wanted in enumerate(argument):
+            found = next((j for j in range(start, len(actual)) if matches(wanted, actual[j], tol)), None)
+            if found is None:
+                out.append((path, "elements matching %s in order (element %d %s not found)"
+                            % (_compact(argument), i, _compact(wanted)), _compact(actual)))
+                return
+            start = found + 1
+    else:
+        out.append((path, "one of %s" % ", ".join(OPERATORS), "unknown operator %s in the expectation" % op))

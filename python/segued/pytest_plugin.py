@@ -1,0 +1,104 @@
+"""pytest plugin (entry point ``pytest11``): a segued per test session, a fresh manual scene per test.
+
+Fixtures:
+- ``segued_socket`` (session): the socket of the daemon under test — ``$SEGUED_SOCKET`` when set (a daemon you
+  started), else a segued spawned for the session (``--segued-bin``/``$SEGUED_BIN``, else the checkout's
+  ``.build/debug/segued``) with the checkout's config and plugins, stopped at the end.
+- ``segued`` (test): a ``SceneClient`` connected to it, with a fresh manual scene (320×480, current on the
+  connection) subscribed to its events; the scene is destroyed after the test.
+- ``segued_client`` (test): a bare ``Client`` with no scene.
+
+Options: ``--segued-bin PATH``, ``--segued-config FILE``, ``--segued-plugins DIR``. A test may ask for another
+scene size or event types by overriding the ``segued_scene_options`` fixture.
+"""
+
+import os
+
+import pytest
+
+from . import match as _match
+from .client import Client
+from .daemon import Daemon, find_binary
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("segued")
+    group.addoption("--segued-bin", default=None, help="the segued binary to spawn (default: $SEGUED_BIN, the build)")
+    group.addoption("--segued-config", default=None, help="config file for the spawned segued")
+    group.addoption("--segued-plugins", default=None, help="plugins folder for the spawned segued")
+
+
+class SceneClient(Client):
+    """A client with its own manual scene: ``scene`` is its id, ``call`` defaults to it (it is current)."""
+
+    scene = None
+
+    def advance(self, ms):
+        """``clock.advance`` on the scene; answers the new time."""
+        return self.call("clock.advance", ms=ms)["time"]
+
+    def expect(self, method, params=None, result=None, **kwargs):
+        """Calls ``method`` and asserts its result matches ``result`` partially (as scenario files match); answers
+        the whole result."""
+        answer = self.call(method, params, **kwargs)
+        if result is not None:
+            found = _match.mismatches(result, answer)
+            assert not found, "%s: result differs\n%s" % (method, _match.describe(found))
+        return answer
+
+
+def _checkout_of(binary):
+    """The checkout a ``.build/<kind>/segued`` binary belongs to, or None."""
+    parts = os.path.abspath(binary).split(os.sep)
+    if len(parts) >= 3 and parts[-3] == ".build":
+        return os.sep.join(parts[:-3])
+    return None
+
+
+@pytest.fixture(scope="session")
+def segued_socket(request):
+    if os.environ.get("SEGUED_SOCKET"):
+        yield os.environ["SEGUED_SOCKET"]
+        return
+    option = request.config.getoption
+    binary = option("--segued-bin") or find_binary(str(request.config.rootpath))
+    root = _checkout_of(binary)
+    config = option("--segued-config") or (root and _existing(os.path.join(root, "config", "segued.toml")))
+    plugins = option("--segued-plugins") or (root and _existing(os.path.join(root, "plugins")))
+    daemon = Daemon(binary, config=config, plugins=plugins)
+    try:
+        yield daemon.socket
+    finally:
+        daemon.stop()
+
+
+def _existing(path):
+    return path if os.path.exists(path) else None
+
+
+@pytest.fixture
+def segued_scene_options():
+    """``scene.create`` params and the event types to subscribe to, for the ``segued`` fixture."""
+    return {"size": {"w": 320, "h": 480}, "types": ["lifecycle", "transition", "plugin", "log"]}
+
+
+@pytest.fixture
+def segued_client(segued_socket):
+    client = Client(segued_socket)
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def segued(segued_socket, segued_scene_options):
+    options = dict(segued_scene_options)
+    types = options.pop("types", None)
+    client = SceneClient(segued_socket)
+    options.setdefault("clock", "manual")
+    client.scene = client.call("scene.create", options)["scene"]
+    client.subscribe(types=types)
+    yield client
+    try:
+        client.call("scene.destroy", scene=client.scene)
+    finally:
+        client.close()

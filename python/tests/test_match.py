@@ -1,0 +1,51 @@
+"""The partial matching, the same rules as scenario files (Tests/SegueCtlKitTests/JSONMatcherTests.swift)."""
+
+from segued.match import describe, matches, mismatches
+
+
+def test_objects_match_on_listed_keys_only():
+    assert matches({"a": 1}, {"a": 1, "b": 2})
+    assert not matches({"a": 1, "c": 3}, {"a": 1, "b": 2})
+
+
+def test_arrays_need_the_same_length_and_match_element_by_element():
+    assert matches([{"id": "a"}, {"id": "b"}], [{"id": "a", "x": 1}, {"id": "b"}])
+    assert not matches([1], [1, 2])
+
+
+def test_numbers_within_the_tolerance_and_types_strictly():
+    assert matches(0.5, 0.5000001)
+    assert not matches(0.5, 0.51)
+    assert matches(0.5, 0.51, tolerance=0.02)
+    assert not matches(1, True)
+    assert not matches("1", 1)
+
+
+def test_operators():
+    assert matches({"x": {"$absent": True}}, {"y": 1})
+    assert not matches({"x": {"$absent": True}}, {"x": None})
+    assert matches({"x": {"$any": True}}, {"x": None})
+    assert not matches({"x": {"$any": True}}, {})
+    events = [{"type": "a"}, {"type": "b"}, {"type": "c"}]
+    assert matches({"$contains": [{"type": "a"}, {"type": "c"}]}, events)
+    assert not matches({"$contains": [{"type": "c"}, {"type": "a"}]}, events)
+
+
+def test_mismatches_name_the_path():
+    found = mismatches({"views": [{"alpha": 1}]}, {"views": [{"alpha": 0.5}]})
+    assert found == [("views.0.alpha", "1", "0.5")]
+    assert describe(found) == "at views.0.alpha: expected 1, got 0.5"
+    assert mismatches({"a": 1}, {}) == [("a", "1", "nothing (no such key)")]
+
+
+def test_the_shared_cases_match_as_the_swift_matcher_does():
+    """Tests/Fixtures/matching-cases.json is read by JSONMatcherTests.swift too: both matchers agree on each case."""
+    import json
+    import os
+
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "Tests", "Fixtures", "matching-cases.json")
+    with open(path) as f:
+        cases = json.load(f)
+    assert len(cases) >= 20
+    for case in cases:
+        assert matches(case["expected"], case["actual"]) is case["matches"], case
