@@ -157,15 +157,15 @@ struct DaemonIntegrationTests {
         let fast = try daemon.client()
         try setUpScene(slow, types: ["frame", "transition"], clock: "realtime", fps: 120)
         _ = try slow.call("container.select", ["container": "c", "index": 1, "animator": "busy"])
-        // The slow client now reads nothing for 3 s while the fast one keeps asking.
+        // The slow client now reads nothing for at least 3 s and 20 pings while the fast one keeps asking; each ping
+        // must be answered (a count, not a rate: a loaded machine answers fewer per second, a stalled daemon none).
         var pings = 0
         let until = Date().addingTimeInterval(3)
-        while Date() < until {
+        while Date() < until || pings < 20 {
             #expect(try fast.call("daemon.ping", timeoutMs: 5000) == "pong")
             pings += 1
             usleep(20_000)
         }
-        #expect(pings > 10)
         let stats = try fast.call("daemon.stats")
         #expect((stats["events_dropped"]?.doubleValue ?? 0) > 0)
         // When the slow client reads again it learns what it missed, and its connection still works.
