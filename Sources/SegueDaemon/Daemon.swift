@@ -62,6 +62,8 @@ public final class Daemon: EventSink, @unchecked Sendable {
     /// transition.wait requests not answered yet, oldest first.
     var waiters: [Waiter] = []
     var nextWaiterNumber = 0
+    /// Most answers owed at once (pending transition.wait and plugins.check requests); tests lower it.
+    var maxWaiters = 65_536
     /// Set by the transition.wait handler for `dispatch` to pick up.
     @exclusivity(unchecked) var deferredWait: DeferredWait?
     /// Set by the plugins.check handler for `dispatch` to pick up: the check runs a case per turn of the loop.

@@ -79,4 +79,17 @@ struct PluginCheckTurnTests {
         #expect(refused?["code"] == -32001 && refused?["data"]?["param"] == "presentation")
         #expect(turns.queue.isEmpty)
     }
+
+    @Test("a pending check is an owed answer: past the limit a check is refused with -32004, and nothing starts")
+    func waiterLimit() throws {
+        let (h, turns) = try Self.daemonWithTurns()
+        h.daemon.maxWaiters = 1
+        #expect(try h.call("plugins.check", ["name": "dt-slide"]).isEmpty)
+        let refused = try h.call("plugins.check", ["name": "flip"]).last?["error"]
+        #expect(refused?["code"] == -32004 && refused?["data"]?["limit"] == 1)
+        #expect(h.daemon.waiters.count == 1 && turns.queue.count == 1)
+        while !turns.queue.isEmpty { turns.runOne() }
+        #expect(try h.readLines().first?["result"]?["plugin"] == "dt-slide")
+        #expect(h.daemon.waiters.isEmpty)
+    }
 }
