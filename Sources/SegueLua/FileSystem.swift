@@ -172,12 +172,13 @@ package enum FileSystem {
         return displayText(buffer[..<n].map { UInt8(bitPattern: $0) })
     }
 
-    /// Whether anything (a link included, followed or not) is at the path given as bytes.
-    package static func exists(pathBytes: [UInt8]) -> Bool {
+    /// `linkStatus` for a path given as bytes (a name the kernel gave need not be UTF-8, so it has no `String`).
+    package static func linkStatus(pathBytes: [UInt8]) -> stat? {
         var st = stat()
-        return (pathBytes + [0]).withUnsafeBufferPointer { p in
+        let found = (pathBytes + [0]).withUnsafeBufferPointer { p in
             p.withMemoryRebound(to: CChar.self) { c in c.baseAddress.map { lstat($0, &st) == 0 } ?? false }
         }
+        return found ? st : nil
     }
 
     package static func isRegularFile(_ path: String) -> Bool {
