@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SegueLua
 
 /// `sd_notify` without libsystemd: datagrams to the socket named by `NOTIFY_SOCKET` (a path, or `@name` for the
 /// abstract namespace), as a `Type=notify` service sends them. `READY=1` once the plugins are loaded and the socket
@@ -60,9 +61,7 @@ public final class SystemdNotifier: @unchecked Sendable {
 
     /// `RELOADING=1` with the `MONOTONIC_USEC` systemd 253 asks for (older versions ignore it).
     public static var reloadingMessage: String {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return "RELOADING=1\nMONOTONIC_USEC=\(Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)"
+        "RELOADING=1\nMONOTONIC_USEC=\(FileSystem.monotonicNanoseconds() / 1000)"
     }
 
     /// How often to send `WATCHDOG=1`: half of `WATCHDOG_USEC` (as sd_watchdog_enabled advises), in nanoseconds;
