@@ -32,12 +32,7 @@ final class DaemonLink: @unchecked Sendable {
         stopped = true
         guard let channel else { return }
         self.channel = nil
-        for line in lines {
-            var buffer = channel.allocator.buffer(capacity: line.utf8.count + 1)
-            buffer.writeString(line)
-            buffer.writeInteger(UInt8(ascii: "\n"))
-            channel.write(buffer, promise: nil)
-        }
+        for line in lines { channel.write(DaemonLink.lineBuffer(line, channel), promise: nil) }
         channel.writeAndFlush(channel.allocator.buffer(capacity: 0)).whenComplete { _ in channel.close(promise: nil) }
     }
 
@@ -45,11 +40,16 @@ final class DaemonLink: @unchecked Sendable {
     @discardableResult
     func send(_ line: String) -> Bool {
         guard let channel else { return false }
+        channel.writeAndFlush(DaemonLink.lineBuffer(line, channel), promise: nil)
+        return true
+    }
+
+    /// `line` and its newline, in a buffer of the channel's allocator.
+    private static func lineBuffer(_ line: String, _ channel: any Channel) -> ByteBuffer {
         var buffer = channel.allocator.buffer(capacity: line.utf8.count + 1)
         buffer.writeString(line)
         buffer.writeInteger(UInt8(ascii: "\n"))
-        channel.writeAndFlush(buffer, promise: nil)
-        return true
+        return buffer
     }
 
     private func connect() {
