@@ -57,6 +57,8 @@ public final class Daemon: EventSink, @unchecked Sendable {
     var nextConnectionID = 1
     var subscriptions: [Int: Subscription] = [:]
     var subscriptionOrder: [Int] = []
+    /// Numbers the events `emit` hands to subscribers (`ClientConnection.lastEventNumber`).
+    var eventNumber = 0
     var nextSubscriptionID = 1
     var daemonSeq = 0
     /// transition.wait requests not answered yet, oldest first.
@@ -179,16 +181,16 @@ public final class Daemon: EventSink, @unchecked Sendable {
         let category = event.category
         var line: String?
         // A connection gets each event once, however many of its subscriptions want it (an event line does not
-        // name a subscription, so a second copy would only be a duplicate).
-        var served: [Int] = []
+        // name a subscription, so a second copy would only be a duplicate): it keeps the number of the last event
+        // it was given, so this costs no list per event.
+        eventNumber &+= 1
+        let number = eventNumber
         for id in subscriptionOrder {
             guard let subscription = subscriptions[id],
-                subscription.wants(type: event.type, category: category, scene: event.scene)
+                subscription.wants(type: event.type, category: category, scene: event.scene),
+                subscription.connection.lastEventNumber != number
             else { continue }
-            if subscriptionOrder.count > 1 {
-                if served.contains(subscription.connection.id) { continue }
-                served.append(subscription.connection.id)
-            }
+            subscription.connection.lastEventNumber = number
             if line == nil {
                 var out = "{\"jsonrpc\":\"2.0\",\"method\":\"event\",\"params\":"
                 JSONValue.object(event.params).write(to: &out)
