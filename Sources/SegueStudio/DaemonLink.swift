@@ -23,8 +23,6 @@ final class DaemonLink: @unchecked Sendable {
         self.eventLoop = eventLoop
     }
 
-    var isConnected: Bool { channel != nil }
-
     func start() { connect() }
 
     /// Sends `lines` (when connected), then closes the connection and stops reconnecting (the page went away).
