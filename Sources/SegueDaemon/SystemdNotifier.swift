@@ -11,7 +11,7 @@ import SegueLua
 /// loop when `WatchdogSec=` is set. Without `NOTIFY_SOCKET` there is no notifier and nothing is sent.
 public final class SystemdNotifier: @unchecked Sendable {
     private let fd: Int32
-    private var address: sockaddr_un
+    private let address: sockaddr_un
     private let length: socklen_t
     /// Where the datagrams go, as `NOTIFY_SOCKET` gave it.
     public let socketName: String
@@ -51,7 +51,7 @@ public final class SystemdNotifier: @unchecked Sendable {
     @discardableResult
     public func send(_ state: String) -> Bool {
         let bytes = Array(state.utf8)
-        let sent = withUnsafePointer(to: &address) { pointer in
+        let sent = withUnsafePointer(to: address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
                 bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), target, length) }
             }

@@ -27,6 +27,7 @@ final class DaemonLink: @unchecked Sendable {
 
     /// Sends `lines` (when connected), then closes the connection and stops reconnecting (the page went away).
     func stop(sending lines: [String] = []) {
+        eventLoop.assertInEventLoop()
         stopped = true
         guard let channel else { return }
         self.channel = nil
@@ -37,6 +38,7 @@ final class DaemonLink: @unchecked Sendable {
     /// Sends one line (a newline is added); false when not connected.
     @discardableResult
     func send(_ line: String) -> Bool {
+        eventLoop.assertInEventLoop()
         guard let channel else { return false }
         channel.writeAndFlush(DaemonLink.lineBuffer(line, channel), promise: nil)
         return true
@@ -51,6 +53,7 @@ final class DaemonLink: @unchecked Sendable {
     }
 
     private func connect() {
+        eventLoop.assertInEventLoop()
         guard !stopped else { return }
         let link = self
         ClientBootstrap(group: eventLoop)
