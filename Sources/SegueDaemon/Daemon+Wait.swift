@@ -113,7 +113,15 @@ extension Daemon {
     }
 
     func answer(_ waiter: Waiter, _ result: JSONValue) {
-        let line = Daemon.response(id: waiter.id, result: result)
+        send(Daemon.response(id: waiter.id, result: result), to: waiter)
+    }
+
+    func answer(_ waiter: Waiter, error: RPCError) {
+        send(Daemon.response(id: waiter.id, error: error), to: waiter)
+    }
+
+    /// A waiter's response line: alone, or in its batch's slot (the batch goes once every member is answered).
+    private func send(_ line: String, to waiter: Waiter) {
         if let batch = waiter.batch {
             batch.slots[waiter.slot] = line
             batch.remaining -= 1

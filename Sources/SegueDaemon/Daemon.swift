@@ -501,6 +501,11 @@ public final class Daemon: EventSink, @unchecked Sendable {
         guard state == .running || state == .starting else { return }
         state = .draining
         for id in sceneOrder { scenes[id]?.finishAllTransitions() }
+        // plugins.check requests still running case by case (waiters with no scene) get no more turns: they are
+        // answered -32005 now rather than left to a connection that closes with no answer.
+        let checks = waiters.filter { $0.scene.isEmpty }
+        waiters.removeAll { $0.scene.isEmpty }
+        for waiter in checks { answer(waiter, error: .shuttingDown) }
         flushAll()
     }
 

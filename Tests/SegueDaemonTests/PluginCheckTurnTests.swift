@@ -92,4 +92,19 @@ struct PluginCheckTurnTests {
         #expect(try h.readLines().first?["result"]?["plugin"] == "dt-slide")
         #expect(h.daemon.waiters.isEmpty)
     }
+
+    @Test("a check still running when the daemon drains is answered -32005 with its id, and runs no further case")
+    func drainAnswers() throws {
+        let (h, turns) = try Self.daemonWithTurns()
+        #expect(try h.call("plugins.check", ["name": "dt-slide"], id: 42).isEmpty)
+        turns.runOne()
+        h.daemon.drain()
+        let lines = try h.readLines()
+        #expect(lines.count == 1)
+        #expect(lines.first?["id"] == 42 && lines.first?["error"]?["code"] == -32005)
+        #expect(h.daemon.waiters.isEmpty)
+        turns.runOne()
+        #expect(turns.queue.isEmpty)
+        #expect(h.daemon.plugins.scenesWithPluginState == 0)
+    }
 }
