@@ -29,9 +29,26 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
 /// A blocking JSON-RPC client over the daemon's Unix socket, one line per message. Events that arrive while it
 /// waits for a response are kept, in order, in `events`.
 public final class SegueClient {
+    /// The socket a client uses: `given` (a `--socket` flag), else `SEGUED_SOCKET` when set and not empty, else
+    /// `defaultSocketPath`.
+    public static func socketPath(
+        given: String?, environment: String? = getenv("SEGUED_SOCKET").map { String(cString: $0) }
+    ) -> String {
+        if let given { return given }
+        if let environment, !environment.isEmpty { return environment }
+        return defaultSocketPath
+    }
+
+    /// The daemon's default socket, as the daemon itself places it (`XDGPaths.socketPath`).
     public static var defaultSocketPath: String {
-        if let dir = getenv("XDG_RUNTIME_DIR"), dir.pointee != 0 { return String(cString: dir) + "/segued.sock" }
-        return "/tmp/segued-\(getuid()).sock"
+        defaultSocketPath(runtimeDirectory: getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }, uid: getuid())
+    }
+
+    /// `$XDG_RUNTIME_DIR/segued.sock`, else `/tmp/segued-UID.sock`. A relative `XDG_RUNTIME_DIR` is ignored, as the
+    /// XDG specification says and as the daemon does: otherwise the two would look in different places.
+    public static func defaultSocketPath(runtimeDirectory: String?, uid: UInt32) -> String {
+        if let runtimeDirectory, runtimeDirectory.hasPrefix("/") { return runtimeDirectory + "/segued.sock" }
+        return "/tmp/segued-\(uid).sock"
     }
 
     private let fd: Int32

@@ -12,9 +12,7 @@ public enum SocketArgument {
     public static func resolve(flag: String?,
                                environment: String? = getenv("SEGUED_SOCKET").map { String(cString: $0) }) -> String
     {
-        if let flag { return flag }
-        if let environment, !environment.isEmpty { return environment }
-        return SegueClient.defaultSocketPath
+        SegueClient.socketPath(given: flag, environment: environment)
     }
 
     /// The arguments (without the program name) with every `--socket PATH` / `--socket=PATH` that comes before the

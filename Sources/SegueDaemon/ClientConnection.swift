@@ -19,6 +19,8 @@ public final class ClientConnection {
     /// The scene that methods default to (the last one created with scene.create or chosen with scene.use).
     public internal(set) var currentScene: String?
     var subscriptions: [Int] = []
+    /// The last event (`Daemon.eventNumber`) given to this connection: a second subscription that wants it skips it.
+    var lastEventNumber = 0
     @exclusivity(unchecked) var needsFlush = false
     /// The peer's uid, when known.
     public let peerUID: UInt32?

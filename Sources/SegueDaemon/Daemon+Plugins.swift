@@ -39,6 +39,7 @@ extension Daemon {
             while !check.isFinished { check.step() }
             return check.report
         }
+        try checkRoomForWaiter("plugins.check")
         deferredCheck = check
         return .null
     }
@@ -46,9 +47,7 @@ extension Daemon {
     /// Registers the answer a check owes (a waiter, so a batch and a half-closed connection wait for it) and
     /// schedules its first case.
     func startCheck(_ check: PluginCheck, connection: ClientConnection, id: RequestID) -> Waiter {
-        nextWaiterNumber += 1
-        let waiter = Waiter(number: nextWaiterNumber, scene: "", transition: "", connection: connection, id: id)
-        waiters.append(waiter)
+        let waiter = addWaiter(scene: "", transition: "", connection: connection, id: id)
         scheduleAfter?(0) { [weak self] in self?.stepCheck(check, for: waiter) }
         return waiter
     }

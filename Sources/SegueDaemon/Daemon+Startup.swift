@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SegueLua
 
 /// What the log says at start-up (and on a reload) about where things were found.
 extension Daemon {
@@ -10,14 +11,15 @@ extension Daemon {
     /// the daemon then serves with no Lua animators at all.
     func reportPluginsFolder() {
         let dir = config.pluginsDir
-        var st = stat()
-        if stat(dir, &st) != 0 {
+        guard let st = FileSystem.status(dir) else {
             logger.warning("""
                 the plugins folder \(dir) does not exist: no Lua animators are loaded (create it, or point \
                 plugins.dir or --plugins at one)
                 """,
                            metadata: ["plugins.dir": "\(dir)"])
-        } else if st.st_mode & S_IFMT != S_IFDIR {
+            return
+        }
+        if st.st_mode & S_IFMT != S_IFDIR {
             logger.warning("the plugins folder \(dir) is not a folder: no Lua animators are loaded",
                            metadata: ["plugins.dir": "\(dir)"])
         } else {

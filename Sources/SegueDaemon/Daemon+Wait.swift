@@ -58,7 +58,7 @@ extension Daemon {
             return .object(JSONObject([("ended", true), ("state", .string(state))]))
         }
         if timeout == 0 { return .object(JSONObject([("ended", false), ("state", .string(state))])) }
-        guard waiters.count < 65_536 else { throw .limit("too many transition.wait requests pending", limit: 65_536) }
+        try checkRoomForWaiter("transition.wait")
         deferredWait = DeferredWait(scene: scene.id, transition: id, timeoutMs: timeout)
         return .null
     }
@@ -70,14 +70,26 @@ extension Daemon {
 
     /// Registers the wait the handler asked for; nil response now. `batch` is set for a member of a batch.
     func registerWait(_ wait: DeferredWait, connection: ClientConnection, id: RequestID) -> Waiter {
-        nextWaiterNumber += 1
-        let waiter = Waiter(number: nextWaiterNumber, scene: wait.scene, transition: wait.transition,
-                            connection: connection, id: id)
-        waiters.append(waiter)
+        let waiter = addWaiter(scene: wait.scene, transition: wait.transition, connection: connection, id: id)
         if let timeout = wait.timeoutMs, let schedule = scheduleAfter {
             let number = waiter.number
             schedule(Int64(timeout) * 1_000_000) { [weak self] in self?.timeOut(waiter: number) }
         }
+        return waiter
+    }
+
+    /// Refuses a request that would owe one answer more than `maxWaiters` (transition.wait and plugins.check
+    /// alike: both hold a waiter until they answer).
+    func checkRoomForWaiter(_ method: String) throws(RPCError) {
+        guard waiters.count < maxWaiters else { throw .limit("too many \(method) requests pending", limit: maxWaiters) }
+    }
+
+    /// A new waiter for an answer owed to `connection` (numbered, and kept until it is answered or dropped).
+    func addWaiter(scene: String, transition: String, connection: ClientConnection, id: RequestID) -> Waiter {
+        nextWaiterNumber += 1
+        let waiter = Waiter(number: nextWaiterNumber, scene: scene, transition: transition, connection: connection,
+                            id: id)
+        waiters.append(waiter)
         return waiter
     }
 
@@ -101,7 +113,15 @@ extension Daemon {
     }
 
     func answer(_ waiter: Waiter, _ result: JSONValue) {
-        let line = Daemon.response(id: waiter.id, result: result)
+        send(Daemon.response(id: waiter.id, result: result), to: waiter)
+    }
+
+    func answer(_ waiter: Waiter, error: RPCError) {
+        send(Daemon.response(id: waiter.id, error: error), to: waiter)
+    }
+
+    /// A waiter's response line: alone, or in its batch's slot (the batch goes once every member is answered).
+    private func send(_ line: String, to waiter: Waiter) {
         if let batch = waiter.batch {
             batch.slots[waiter.slot] = line
             batch.remaining -= 1

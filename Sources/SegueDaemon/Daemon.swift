@@ -57,11 +57,15 @@ public final class Daemon: EventSink, @unchecked Sendable {
     var nextConnectionID = 1
     var subscriptions: [Int: Subscription] = [:]
     var subscriptionOrder: [Int] = []
+    /// Numbers the events `emit` hands to subscribers (`ClientConnection.lastEventNumber`).
+    var eventNumber = 0
     var nextSubscriptionID = 1
     var daemonSeq = 0
     /// transition.wait requests not answered yet, oldest first.
     var waiters: [Waiter] = []
     var nextWaiterNumber = 0
+    /// Most answers owed at once (pending transition.wait and plugins.check requests); tests lower it.
+    var maxWaiters = 65_536
     /// Set by the transition.wait handler for `dispatch` to pick up.
     @exclusivity(unchecked) var deferredWait: DeferredWait?
     /// Set by the plugins.check handler for `dispatch` to pick up: the check runs a case per turn of the loop.
@@ -185,16 +189,16 @@ public final class Daemon: EventSink, @unchecked Sendable {
         let category = event.category
         var line: String?
         // A connection gets each event once, however many of its subscriptions want it (an event line does not
-        // name a subscription, so a second copy would only be a duplicate).
-        var served: [Int] = []
+        // name a subscription, so a second copy would only be a duplicate): it keeps the number of the last event
+        // it was given, so this costs no list per event.
+        eventNumber &+= 1
+        let number = eventNumber
         for id in subscriptionOrder {
             guard let subscription = subscriptions[id],
-                subscription.wants(type: event.type, category: category, scene: event.scene)
+                subscription.wants(type: event.type, category: category, scene: event.scene),
+                subscription.connection.lastEventNumber != number
             else { continue }
-            if subscriptionOrder.count > 1 {
-                if served.contains(subscription.connection.id) { continue }
-                served.append(subscription.connection.id)
-            }
+            subscription.connection.lastEventNumber = number
             if line == nil {
                 var out = "{\"jsonrpc\":\"2.0\",\"method\":\"event\",\"params\":"
                 JSONValue.object(event.params).write(to: &out)
@@ -508,6 +512,11 @@ public final class Daemon: EventSink, @unchecked Sendable {
         guard state == .running || state == .starting else { return }
         state = .draining
         for id in sceneOrder { scenes[id]?.finishAllTransitions() }
+        // plugins.check requests still running case by case (waiters with no scene) get no more turns: they are
+        // answered -32005 now rather than left to a connection that closes with no answer.
+        let checks = waiters.filter { $0.scene.isEmpty }
+        waiters.removeAll { $0.scene.isEmpty }
+        for waiter in checks { answer(waiter, error: .shuttingDown) }
         flushAll()
     }
 

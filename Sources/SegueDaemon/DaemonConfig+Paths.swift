@@ -44,9 +44,7 @@ extension DaemonConfig {
     /// The folder a config file is in, with symbolic links resolved (so `..` in a path inside it means what the
     /// kernel would make of it); the file's own folder as written when it cannot be resolved.
     static func folder(of file: String) -> String {
-        var folder = file
-        if let slash = folder.lastIndex(of: "/") { folder = String(folder[..<slash]) }
-        if folder.isEmpty { folder = "/" }
+        let folder = Server.parentDirectory(of: file)
         guard let real = realpath(folder, nil) else { return folder }
         defer { free(real) }
         return String(cString: real)

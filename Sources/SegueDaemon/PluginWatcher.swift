@@ -63,12 +63,10 @@ public final class PluginWatcher: @unchecked Sendable {
 
     /// Whether the folder's entry `name` is a regular file itself (`lstat`: a link is not one).
     static func isRegularEntry(_ directory: String, _ name: [UInt8]) -> Bool {
-        let path = Array(directory.utf8) + [UInt8(ascii: "/")] + name
-        var st = stat()
-        let found = (path + [0]).withUnsafeBufferPointer { p in
-            p.withMemoryRebound(to: CChar.self) { c in c.baseAddress.map { lstat($0, &st) == 0 } ?? false }
+        guard let st = FileSystem.linkStatus(pathBytes: Array(directory.utf8) + [UInt8(ascii: "/")] + name) else {
+            return false
         }
-        return found && st.st_mode & S_IFMT == S_IFREG
+        return st.st_mode & S_IFMT == S_IFREG
     }
 
     static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ATTRIB | IN_CREATE)

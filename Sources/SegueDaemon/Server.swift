@@ -181,7 +181,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         return BoundSocket(fd: fd, path: path, device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
     }
 
-    /// The directory a path is in ("." for a bare name).
+    /// The directory a path is in ("." for a bare name, "/" for one at the root).
     static func parentDirectory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SegueLua
 
 /// `sd_notify` without libsystemd: datagrams to the socket named by `NOTIFY_SOCKET` (a path, or `@name` for the
 /// abstract namespace), as a `Type=notify` service sends them. `READY=1` once the plugins are loaded and the socket
@@ -10,7 +11,7 @@ import Darwin
 /// loop when `WatchdogSec=` is set. Without `NOTIFY_SOCKET` there is no notifier and nothing is sent.
 public final class SystemdNotifier: @unchecked Sendable {
     private let fd: Int32
-    private var address: sockaddr_un
+    private let address: sockaddr_un
     private let length: socklen_t
     /// Where the datagrams go, as `NOTIFY_SOCKET` gave it.
     public let socketName: String
@@ -50,7 +51,7 @@ public final class SystemdNotifier: @unchecked Sendable {
     @discardableResult
     public func send(_ state: String) -> Bool {
         let bytes = Array(state.utf8)
-        let sent = withUnsafePointer(to: &address) { pointer in
+        let sent = withUnsafePointer(to: address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
                 bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), target, length) }
             }
@@ -60,9 +61,7 @@ public final class SystemdNotifier: @unchecked Sendable {
 
     /// `RELOADING=1` with the `MONOTONIC_USEC` systemd 253 asks for (older versions ignore it).
     public static var reloadingMessage: String {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return "RELOADING=1\nMONOTONIC_USEC=\(Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)"
+        "RELOADING=1\nMONOTONIC_USEC=\(FileSystem.monotonicNanoseconds() / 1000)"
     }
 
     /// How often to send `WATCHDOG=1`: half of `WATCHDOG_USEC` (as sd_watchdog_enabled advises), in nanoseconds;

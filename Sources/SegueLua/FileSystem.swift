@@ -6,19 +6,9 @@ import Darwin
 
 /// The few file operations the plugin host needs, over POSIX (no Foundation in this module).
 package enum FileSystem {
-    /// The names of the entries of a directory, sorted; nil when it cannot be read. A name that is not valid UTF-8
-    /// comes back with each invalid byte as `\xHH` (see `entryNames` for the bytes themselves).
-    package static func list(_ path: String) -> [String]? {
-        entryNames(path)?.map { displayText($0) }.sorted()
-    }
-
-    /// The names of the entries of a directory as the bytes the kernel gave (a name need not be UTF-8), in byte
-    /// order; nil when it cannot be read.
-    package static func entryNames(_ path: String) -> [[UInt8]]? { readDirectory(path)?.names }
-
-    /// A directory's `fstat` and entry names (as `entryNames` gives them), both from one descriptor: what is
-    /// checked is what is listed, whatever replaces the path meanwhile. Nil when it cannot be opened as a directory
-    /// (`O_DIRECTORY`: a FIFO at the path is refused, never waited on).
+    /// A directory's `fstat` and entry names (the bytes the kernel gave, which need not be UTF-8, in byte order),
+    /// both from one descriptor: what is checked is what is listed, whatever replaces the path meanwhile. Nil when
+    /// it cannot be opened as a directory (`O_DIRECTORY`: a FIFO at the path is refused, never waited on).
     package static func readDirectory(_ path: String) -> (status: stat, names: [[UInt8]])? {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
@@ -145,13 +135,6 @@ package enum FileSystem {
         }
     }
 
-    /// The permission bits, or nil when the path cannot be stat'ed.
-    package static func mode(_ path: String) -> UInt32? {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        return UInt32(st.st_mode)
-    }
-
     /// The `stat` of a path (following links), or nil.
     package static func status(_ path: String) -> stat? {
         var st = stat()
@@ -172,22 +155,19 @@ package enum FileSystem {
         return displayText(buffer[..<n].map { UInt8(bitPattern: $0) })
     }
 
-    /// Whether anything (a link included, followed or not) is at the path given as bytes.
-    package static func exists(pathBytes: [UInt8]) -> Bool {
+    /// `linkStatus` for a path given as bytes (a name the kernel gave need not be UTF-8, so it has no `String`).
+    package static func linkStatus(pathBytes: [UInt8]) -> stat? {
         var st = stat()
-        return (pathBytes + [0]).withUnsafeBufferPointer { p in
+        let found = (pathBytes + [0]).withUnsafeBufferPointer { p in
             p.withMemoryRebound(to: CChar.self) { c in c.baseAddress.map { lstat($0, &st) == 0 } ?? false }
         }
+        return found ? st : nil
     }
 
-    package static func isRegularFile(_ path: String) -> Bool {
-        guard let mode = mode(path) else { return false }
-        return mode & UInt32(S_IFMT) == UInt32(S_IFREG)
-    }
-
+    /// Whether a directory is at the path (following links).
     package static func isDirectory(_ path: String) -> Bool {
-        guard let mode = mode(path) else { return false }
-        return mode & UInt32(S_IFMT) == UInt32(S_IFDIR)
+        guard let st = status(path) else { return false }
+        return st.st_mode & S_IFMT == S_IFDIR
     }
 
     /// Monotonic nanoseconds.

@@ -195,28 +195,23 @@ public final class PluginCheck {
         if !gaveUp { _ = scene.advance(by: Int64(max(t.duration, 0.1) * 1e9) + frame) }
 
         var problems: [Problem] = []
-        func add(_ code: String, _ message: String) {
-            if !problems.contains(where: { $0.code == code && $0.message == message }) {
-                problems.append(Problem(code: code, message: message))
-            }
-        }
-        for problem in t.problems { add(problem.code, problem.message) }
+        for problem in t.problems { problems.add(problem.code, problem.message) }
         if gaveUp {
-            add("too_slow", "the case was stopped after \(PluginHost.checkCaseWallLimitNs / 1_000_000_000) s of wall time: the animator's calls keep running out of budget")
+            problems.add("too_slow", "the case was stopped after \(PluginHost.checkCaseWallLimitNs / 1_000_000_000) s of wall time: the animator's calls keep running out of budget")
         }
         for warning in recorder.warnings {
-            if warning.contains("raised") { add("raised", warning) }
+            if warning.contains("raised") { problems.add("raised", warning) }
             if warning.contains("more than once") && !problems.contains(where: { $0.code == "completed_twice" }) {
-                add("completed_twice", warning)
+                problems.add("completed_twice", warning)
             }
         }
         if !t.isEnded || t.forced {
-            add("never_completed", "complete was never called; the watchdog completed the transition")
+            problems.add("never_completed", "complete was never called; the watchdog completed the transition")
         } else if !t.failedOver, let ended = t.endedAt, t.duration > 0,
             Double(ended - started) > t.duration * 1.5e9 + Double(frame)
         {
             let took = Double(ended - started) / 1e9
-            add("too_slow", "complete came after \(Self.format(took)) s, more than 1.5 × the declared \(Self.format(t.duration)) s")
+            problems.add("too_slow", "complete came after \(Self.format(took)) s, more than 1.5 × the declared \(Self.format(t.duration)) s")
         }
         return problems
     }
@@ -228,11 +223,6 @@ public final class PluginCheck {
         to: ViewController, fromBefore: (alpha: Double, transform: Transform3D, hidden: Bool), presenterStays: Bool,
         kept: [View], problems: inout [Problem]
     ) {
-        func add(_ code: String, _ message: String) {
-            if !problems.contains(where: { $0.code == code && $0.message == message }) {
-                problems.append(Problem(code: code, message: message))
-            }
-        }
         let containerView = t.context?.containerView ?? container.view
         let cancelled = checkCase.isCancel
         let presentationGone = !(containerView.isAlive && containerView.superview != nil)
@@ -244,32 +234,42 @@ public final class PluginCheck {
         var expected: [(ViewController, Appearance)]
         switch (checkCase.operation, cancelled) {
         case (.dismiss, false):
-            if to.view.superview == nil { add("missing_to_view", "the presenting view is not on screen after the dismissal") }
-            if !presentationGone { add("extra_views", presentationLeft()) }
+            if to.view.superview == nil {
+                problems.add("missing_to_view", "the presenting view is not on screen after the dismissal")
+            }
+            if !presentationGone { problems.add("extra_views", presentationLeft()) }
             expected = [(to, .appeared), (from, .disappeared)]
         case (.present, true):
-            if !presentationGone { add("extra_views", presentationLeft()) }
-            if to.view.superview != nil { add("extra_views", "the presented view is still on screen after the cancel") }
-            if from.view.superview == nil { add("missing_to_view", "the presenting view is not on screen after the cancel") }
+            if !presentationGone { problems.add("extra_views", presentationLeft()) }
+            if to.view.superview != nil {
+                problems.add("extra_views", "the presented view is still on screen after the cancel")
+            }
+            if from.view.superview == nil {
+                problems.add("missing_to_view", "the presenting view is not on screen after the cancel")
+            }
             expected = [(from, .appeared), (to, .disappeared)]
         case (.dismiss, true):
             if from.view.superview !== containerView {
-                add("missing_to_view", "the presented view is not back in its container after the cancel")
+                problems.add("missing_to_view", "the presented view is not back in its container after the cancel")
             }
             let extra = containerView.subviews.filter { v in v !== from.view && !kept.contains { $0 === v } }
-            if !extra.isEmpty { add("extra_views", "views left in the container: \(extra.map(\.id).joined(separator: ", "))") }
+            if !extra.isEmpty {
+                problems.add("extra_views", "views left in the container: \(extra.map(\.id).joined(separator: ", "))")
+            }
             expected = [(from, .appeared), (to, presenterStays ? .appeared : .disappeared)]
         default:
             let shown = cancelled ? from : to
             let gone = cancelled ? to : from
             if shown.view.superview !== containerView {
-                add("missing_to_view", cancelled
+                problems.add("missing_to_view", cancelled
                     ? "the from-view is not back in the container after the cancel"
                     : "the to-view is not in the container after the transition")
             }
             // What the presentation plugin put in before animate (a dimming view) is its own.
             let extra = containerView.subviews.filter { v in v !== shown.view && !t.presentationViews.contains { $0 === v } }
-            if !extra.isEmpty { add("extra_views", "views left in the container: \(extra.map(\.id).joined(separator: ", "))") }
+            if !extra.isEmpty {
+                problems.add("extra_views", "views left in the container: \(extra.map(\.id).joined(separator: ", "))")
+            }
             // A custom presentation keeps the presenting view controller on screen (no disappear calls).
             let goneAppearance: Appearance = checkCase.operation == .present && presenterStays ? .appeared : .disappeared
             expected = [(shown, .appeared), (gone, goneAppearance)]
@@ -283,18 +283,27 @@ public final class PluginCheck {
             if m.transform != fromBefore.transform { changed.append("transform") }
             if from.view.hidden != fromBefore.hidden { changed.append("hidden") }
             if !changed.isEmpty {
-                add("from_view_not_restored", "the from-view was left with \(changed.joined(separator: ", ")) (reset it in the completion)")
+                problems.add("from_view_not_restored", "the from-view was left with \(changed.joined(separator: ", ")) (reset it in the completion)")
             }
         }
         let wrong = expected.filter { $0.0.appearance != $0.1 }
         if !wrong.isEmpty {
             let all = expected.map { "\($0.0.id) is \($0.0.appearance.rawValue) (should be \($0.1.rawValue))" }
-            add("appearance_inconsistent", "after the transition " + all.joined(separator: " and "))
+            problems.add("appearance_inconsistent", "after the transition " + all.joined(separator: " and "))
         }
     }
 
     static func format(_ x: Double) -> String {
         let rounded = (x * 1000).rounded() / 1000
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}
+
+extension [PluginCheck.Problem] {
+    /// Adds a problem unless the same one (code and message) is already there.
+    mutating func add(_ code: String, _ message: String) {
+        if !contains(where: { $0.code == code && $0.message == message }) {
+            append(PluginCheck.Problem(code: code, message: message))
+        }
     }
 }

@@ -85,7 +85,7 @@ extension PluginHost {
 
     /// Whether anything (a link included) is at a plugin path.
     private func exists(_ path: String) -> Bool {
-        if let bytes = undecodable[path] { return FileSystem.exists(pathBytes: bytes) }
+        if let bytes = undecodable[path] { return FileSystem.linkStatus(pathBytes: bytes) != nil }
         return FileSystem.linkStatus(path) != nil
     }
 

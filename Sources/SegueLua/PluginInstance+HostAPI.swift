@@ -229,7 +229,7 @@ extension PluginInstance {
             scene.set(view, center: Point(x: x, y: y))
         case "alpha":
             guard let alpha = state.number(at: i), alpha.isFinite else { return "view.alpha expects a number, got \(state.typeName(at: i))" }
-            scene.set(view, alpha: min(max(alpha, 0), 1))
+            scene.set(view, alpha: alpha)  // the scene clamps it to 0…1
         case "transform":
             guard let transform = transform(at: i) else {
                 return "view.transform expects a transform from segue.transform.* ({a,b,c,d,tx,ty} or {m={16 numbers}}), got \(state.typeName(at: i))"

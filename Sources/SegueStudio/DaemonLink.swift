@@ -23,36 +23,37 @@ final class DaemonLink: @unchecked Sendable {
         self.eventLoop = eventLoop
     }
 
-    var isConnected: Bool { channel != nil }
-
     func start() { connect() }
 
     /// Sends `lines` (when connected), then closes the connection and stops reconnecting (the page went away).
     func stop(sending lines: [String] = []) {
+        eventLoop.assertInEventLoop()
         stopped = true
         guard let channel else { return }
         self.channel = nil
-        for line in lines {
-            var buffer = channel.allocator.buffer(capacity: line.utf8.count + 1)
-            buffer.writeString(line)
-            buffer.writeInteger(UInt8(ascii: "\n"))
-            channel.write(buffer, promise: nil)
-        }
+        for line in lines { channel.write(DaemonLink.lineBuffer(line, channel), promise: nil) }
         channel.writeAndFlush(channel.allocator.buffer(capacity: 0)).whenComplete { _ in channel.close(promise: nil) }
     }
 
     /// Sends one line (a newline is added); false when not connected.
     @discardableResult
     func send(_ line: String) -> Bool {
+        eventLoop.assertInEventLoop()
         guard let channel else { return false }
-        var buffer = channel.allocator.buffer(capacity: line.utf8.count + 1)
-        buffer.writeString(line)
-        buffer.writeInteger(UInt8(ascii: "\n"))
-        channel.writeAndFlush(buffer, promise: nil)
+        channel.writeAndFlush(DaemonLink.lineBuffer(line, channel), promise: nil)
         return true
     }
 
+    /// `line` and its newline, in a buffer of the channel's allocator.
+    private static func lineBuffer(_ line: String, _ channel: any Channel) -> ByteBuffer {
+        var buffer = channel.allocator.buffer(capacity: line.utf8.count + 1)
+        buffer.writeString(line)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        return buffer
+    }
+
     private func connect() {
+        eventLoop.assertInEventLoop()
         guard !stopped else { return }
         let link = self
         ClientBootstrap(group: eventLoop)

@@ -15,7 +15,10 @@ final class PageSession {
     init(link: DaemonLink, send: @escaping (String) -> Void) {
         self.link = link
         self.send = send
-        link.onLine = { [weak self] line in self?.send(line) }
+        link.onLine = { [weak self] line in
+            self?.policy.daemonSaid(line)
+            self?.send(line)
+        }
         link.onState = { [weak self] connected in self?.daemonState(connected) }
     }
 

@@ -20,8 +20,11 @@ public struct RelayPolicy: Sendable {
     /// What a scene the page creates must be called.
     public static let scenePrefix = "studio-"
 
-    /// The scenes this page created (and has not destroyed).
+    /// The scenes this page created (and has not destroyed). A scene.create is counted at once, and taken back if
+    /// the daemon refuses it (`daemonSaid`): an id another client holds never becomes the page's.
     public private(set) var scenes: Set<String> = []
+    /// scene.create requests whose answer has not come: the request's id and the scene it claimed.
+    private var pendingCreates: [(id: JSONValue, scene: String)] = []
 
     public init() {}
 
@@ -56,6 +59,12 @@ public struct RelayPolicy: Sendable {
                 return .refuse(RelayPolicy.error(id: id, code: -32602,
                                                  "a studio scene needs an id starting with '\(RelayPolicy.scenePrefix)'"))
             }
+            // Its answer settles the claim, so it must have one (an id the daemon's answer can be matched by).
+            guard let requestID = request["id"], requestID.stringValue != nil || requestID.doubleValue != nil else {
+                return .refuse(RelayPolicy.error(id: id, code: -32600,
+                                                 "scene.create through the studio needs a string or number id"))
+            }
+            if !scenes.contains(scene) { pendingCreates.append((requestID, scene)) }
             scenes.insert(scene)
         } else if let scene = params?["scene"] {
             guard let name = scene.stringValue, scenes.contains(name) else {
@@ -70,7 +79,28 @@ public struct RelayPolicy: Sendable {
     }
 
     /// Forgets every scene (the daemon restarted: they are gone).
-    public mutating func forgetScenes() { scenes.removeAll() }
+    public mutating func forgetScenes() {
+        scenes.removeAll()
+        pendingCreates.removeAll()
+    }
+
+    /// A line from the daemon, on its way to the page: the answer to a pending scene.create settles it — an error
+    /// takes the scene back. Only the id at the head of a response is read (events and pictures are not parsed).
+    public mutating func daemonSaid(_ line: String) {
+        guard !pendingCreates.isEmpty else { return }
+        let head = #"{"jsonrpc":"2.0","id":"#
+        guard line.utf8.starts(with: head.utf8) else { return }
+        var text = line
+        let answer: (id: JSONValue, failed: Bool)? = text.withUTF8 { bytes in
+            guard let (id, end) = try? JSONParser.parseValue(in: bytes, at: head.utf8.count, depth: 1) else {
+                return nil
+            }
+            return (id, UnsafeBufferPointer(rebasing: bytes[end...]).starts(with: #","error""#.utf8))
+        }
+        guard let answer, let i = pendingCreates.firstIndex(where: { $0.id == answer.id }) else { return }
+        let scene = pendingCreates.remove(at: i).scene
+        if answer.failed { scenes.remove(scene) }
+    }
 
     /// A JSON-RPC error response, as one line.
     public static func error(id: JSONValue, code: Int, _ message: String) -> String {

@@ -13,7 +13,9 @@ struct SegueStudioCommand: ParsableCommand {
         abstract: "Serve the studio page on 127.0.0.1: live plugins, playing, scrubbing, hot reload (seguectl studio).",
         version: SegueVersion.string)
 
-    @Option(help: "The daemon's socket (default: $XDG_RUNTIME_DIR/segued.sock, else /tmp/segued-$UID.sock).")
+    @Option(help: """
+        The daemon's socket (default: $SEGUED_SOCKET, else $XDG_RUNTIME_DIR/segued.sock, else /tmp/segued-$UID.sock).
+        """)
     var socket: String?
 
     @Option(help: "The port on 127.0.0.1 (default: a free one).")
@@ -35,7 +37,7 @@ struct SegueStudioCommand: ParsableCommand {
         sigprocmask(SIG_SETMASK, &none, nil)
         signal(SIGTERM, SIG_DFL)
         signal(SIGINT, SIG_DFL)
-        let socketPath = socket ?? SegueClient.defaultSocketPath
+        let socketPath = SegueClient.socketPath(given: socket)
         guard let token = StudioToken.make() else {
             FileHandle.standardError.write(Data("segue-studio: cannot read /dev/urandom for a token\n".utf8))
             throw ExitCode(2)

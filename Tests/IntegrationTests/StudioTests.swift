@@ -49,6 +49,30 @@ struct StudioTests {
         #expect(status == 3)  // 403
     }
 
+    @Test("segue-studio run by itself reads SEGUED_SOCKET, as seguectl does")
+    func studioReadsSeguedSocket() throws {
+        let socket = "/tmp/sgs-env-\(getpid()).sock"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binaryDirectory + "/segue-studio")
+        process.environment = ProcessInfo.processInfo.environment.merging(["SEGUED_SOCKET": socket]) { $1 }
+        let err = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        // Its stderr says which socket it serves, once it listens.
+        var text = ""
+        while !text.contains("serving the daemon at") || !text.hasSuffix("\n") {
+            let byte = err.fileHandleForReading.readData(ofLength: 1)
+            guard !byte.isEmpty else { break }
+            text += String(decoding: byte, as: UTF8.self)
+        }
+        #expect(text.contains("serving the daemon at \(socket);"), "\(text)")
+    }
+
     @Test("seguectl studio without segue-studio beside it says so and exits 2")
     func missingStudio() throws {
         let (status, _, err) = try runCommand(binaryDirectory + "/seguectl", ["studio", "--studio", "/nonexistent/segue-studio"])

@@ -25,4 +25,12 @@ struct SocketArgumentTests {
         #expect(SocketArgument.resolve(flag: nil, environment: "") == SegueClient.defaultSocketPath)
         #expect(SocketArgument.resolve(flag: nil, environment: nil) == SegueClient.defaultSocketPath)
     }
+
+    @Test("the default socket ignores a relative or empty XDG_RUNTIME_DIR, as the daemon does")
+    func defaultSocket() {
+        #expect(SegueClient.defaultSocketPath(runtimeDirectory: "/run/user/7", uid: 7) == "/run/user/7/segued.sock")
+        #expect(SegueClient.defaultSocketPath(runtimeDirectory: "run/user/7", uid: 7) == "/tmp/segued-7.sock")
+        #expect(SegueClient.defaultSocketPath(runtimeDirectory: "", uid: 7) == "/tmp/segued-7.sock")
+        #expect(SegueClient.defaultSocketPath(runtimeDirectory: nil, uid: 7) == "/tmp/segued-7.sock")
+    }
 }

@@ -89,4 +89,32 @@ struct PluginCheckTurnTests {
         #expect(refused?["code"] == -32001 && refused?["data"]?["param"] == "presentation")
         #expect(turns.queue.isEmpty)
     }
+
+    @Test("a pending check is an owed answer: past the limit a check is refused with -32004, and nothing starts")
+    func waiterLimit() throws {
+        let (h, turns) = try Self.daemonWithTurns()
+        h.daemon.maxWaiters = 1
+        #expect(try h.call("plugins.check", ["name": "dt-slide"]).isEmpty)
+        let refused = try h.call("plugins.check", ["name": "flip"]).last?["error"]
+        #expect(refused?["code"] == -32004 && refused?["data"]?["limit"] == 1)
+        #expect(h.daemon.waiters.count == 1 && turns.queue.count == 1)
+        while !turns.queue.isEmpty { turns.runOne() }
+        #expect(try h.readLines().first?["result"]?["plugin"] == "dt-slide")
+        #expect(h.daemon.waiters.isEmpty)
+    }
+
+    @Test("a check still running when the daemon drains is answered -32005 with its id, and runs no further case")
+    func drainAnswers() throws {
+        let (h, turns) = try Self.daemonWithTurns()
+        #expect(try h.call("plugins.check", ["name": "dt-slide"], id: 42).isEmpty)
+        turns.runOne()
+        h.daemon.drain()
+        let lines = try h.readLines()
+        #expect(lines.count == 1)
+        #expect(lines.first?["id"] == 42 && lines.first?["error"]?["code"] == -32005)
+        #expect(h.daemon.waiters.isEmpty)
+        turns.runOne()
+        #expect(turns.queue.isEmpty)
+        #expect(h.daemon.plugins.scenesWithPluginState == 0)
+    }
 }

@@ -48,4 +48,17 @@ struct SubscriptionBindingTests {
         let reload = try h.call("plugins.reload", ["name": "flip"])
         #expect(Self.events(reload) == ["- plugin.loaded"])
     }
+
+    @Test("two connections with two subscriptions each: each connection gets a daemon-wide event once")
+    func twoConnections() throws {
+        let h = try Harness()
+        let other = try Harness(daemon: h.daemon)
+        for client in [h, other] {
+            try client.call("events.subscribe", ["types": ["plugin"]])
+            try client.call("events.subscribe", ["types": ["plugin", "lifecycle"]])
+        }
+        let reload = try h.call("plugins.reload", ["name": "flip"])
+        #expect(Self.events(reload) == ["- plugin.loaded"])
+        #expect(Self.events(try other.readLines()) == ["- plugin.loaded"])
+    }
 }

@@ -55,4 +55,27 @@ struct RelayPolicyTests {
         policy.forgetScenes()
         #expect(code(policy.admit(#"{"jsonrpc":"2.0","id":2,"method":"scene.tree","params":{"scene":"studio-1"}}"#)) == -32602)
     }
+
+    @Test("a scene.create the daemon refuses (another client's id) does not make the scene the page's")
+    func refusedCreate() {
+        var policy = RelayPolicy()
+        let tree = #"{"jsonrpc":"2.0","id":9,"method":"scene.tree","params":{"scene":"studio-taken"}}"#
+        _ = policy.admit(#"{"jsonrpc":"2.0","id":"c1","method":"scene.create","params":{"id":"studio-taken"}}"#)
+        _ = policy.admit(#"{"jsonrpc":"2.0","id":2,"method":"scene.create","params":{"id":"studio-mine"}}"#)
+        // Events and other answers leave the claims as they are.
+        policy.daemonSaid(#"{"jsonrpc":"2.0","method":"event","params":{"type":"frame"}}"#)
+        policy.daemonSaid(#"{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"x"}}"#)
+        #expect(policy.scenes == ["studio-taken", "studio-mine"])
+        policy.daemonSaid(#"{"jsonrpc":"2.0","id":"c1","error":{"code":-32602,"message":"scene exists"}}"#)
+        policy.daemonSaid(#"{"jsonrpc":"2.0","id":2,"result":{"id":"studio-mine"}}"#)
+        #expect(policy.scenes == ["studio-mine"])
+        #expect(code(policy.admit(tree)) == -32602)
+        // A second create of a scene the page has already: its refusal does not take the scene away.
+        _ = policy.admit(#"{"jsonrpc":"2.0","id":3,"method":"scene.create","params":{"id":"studio-mine"}}"#)
+        policy.daemonSaid(#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"scene exists"}}"#)
+        #expect(policy.scenes == ["studio-mine"])
+        // A create with no id would never learn its answer: refused.
+        #expect(code(policy.admit(#"{"jsonrpc":"2.0","method":"scene.create","params":{"id":"studio-n"}}"#)) == -32600)
+        #expect(!policy.scenes.contains("studio-n"))
+    }
 }
