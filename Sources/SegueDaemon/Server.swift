@@ -36,8 +36,29 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         self.daemon = daemon
         loop = try SocketLoop()
         readBuffer = .allocate(capacity: 64 << 10)
+        let logger = daemon.logger
+        stallDetector = StallDetector(
+            heartbeat: loop.heartbeat, activity: daemon.activity, timeoutMs: daemon.config.stallTimeoutMs
+        ) { line in
+            logger.critical("\(line)")
+        }
         applySpin()
-        daemon.onConfigApplied = { [weak self] in self?.applySpin() }
+        daemon.onConfigApplied = { [weak self] in
+            guard let self else { return }
+            self.applySpin()
+            self.stallDetector.setTimeout(milliseconds: self.daemon.config.stallTimeoutMs)
+        }
+    }
+
+    /// The stall detector (`daemon.stall_timeout_ms`); its thread runs once `startStallDetector()` is called (the
+    /// executable does; in-process tests, which turn the loop themselves, do not).
+    let stallDetector: StallDetector
+
+    /// Starts watching the loop: call before `start()`, so loading the plugins at start-up is watched too (as one
+    /// turn).
+    public func startStallDetector() {
+        loop.heartbeat.beat()
+        stallDetector.start()
     }
 
     deinit {
@@ -279,9 +300,11 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         if stopAsked.load(ordering: .relaxed), listener < 0 {
             // Stopped during start-up: the daemon still drains on the way out.
             shutdown()
+            stallDetector.stop()
             return
         }
         loop.run()
+        stallDetector.stop()
     }
 
     // MARK: RealtimeDriver

@@ -29,7 +29,8 @@ final class DaemonProcess {
     /// `arguments` are added after the usual ones (e.g. `--log-format json`).
     /// `fileLimit` starts it under `ulimit -n` (through /bin/sh, which execs it: the pid is segued's).
     init(plugins: String = repositoryRoot + "/plugins", pluginFiles: [String: String]? = nil, config: String? = nil,
-         socket existing: String? = nil, arguments: [String] = [], fileLimit: Int? = nil) throws
+         socket existing: String? = nil, arguments: [String] = [], fileLimit: Int? = nil,
+         environment: [String: String] = [:]) throws
     {
         directory = "/tmp/sgt-" + String(UUID().uuidString.prefix(8))
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -56,6 +57,9 @@ final class DaemonProcess {
             process.arguments = segueArguments
         }
         process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardError = stderr
         try process.run()
         try waitForSocket()
