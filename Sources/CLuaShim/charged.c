@@ -10,8 +10,9 @@
 //     after it returns, the wrapper charges what the call produced (bytes allocated, values returned). The stock
 //     function is called directly on the same stack frame, so its error messages still name the function as the
 //     script called it.
-//   - a replacement (table.concat/insert/remove/sort, below; string.find/match/gmatch/gsub in strlib.c; load in
-//     shim.c) that charges as it works, where the cost is only known inside the loop.
+//   - a replacement (string.rep and table.concat/insert/remove/move/sort below, string.find/match/gmatch/gsub in
+//     strlib.c, load in shim.c) that charges as it works, where the cost is only known inside the loop or where
+//     Lua's own checks and errors must come first.
 //
 // A unit of charge is one instruction of the budget (about 2–8 ns of interpreter time). The rates below price the
 // C work at roughly what it costs next to an instruction, so a budget's worth of library work takes about as long
@@ -32,7 +33,6 @@ enum kind {
     K_PACK,        // the format is scanned; strings copied; 'cN' pads N bytes
     K_PACKSIZE,    // the format is scanned
     K_UNPACK,      // the format is scanned; 'z' may scan the data
-    K_MOVE,        // table.move: e - f + 1 elements
     K_UTF8LEN,     // utf8.len: the byte range i..j is decoded
     K_UTF8OFFSET,  // utf8.offset: the bytes between i and the answer are walked
     K_CODES,       // utf8.codes: its iterator is wrapped too
@@ -69,17 +69,17 @@ static lua_Integer position(lua_Integer pos, size_t len) {
     return (lua_Integer)len + pos + 1;
 }
 
-/// Sum of the sizes written after 'c' in a pack format (the bytes 'cN' pads), saturated.
+/// Sum of the sizes written after 'c' in a pack format (the bytes 'cN' pads), each read as the stock function
+/// reads it (digits while the number stays below INT_MAX / 10; any further digit is the next option).
 static double pack_padding(const char *fmt, size_t len) {
     double total = 0;
     for (size_t k = 0; k < len; k++) {
         if (fmt[k] != 'c') continue;
-        double n = 0;
-        while (k + 1 < len && fmt[k + 1] >= '0' && fmt[k + 1] <= '9') {
+        long long n = 0;
+        while (k + 1 < len && fmt[k + 1] >= '0' && fmt[k + 1] <= '9' && n <= (INT_MAX - 9) / 10) {
             n = n * 10 + (fmt[++k] - '0');
-            if (n > 1e15) n = 1e15;
         }
-        total += n;
+        total += (double)n;
     }
     return total;
 }
@@ -112,9 +112,6 @@ static double cost_before(lua_State *L, int kind, int nargs) {
         if (fmt && memchr(fmt, 'z', lf)) units += (double)string_length(L, 2) / SCAN_BYTES;
         break;
     }
-    case K_MOVE:
-        units += span(integer_arg(L, 2, 1), integer_arg(L, 3, 0)) * 2;
-        break;
     case K_UTF8LEN: {
         size_t len = string_length(L, 1);
         lua_Integer i = position(integer_arg(L, 2, 1), len);
@@ -233,7 +230,32 @@ static int charged_rep(lua_State *L) {
     return 1;
 }
 
-// --- table.concat / insert / remove / sort, charged per element ---
+// --- table.concat / insert / remove / move / sort, charged per element as they go ---
+//
+// Charged as the loop runs rather than up front: Lua's own tests start moves of 2^63 elements whose first access
+// raises, and expect that error. A loop that does not raise is stopped by the budget after a few million elements.
+
+typedef struct {
+    lua_State *L;
+    long long pending;
+} meter;
+
+static void tick(meter *m, long long units) {
+    m->pending += units;
+    if (m->pending >= 256) {
+        long long n = m->pending;
+        m->pending = 0;
+        segue_charge(m->L, n);
+    }
+}
+
+static void settle(meter *m) {
+    if (m->pending > 0) {
+        long long n = m->pending;
+        m->pending = 0;
+        segue_charge(m->L, n);
+    }
+}
 
 #define TAB_R 1
 #define TAB_W 2
@@ -276,15 +298,17 @@ static int charged_concat(lua_State *L) {
     const char *sep = luaL_optlstring(L, 2, "", &lsep);
     lua_Integer i = luaL_optinteger(L, 3, 1);
     last = luaL_optinteger(L, 4, last);
-    double count = span(i, last);
-    segue_charge(L, clamp_charge(count + count * (double)lsep / COPY_BYTES));
+    meter m = {L, 0};
+    long long each = 4 + (long long)(lsep / COPY_BYTES);  // a read (maybe through __index), a check, a copy
     luaL_buffinit(L, &b);
     for (; i < last; i++) {
+        tick(&m, each);
         add_field(L, &b, i);
         luaL_addlstring(&b, sep, lsep);
     }
     if (i == last) add_field(L, &b, i);
     luaL_pushresult(&b);
+    settle(&m);
     segue_charge(L, (long long)(lua_rawlen(L, -1) / COPY_BYTES));
     return 1;
 }
@@ -300,11 +324,13 @@ static int charged_insert(lua_State *L) {
     case 3: {
         pos = luaL_checkinteger(L, 2);
         luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)e, 2, "position out of bounds");
-        if (pos < e) segue_charge(L, clamp_charge(span(pos + 1, e) * 2));
+        meter m = {L, 0};
         for (lua_Integer i = e; i > pos; i--) {
+            tick(&m, 2);
             lua_geti(L, 1, i - 1);
             lua_seti(L, 1, i);
         }
+        settle(&m);
         break;
     }
     default:
@@ -320,14 +346,48 @@ static int charged_remove(lua_State *L) {
     if (pos != size) {
         luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2, "position out of bounds");
     }
-    if (pos < size) segue_charge(L, clamp_charge(span(pos + 1, size) * 2));
+    meter m = {L, 0};
     lua_geti(L, 1, pos);
     for (; pos < size; pos++) {
+        tick(&m, 2);
         lua_geti(L, 1, pos + 1);
         lua_seti(L, 1, pos);
     }
+    settle(&m);
     lua_pushnil(L);
     lua_seti(L, 1, pos);
+    return 1;
+}
+
+// As the stock move (its checks, its order of accesses), 2 units per element.
+static int charged_move(lua_State *L) {
+    lua_Integer f = luaL_checkinteger(L, 2);
+    lua_Integer e = luaL_checkinteger(L, 3);
+    lua_Integer t = luaL_checkinteger(L, 4);
+    int tt = !lua_isnoneornil(L, 5) ? 5 : 1;
+    check_table(L, 1, TAB_R);
+    check_table(L, tt, TAB_W);
+    if (e >= f) {
+        luaL_argcheck(L, f > 0 || e < LUA_MAXINTEGER + f, 3, "too many elements to move");
+        lua_Integer n = e - f + 1;
+        luaL_argcheck(L, t <= LUA_MAXINTEGER - n + 1, 4, "destination wrap around");
+        meter m = {L, 0};
+        if (t > e || t <= f || (tt != 1 && !lua_compare(L, 1, tt, LUA_OPEQ))) {
+            for (lua_Integer i = 0; i < n; i++) {
+                tick(&m, 2);
+                lua_geti(L, 1, f + i);
+                lua_seti(L, tt, t + i);
+            }
+        } else {
+            for (lua_Integer i = n - 1; i >= 0; i--) {
+                tick(&m, 2);
+                lua_geti(L, 1, f + i);
+                lua_seti(L, tt, t + i);
+            }
+        }
+        settle(&m);
+    }
+    lua_pushvalue(L, tt);
     return 1;
 }
 
@@ -461,7 +521,7 @@ void segue_open_charged(lua_State *L, int env) {
         {"gsub", K_VALUES}, {"format", K_FORMAT}, {"lower", K_SCAN1}, {"upper", K_SCAN1}, {"reverse", K_SCAN1},
         {"sub", K_VALUES}, {"pack", K_PACK}, {"packsize", K_PACKSIZE}, {"unpack", K_UNPACK},
         {NULL, 0}};
-    static const charged_fn table_fns[] = {{"move", K_MOVE}, {"unpack", K_VALUES}, {"pack", K_VALUES}, {NULL, 0}};
+    static const charged_fn table_fns[] = {{"unpack", K_VALUES}, {"pack", K_VALUES}, {NULL, 0}};
     static const charged_fn math_fns[] = {{"max", K_VALUES}, {"min", K_VALUES}, {NULL, 0}};
     static const charged_fn utf8_fns[] = {
         {"char", K_VALUES}, {"codepoint", K_VALUES}, {"len", K_UTF8LEN}, {"offset", K_UTF8OFFSET}, {"codes", K_CODES},
@@ -482,7 +542,7 @@ void segue_open_charged(lua_State *L, int env) {
         if (k == 1) {
             static const luaL_Reg replaced[] = {
                 {"concat", charged_concat}, {"insert", charged_insert}, {"remove", charged_remove},
-                {"sort", charged_sort}, {NULL, NULL}};
+                {"move", charged_move}, {"sort", charged_sort}, {NULL, NULL}};
             luaL_setfuncs(L, replaced, 0);
         }
         lua_pop(L, 1);
