@@ -28,6 +28,8 @@ let package = Package(
         .target(name: "CLuaShim", dependencies: ["CLua"]),
         // A small JSON value type with a fast, bounded parser and a serializer.
         .target(name: "SegueJSON"),
+        // The one version string segued, seguectl and daemon.info report.
+        .target(name: "SegueVersion"),
         // The transition engine: pure Swift, no I/O, driven by a clock.
         .target(name: "SegueKit", dependencies: ["SegueJSON"]),
         // Pictures of transitions (render.*): filmstrips and property curves as SVG, from recorded timelines.
@@ -39,7 +41,7 @@ let package = Package(
         .target(
             name: "SegueDaemon",
             dependencies: [
-                "SegueKit", "SegueLua", "SegueJSON", "SegueRender", "CEventLoop",
+                "SegueKit", "SegueLua", "SegueJSON", "SegueRender", "CEventLoop", "SegueVersion",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
@@ -51,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "segued",
             dependencies: [
-                "SegueDaemon",
+                "SegueDaemon", "SegueVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -59,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "seguectl",
             dependencies: [
-                "SegueClient", "SegueJSON", "SegueCtlKit",
+                "SegueClient", "SegueJSON", "SegueCtlKit", "SegueVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -84,7 +86,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["SegueClient", "SegueJSON", "segued", "seguectl"]
+            dependencies: ["SegueClient", "SegueJSON", "SegueVersion", "segued", "seguectl"]
         ),
         .testTarget(name: "SegueCtlKitTests", dependencies: ["SegueCtlKit", "SegueClient", "SegueJSON"]),
         // Runs every file in Tests/Scenarios against a real segued, and seguectl against it.

@@ -2,7 +2,7 @@
 # The README's quick start, step by step. Needs a running segued (scripts/start in another terminal).
 # The integration tests run this very file against a daemon of their own.
 set -euo pipefail
-ctl() { "${SEGUECTL:-.build/release/seguectl}" "$@" ${SEGUED_SOCKET:+--socket "$SEGUED_SOCKET"}; }
+ctl() { "${SEGUECTL:-.build/release/seguectl}" "$@"; }  # seguectl reads SEGUED_SOCKET if you set it
 
 # Start clean if you ran this before (an error here just means there was nothing to remove).
 ctl call scene.destroy '{"scene":"quickstart"}' 2>/dev/null || true

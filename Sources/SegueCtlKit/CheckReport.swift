@@ -15,13 +15,29 @@ public enum CheckReport {
         } else {
             lines.append("\(plugin): FAILED (\(failed) of \(cases.count) case\(cases.count == 1 ? "" : "s") failed)")
         }
+        // A problem repeated word for word in several cases (a traceback, usually) is printed once, under the
+        // first case, naming the others; under those it is only referred back to.
+        var casesWith: [String: [String]] = [:]
+        for c in cases where c["passed"]?.boolValue != true {
+            for problem in c["problems"]?.arrayValue ?? [] {
+                casesWith[problemKey(problem), default: []].append(Format.cell(c["case"]))
+            }
+        }
         for c in cases {
             let ok = c["passed"]?.boolValue == true
-            lines.append("  \(ok ? "pass" : "FAIL")  \(Format.cell(c["case"]))")
+            let name = Format.cell(c["case"])
+            lines.append("  \(ok ? "pass" : "FAIL")  \(name)")
             for problem in c["problems"]?.arrayValue ?? [] {
                 let code = problem["code"]?.stringValue ?? "?"
+                let where_ = casesWith[problemKey(problem)] ?? []
+                if let first = where_.first, first != name {
+                    lines.append("          \(code): the same as in \(first)")
+                    continue
+                }
                 let message = problem["message"]?.stringValue.map { ": " + $0 } ?? ""
-                lines.append("          \(code)\(message)")
+                let text = "\(code)\(message)".split(separator: "\n", omittingEmptySubsequences: false)
+                lines.append(contentsOf: text.map { "          " + $0 })
+                if where_.count > 1 { lines.append("          (also in \(where_.dropFirst().joined(separator: ", ")))") }
             }
         }
         for c in result["skipped"]?.arrayValue ?? [] {
@@ -31,5 +47,9 @@ public enum CheckReport {
         let pending = (result["pending"]?.arrayValue ?? []).compactMap(\.stringValue)
         if !pending.isEmpty { lines.append("  not run yet: \(pending.joined(separator: ", "))") }
         return lines.joined(separator: "\n")
+    }
+
+    private static func problemKey(_ problem: JSONValue) -> String {
+        (problem["code"]?.stringValue ?? "?") + "\u{0}" + (problem["message"]?.stringValue ?? "")
     }
 }

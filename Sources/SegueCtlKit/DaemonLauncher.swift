@@ -47,6 +47,18 @@ public final class DaemonLauncher {
         throw ScenarioError("segued did not start (\(segued) \(arguments.joined(separator: " "))): \(log)")
     }
 
+    /// When the daemon's plugins folder (`daemon.info`'s `plugins_dir`) is not a folder: a warning naming it, since
+    /// the daemon then has no Lua animators. Nil when it is there, or the daemon cannot say.
+    public func missingPluginsWarning() -> String? {
+        guard let info = try? SegueClient(socketPath: socket).call("daemon.info"),
+            let dir = info["plugins_dir"]?.stringValue
+        else { return nil }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue { return nil }
+        return "the spawned segued's plugins folder \(dir) does not exist: no Lua animators are loaded "
+            + "(give --plugins DIR, run from the checkout, or install with scripts/install)"
+    }
+
     /// What the daemon wrote to stderr so far.
     public var log: String {
         String(decoding: FileManager.default.contents(atPath: logPath) ?? Data(), as: UTF8.self)

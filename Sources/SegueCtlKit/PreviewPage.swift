@@ -15,13 +15,18 @@ public enum PreviewPage {
         public var filmstrip: JSONValue
         public var player: JSONValue
         public var timeline: JSONValue
+        /// The colors of the spec's `from` and `to` view controllers, for the player's legend.
+        public var colors: (from: String, to: String)
 
-        public init(animator: String, kind: String, filmstrip: JSONValue, player: JSONValue, timeline: JSONValue) {
+        public init(animator: String, kind: String, filmstrip: JSONValue, player: JSONValue, timeline: JSONValue,
+                    colors: (from: String, to: String) = ("#ff3b30", "#007aff"))
+        {
             self.animator = animator
             self.kind = kind
             self.filmstrip = filmstrip
             self.player = player
             self.timeline = timeline
+            self.colors = colors
         }
     }
 
@@ -69,6 +74,11 @@ public enum PreviewPage {
             #scrub { width: 100%; }
             #readout { font-variant-numeric: tabular-nums; }
             .scroll { overflow-x: auto; border: 1px solid #e5e5ea; }
+            .scroll.fit svg { max-width: 100%; height: auto; }
+            .scroll svg { cursor: zoom-in; }
+            .scroll:not(.fit) svg { cursor: zoom-out; }
+            .legend { display: flex; gap: 16px; }
+            .swatch { display: inline-block; width: 14px; height: 14px; border: 1px solid #8e8e93; vertical-align: -2px; margin-right: 6px; }
             table { border-collapse: collapse; font-size: 13px; }
             td, th { text-align: left; padding: 3px 12px 3px 0; vertical-align: top; }
             th { color: #636366; font-weight: 600; }
@@ -101,15 +111,21 @@ public enum PreviewPage {
               <option value="1" selected>1×</option><option value="2">2×</option>
             </select></label>
             <label><input id="loop" type="checkbox" checked> loop</label>
-            <p class="summary">Space plays and pauses; ← and → step one frame; #frame=N in the address opens frame N.</p>
+            <div class="legend" aria-label="views">
+            <span><span class="swatch" style="background: \(escape(input.colors.from))"></span><code>from</code> (the view controller leaving)</span>
+            <span><span class="swatch" style="background: \(escape(input.colors.to))"></span><code>to</code> (the one arriving)</span>
+            </div>
+            <p class="summary">Unlabelled shapes are the animator's own views (snapshots, dimming). Space plays and pauses; \
+            ← and → step one frame; #frame=N in the address opens frame N (from 0, as every index here).</p>
             </div>
             </div>
             <h2>Filmstrip</h2>
-            <div class="scroll">
+            <p class="summary">Fitted to the page; click it for full size (then scroll sideways), again to fit.</p>
+            <div class="scroll fit">
             \(inline(input.filmstrip["svg"]?.stringValue ?? ""))
             </div>
             <h2>Curves</h2>
-            <div class="scroll">
+            <div class="scroll fit">
             \(inline(input.timeline["svg"]?.stringValue ?? ""))
             </div>
             <h2>Events</h2>
@@ -151,8 +167,9 @@ public enum PreviewPage {
               const f = frames[index];
               stage.setAttribute("viewBox", f.x + " " + f.y + " " + f.w + " " + f.h);
               scrub.value = String(index);
-              readout.textContent = f.time.toFixed(3) + " s / " + end.toFixed(3) + " s  (frame " + (index + 1)
-                + " of " + frames.length + ")";
+              readout.textContent = f.time.toFixed(3) + " s / " + end.toFixed(3) + " s  (frame " + index
+                + " of 0–" + (frames.length - 1) + ")";
+              if (!playing) history.replaceState(null, "", "#frame=" + index);
             }
             function frameAt(t) {
               let i = 0;
@@ -188,9 +205,12 @@ public enum PreviewPage {
               else if (e.key === "ArrowRight") { setPlaying(false); show(index + 1); }
               else if (e.key === "ArrowLeft") { setPlaying(false); show(index - 1); }
             });
-            // #frame=N opens the page at frame N (1-based), e.g. to link to a moment.
+            for (const box of document.querySelectorAll(".scroll")) {
+              box.addEventListener("click", () => box.classList.toggle("fit"));
+            }
+            // #frame=N opens the page at frame N (0-based, like the filmstrip's data-index), e.g. to link to a moment.
             const wanted = /frame=(\\d+)/.exec(location.hash);
-            show(wanted ? Number(wanted[1]) - 1 : 0);
+            show(wanted ? Number(wanted[1]) : 0);
             </script>
             </body>
             </html>

@@ -21,16 +21,50 @@ extension Daemon {
         return Daemon.summary(of: events)
     }
 
-    /// `plugins.check {name, size?}`.
+    /// `plugins.check {name, size?, presentation?, delegate?}`. On the event loop the check runs one case per
+    /// turn (`startCheck`) and the answer comes when all are done; without a loop (tests) it runs at once.
     func pluginsCheck(_ p: Params) throws(RPCError) -> JSONValue {
         let name = try p.requiredID("name")
         let size = try p.size("size") ?? Size(w: 320, h: 480)
+        let presentation = try p.id("presentation")
+        let delegate = try p.id("delegate")
         try p.finish()
+        let check: PluginCheck
         do throws(EngineError) {
-            return try plugins.check(name: name, size: size)
+            check = try plugins.makeCheck(name: name, size: size, presentation: presentation, delegate: delegate)
         } catch {
             throw RPCError(error)
         }
+        guard scheduleAfter != nil else {
+            while !check.isFinished { check.step() }
+            return check.report
+        }
+        deferredCheck = check
+        return .null
+    }
+
+    /// Registers the answer a check owes (a waiter, so a batch and a half-closed connection wait for it) and
+    /// schedules its first case.
+    func startCheck(_ check: PluginCheck, connection: ClientConnection, id: RequestID) -> Waiter {
+        nextWaiterNumber += 1
+        let waiter = Waiter(number: nextWaiterNumber, scene: "", transition: "", connection: connection, id: id)
+        waiters.append(waiter)
+        scheduleAfter?(0) { [weak self] in self?.stepCheck(check, for: waiter) }
+        return waiter
+    }
+
+    /// Runs the check's next case, then schedules the one after (other requests are served in between), or
+    /// answers when it was the last. A check whose connection went away (its waiter dropped) stops here.
+    func stepCheck(_ check: PluginCheck, for waiter: Waiter) {
+        guard waiters.contains(where: { $0 === waiter }) else { return }
+        check.step()
+        guard check.isFinished else {
+            scheduleAfter?(0) { [weak self] in self?.stepCheck(check, for: waiter) }
+            return
+        }
+        waiters.removeAll { $0 === waiter }
+        answer(waiter, check.report)
+        flushAll()
     }
 
     /// Rescans the plugins folder (new and changed files load, deleted ones unload) and reports the events.
@@ -63,7 +97,8 @@ extension Daemon {
         let watcher = PluginWatcher(directory: config.pluginsDir) { batch in
             post { ref.daemon?.pluginFilesChanged(batch) }
         }
-        if watcher == nil {
+        // A folder that is not there has been reported already (reportPluginsFolder).
+        if watcher == nil, FileSystem.isDirectory(config.pluginsDir) {
             logger.warning("cannot watch the plugins folder with inotify: hot reload is off", metadata: ["plugins.dir": "\(config.pluginsDir)"])
         }
         pluginWatcherBox.watcher = watcher

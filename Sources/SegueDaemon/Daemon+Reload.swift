@@ -66,7 +66,9 @@ extension Daemon {
         next.file = file
         var outcome = ReloadOutcome(file: file)
         // Keys that need a restart keep their running values.
-        if next.socketPath != config.socketPath {
+        if socketActivated {
+            next.socketPath = config.socketPath
+        } else if next.socketPath != config.socketPath {
             outcome.restartRequired.append("daemon.socket")
             next.socketPath = config.socketPath
         }
@@ -91,6 +93,7 @@ extension Daemon {
             "config.file": "\(file ?? "(none: defaults and flags)")",
             "config.changed": "\(outcome.changed.joined(separator: ","))",
         ])
+        reportPluginsFolder()
         for event in plugins.loadAll() {
             outcome.plugins.append(.init(type: event.type, name: event.name))
             emitDaemonEvent(event)

@@ -15,6 +15,10 @@ extension Daemon {
         var duration: Double?
         var colors = [Color(r: 1, g: 0.231, b: 0.188), Color(r: 0, g: 0.478, b: 1)]
         var backward = false
+        /// present and dismiss: the modal presentation style (nil: custom with a presentation plugin, else
+        /// fullScreen) and the presentation plugin.
+        var style: PresentationStyle?
+        var presentation: String?
     }
 
     /// A picture's source, and what the result says about it besides the SVG.
@@ -110,9 +114,10 @@ extension Daemon {
         }
     }
 
-    /// `spec: {animator, kind?: "select", size?: {w, h}, duration?, colors?: [from, to], direction?}`.
+    /// `spec: {animator, kind?: "select", size?: {w, h}, duration?, colors?: [from, to], direction?, style?,
+    /// presentation?}`.
     func renderSpec(_ o: JSONObject) throws(RPCError) -> RenderSpec {
-        let known = ["animator", "kind", "size", "duration", "colors", "direction"]
+        let known = ["animator", "kind", "size", "duration", "colors", "direction", "style", "presentation"]
         for key in o.keys where !known.contains(key) {
             throw .invalidParams("spec.\(key)", "unknown key 'spec.\(key)' (\(known.joined(separator: ", ")))")
         }
@@ -158,6 +163,27 @@ extension Daemon {
             }
             spec.backward = text == "backward"
         }
+        if let value = o["style"], !value.isNull {
+            let styles = PresentationStyle.allCases.map(\.rawValue)
+            guard let text = value.stringValue, let style = PresentationStyle(rawValue: text) else {
+                throw .invalidParams("spec.style", "'spec.style' must be one of \(styles.joined(separator: ", "))")
+            }
+            spec.style = style
+        }
+        if let value = o["presentation"], !value.isNull {
+            guard let name = value.stringValue, !name.isEmpty, name.utf8.count <= 256 else {
+                throw .invalidParams("spec.presentation", "'spec.presentation' must name a presentation plugin")
+            }
+            if let style = spec.style, style != .custom {
+                throw .invalidParams("spec.presentation",
+                                     "a presentation plugin goes with style \"custom\", not \"\(style.rawValue)\"")
+            }
+            spec.presentation = name
+        }
+        if spec.style != nil || spec.presentation != nil, spec.kind != .present, spec.kind != .dismiss {
+            let key = spec.style != nil ? "spec.style" : "spec.presentation"
+            throw .invalidParams(key, "'\(key)' applies to present and dismiss, not \(spec.kind.rawValue)")
+        }
         return spec
     }
 
@@ -185,7 +211,10 @@ extension Daemon {
         } catch {
             // Only the animator's name comes from the client here.
             var rpc = RPCError(error)
-            if error.param == "animator" || error.code == .notFound {
+            if error.param == "presentation" {
+                rpc = RPCError(code: rpc.code, message: error.message, kind: error.code.rawValue, param: "spec.presentation",
+                               id: error.id)
+            } else if error.param == "animator" || error.code == .notFound {
                 rpc = RPCError(code: rpc.code, message: error.message, kind: error.code.rawValue, param: "spec.animator",
                                id: error.id)
             }
@@ -234,11 +263,12 @@ extension Daemon {
         case .present:
             try scene.setRoot(from)
             recorder.events.removeAll()
-            start = try scene.present(to, from: from, style: nil, animator: spec.animator)
+            start = try scene.present(to, from: from, style: spec.style, presentation: spec.presentation,
+                                      animator: spec.animator)
         case .dismiss:
             // `from` is presented over `to` first (not animated), then dismissed with the animator.
             try scene.setRoot(to)
-            _ = try scene.present(from, from: to, style: nil, animated: false)
+            _ = try scene.present(from, from: to, style: spec.style, presentation: spec.presentation, animated: false)
             recorder.events.removeAll()
             start = try scene.dismiss(from, animator: spec.animator)
         case .set:

@@ -2,17 +2,20 @@ import SegueJSON
 import SegueKit
 
 /// A `transition.wait` not answered yet: answered when its transition ends, or when its wall-clock timeout passes.
+/// A `plugins.check` running case by case holds one too, with an empty scene and transition (no scene has an empty
+/// id, so no transition's end answers it): a batch and a half-closed connection wait for it alike, and a
+/// connection that goes away drops it, which stops the check.
 final class Waiter {
     let number: Int
     let scene: String
     let transition: String
     let connection: ClientConnection
-    let id: JSONValue
+    let id: RequestID
     /// Set when the request is part of a batch: the batch is answered once every member is done.
     var batch: PendingBatch?
     var slot = 0
 
-    init(number: Int, scene: String, transition: String, connection: ClientConnection, id: JSONValue) {
+    init(number: Int, scene: String, transition: String, connection: ClientConnection, id: RequestID) {
         self.number = number
         self.scene = scene
         self.transition = transition
@@ -66,7 +69,7 @@ extension Daemon {
     }
 
     /// Registers the wait the handler asked for; nil response now. `batch` is set for a member of a batch.
-    func registerWait(_ wait: DeferredWait, connection: ClientConnection, id: JSONValue) -> Waiter {
+    func registerWait(_ wait: DeferredWait, connection: ClientConnection, id: RequestID) -> Waiter {
         nextWaiterNumber += 1
         let waiter = Waiter(number: nextWaiterNumber, scene: wait.scene, transition: wait.transition,
                             connection: connection, id: id)

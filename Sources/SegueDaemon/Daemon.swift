@@ -7,6 +7,7 @@ import Logging
 import SegueJSON
 import SegueKit
 import SegueLua
+import SegueVersion
 
 /// Drives realtime scenes' clocks (the server schedules ticks on its event loop; tests have none).
 public protocol RealtimeDriver: AnyObject {
@@ -22,7 +23,8 @@ public final class Daemon: EventSink, @unchecked Sendable {
     /// The daemon's life: it serves while `running`, refuses new work while `draining`, and is gone once `stopped`.
     public enum State: String, Sendable { case starting, running, draining, stopped }
 
-    public static let version = "0.1.0"
+    /// The daemon's version (`daemon.info`), the same as `segued --version` and `seguectl --version`.
+    public static let version = SegueVersion.string
 
     /// The config in force; `daemon.reload` (and SIGHUP) replace it (Daemon+Reload.swift says which keys apply when).
     public internal(set) var config: DaemonConfig
@@ -41,6 +43,9 @@ public final class Daemon: EventSink, @unchecked Sendable {
     public weak var realtimeDriver: (any RealtimeDriver)?
     /// Called when a client asks the daemon to stop (daemon.shutdown).
     public var onShutdownRequest: (() -> Void)?
+    /// The socket came from systemd (socket activation): its unit owns the path, so a reload never reports
+    /// `daemon.socket` as changed and shutdown does not remove it.
+    public var socketActivated = false
     /// Called after a reload applied a new config (the server takes what it keeps, e.g. `daemon.spin_us`).
     public var onConfigApplied: (() -> Void)?
 
@@ -59,6 +64,8 @@ public final class Daemon: EventSink, @unchecked Sendable {
     var nextWaiterNumber = 0
     /// Set by the transition.wait handler for `dispatch` to pick up.
     @exclusivity(unchecked) var deferredWait: DeferredWait?
+    /// Set by the plugins.check handler for `dispatch` to pick up: the check runs a case per turn of the loop.
+    var deferredCheck: PluginCheck?
     /// The waiter the last request registered (for batches to collect).
     var lastWaiter: Waiter?
     var endedTransition: (String?, String?, Bool)?
@@ -99,6 +106,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
 
     /// Loads the plugins folder and starts serving.
     public func start() {
+        reportPluginsFolder()
         for event in plugins.loadAll() { emitDaemonEvent(event) }
         state = .running
         // Hot reload: the watcher's batches land on the loop through the same scheduler timers use.
@@ -170,10 +178,17 @@ public final class Daemon: EventSink, @unchecked Sendable {
         guard !subscriptionOrder.isEmpty else { return }
         let category = event.category
         var line: String?
+        // A connection gets each event once, however many of its subscriptions want it (an event line does not
+        // name a subscription, so a second copy would only be a duplicate).
+        var served: [Int] = []
         for id in subscriptionOrder {
             guard let subscription = subscriptions[id],
                 subscription.wants(type: event.type, category: category, scene: event.scene)
             else { continue }
+            if subscriptionOrder.count > 1 {
+                if served.contains(subscription.connection.id) { continue }
+                served.append(subscription.connection.id)
+            }
             if line == nil {
                 var out = "{\"jsonrpc\":\"2.0\",\"method\":\"event\",\"params\":"
                 JSONValue.object(event.params).write(to: &out)
@@ -284,15 +299,20 @@ public final class Daemon: EventSink, @unchecked Sendable {
             stats.recordError(code: -32700)
             return response(id: .null, error: .parse(error))
         }
+        // Number ids keep their text (the parser gives Doubles): looked up on the line only when there is one.
         switch value {
         case .array(let elements):
             guard !elements.isEmpty else {
                 stats.recordError(code: -32600)
                 return response(id: .null, error: .invalidRequest("an empty batch"))
             }
-            return handleBatch(of: elements.count, from: connection) { handleRequest(elements[$0], from: connection) }
+            let texts = elements.contains { $0["id"]?.doubleValue != nil } ? RequestEnvelope.idTexts(in: bytes) : []
+            return handleBatch(of: elements.count, from: connection) {
+                handleRequest(elements[$0], idText: $0 < texts.count ? texts[$0] : nil, from: connection)
+            }
         default:
-            return handleRequest(value, from: connection)
+            let text = value["id"]?.doubleValue != nil ? RequestEnvelope.idTexts(in: bytes).first ?? nil : nil
+            return handleRequest(value, idText: text, from: connection)
         }
     }
 
@@ -330,10 +350,10 @@ public final class Daemon: EventSink, @unchecked Sendable {
         return bytes.withUnsafeMutableBufferPointer { handle(line: UnsafeBufferPointer($0), from: connection) }
     }
 
-    func handleRequest(_ value: JSONValue, from connection: ClientConnection) -> String? {
+    func handleRequest(_ value: JSONValue, idText: String? = nil, from connection: ClientConnection) -> String? {
         let request: RequestEnvelope
         do throws(EnvelopeRefusal) {
-            request = try RequestEnvelope.check(value, methods: methodTable)
+            request = try RequestEnvelope.check(value, idText: idText, methods: methodTable)
         } catch {
             stats.recordError(code: error.error.code)
             return error.answered ? response(id: error.id, error: error.error) : nil
@@ -359,11 +379,17 @@ public final class Daemon: EventSink, @unchecked Sendable {
             result = .failure(.methodNotFound(name))
         }
         let elapsed = FileSystem.monotonicNanoseconds() - started
-        if let wait = deferredWait {
+        // A transition.wait or plugins.check that answers later: its response is owed, not written now.
+        if deferredWait != nil || deferredCheck != nil {
+            let wait = deferredWait, check = deferredCheck
             deferredWait = nil
+            deferredCheck = nil
             if case .success = result, let number {
                 stats.record(method: number, nanoseconds: elapsed, errorCode: nil)
-                if request.id != nil { lastWaiter = registerWait(wait, connection: connection, id: responseID) }
+                if request.id != nil {
+                    if let wait { lastWaiter = registerWait(wait, connection: connection, id: responseID) }
+                    if let check { lastWaiter = startCheck(check, connection: connection, id: responseID) }
+                }
                 return nil
             }
         }
@@ -408,31 +434,31 @@ public final class Daemon: EventSink, @unchecked Sendable {
     }
 
     /// A response line, written in `responseBytes` (whose storage every request reuses).
-    func response(id: JSONValue, result: JSONValue) -> String {
+    func response(id: RequestID, result: JSONValue) -> String {
         responseBytes.removeAll()
         Daemon.writeResponse(id: id, result: result, to: &responseBytes)
         return responseBytes.string
     }
 
-    func response(id: JSONValue, error: RPCError) -> String {
+    func response(id: RequestID, error: RPCError) -> String {
         responseBytes.removeAll()
         Daemon.writeResponse(id: id, error: error, to: &responseBytes)
         return responseBytes.string
     }
 
-    static func response(id: JSONValue, result: JSONValue) -> String {
+    static func response(id: RequestID, result: JSONValue) -> String {
         var out = JSONOutput()
         writeResponse(id: id, result: result, to: &out)
         return out.string
     }
 
-    static func response(id: JSONValue, error: RPCError) -> String {
+    static func response(id: RequestID, error: RPCError) -> String {
         var out = JSONOutput(capacity: 256)
         writeResponse(id: id, error: error, to: &out)
         return out.string
     }
 
-    static func writeResponse(id: JSONValue, result: JSONValue, to out: inout JSONOutput) {
+    static func writeResponse(id: RequestID, result: JSONValue, to out: inout JSONOutput) {
         out.append(#"{"jsonrpc":"2.0","id":"#)
         id.write(to: &out)
         out.append(#","result":"#)
@@ -441,7 +467,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
     }
 
     /// The error object is written member by member: the same text as `error.json`, without building it.
-    static func writeResponse(id: JSONValue, error: RPCError, to out: inout JSONOutput) {
+    static func writeResponse(id: RequestID, error: RPCError, to out: inout JSONOutput) {
         out.append(#"{"jsonrpc":"2.0","id":"#)
         id.write(to: &out)
         out.append(#","error":{"code":"#)

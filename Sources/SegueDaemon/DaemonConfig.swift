@@ -21,8 +21,9 @@ public struct DaemonConfig: Sendable {
     /// `[daemon] stall_timeout_ms`: when the event loop has not come back for this long, the stall detector names
     /// what it was running and ends the process with status 70, for a supervisor to restart it (10000).
     public var stallTimeoutMs = 10_000
-    /// `[plugins] dir` (plugins).
-    public var pluginsDir: String = "plugins"
+    /// `[plugins] dir`: default `$XDG_CONFIG_HOME/segued/plugins`, else `~/.config/segued/plugins`. In a file, a
+    /// relative path is relative to the file's folder.
+    public var pluginsDir: String = XDGPaths.current.pluginsDirectory
     public var engine = EngineConfig()
     public var lua = LuaSettings()
     public var limits = Limits()
@@ -42,12 +43,7 @@ public struct DaemonConfig: Sendable {
 
     public init() {}
 
-    public static var defaultSocketPath: String {
-        if let dir = getenv("XDG_RUNTIME_DIR"), dir.pointee != 0 {
-            return String(cString: dir) + "/segued.sock"
-        }
-        return "/tmp/segued-\(getuid()).sock"
-    }
+    public static var defaultSocketPath: String { XDGPaths.current.socketPath }
 
     /// Why a config file was refused: names the file and the key.
     public struct Problem: Error, CustomStringConvertible {
@@ -66,8 +62,10 @@ public struct DaemonConfig: Sendable {
     }
 
     /// Reads a TOML config file over the defaults. Unknown sections or keys and values of the wrong type or out of
-    /// range are refused, naming the key and the file.
-    public static func load(file: String) throws(Problem) -> DaemonConfig {
+    /// range are refused, naming the key and the file. Relative paths in it (`daemon.socket`, `plugins.dir`) are
+    /// relative to the file's folder, not to the working directory (which is `/` under systemd); `~/` is the home.
+    public static func load(file given: String) throws(Problem) -> DaemonConfig {
+        let file = DaemonConfig.absolutePath(given)
         var config = DaemonConfig()
         config.file = file
         guard let text = FileSystem.read(file, limit: 1 << 20) else { throw Problem(message: "\(file): cannot read the config file", file: file) }
@@ -80,6 +78,7 @@ public struct DaemonConfig: Sendable {
             throw Problem(message: "\(file): \(error)", file: file)
         }
         try config.apply(table, file: file)
+        try config.resolvePaths(relativeTo: DaemonConfig.folder(of: file), file: file)
         return config
     }
 

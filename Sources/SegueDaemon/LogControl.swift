@@ -14,16 +14,19 @@ public final class LogControl: Sendable {
     public func set(level: Logger.Level, json: Bool) { state.withLock { $0 = (level, json) } }
 }
 
-/// A log handler whose level and format follow a `LogControl`: text through swift-log's stream handler, or one JSON
-/// object per line (`JSONLogHandler`), both on stderr.
+/// A log handler whose level and format follow a `LogControl`: text through swift-log's stream handler (or, when
+/// stderr is the systemd journal, `JournalLogHandler`'s `<N>`-prefixed lines), or one JSON object per line
+/// (`JSONLogHandler`), all on stderr.
 public struct ReloadableLogHandler: LogHandler {
     let control: LogControl
-    private var text: StreamLogHandler
+    private var text: any LogHandler
     private var json: JSONLogHandler
 
-    public init(label: String, control: LogControl) {
+    /// `journal`: stderr is the journal (`JournalLogHandler.standardErrorIsJournal()`), so text goes without
+    /// timestamps and with priority prefixes.
+    public init(label: String, control: LogControl, journal: Bool = false) {
         self.control = control
-        text = StreamLogHandler.standardError(label: label)
+        text = journal ? JournalLogHandler() : StreamLogHandler.standardError(label: label)
         json = JSONLogHandler(label: label)
         text.logLevel = .trace
         json.logLevel = .trace

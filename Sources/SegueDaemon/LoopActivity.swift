@@ -8,7 +8,7 @@ import Synchronization
 final class LoopActivity: Sendable {
     struct Request: Sendable {
         let method: String
-        let id: JSONValue?
+        let id: RequestID?
     }
 
     private let request = Mutex<Request?>(nil)
@@ -16,7 +16,7 @@ final class LoopActivity: Sendable {
 
     init(lua: LuaActivity = .shared) { self.lua = lua }
 
-    func serving(method: String, id: JSONValue?) { request.withLock { $0 = Request(method: method, id: id) } }
+    func serving(method: String, id: RequestID?) { request.withLock { $0 = Request(method: method, id: id) } }
 
     func served() { request.withLock { $0 = nil } }
 
@@ -25,8 +25,14 @@ final class LoopActivity: Sendable {
     var description: String {
         var parts: [String] = []
         if let request = request.withLock({ $0 }) {
-            let id = request.id.map { " (id \($0.serialized()))" } ?? " (a notification)"
-            parts.append("request \(request.method)\(id)")
+            var text = ""
+            switch request.id {
+            case nil: text = " (a notification)"
+            case .null?: text = " (id null)"
+            case .string(let s)?: text = " (id \(JSONValue.string(s).serialized()))"
+            case .number(let n)?: text = " (id \(n))"
+            }
+            parts.append("request \(request.method)\(text)")
         } else {
             parts.append("no request (a timer, a frame or a reload)")
         }

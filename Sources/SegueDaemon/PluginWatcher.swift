@@ -61,6 +61,16 @@ public final class PluginWatcher: @unchecked Sendable {
         }
     }
 
+    /// Whether the folder's entry `name` is a regular file itself (`lstat`: a link is not one).
+    static func isRegularEntry(_ directory: String, _ name: [UInt8]) -> Bool {
+        let path = Array(directory.utf8) + [UInt8(ascii: "/")] + name
+        var st = stat()
+        let found = (path + [0]).withUnsafeBufferPointer { p in
+            p.withMemoryRebound(to: CChar.self) { c in c.baseAddress.map { lstat($0, &st) == 0 } ?? false }
+        }
+        return found && st.st_mode & S_IFMT == S_IFREG
+    }
+
     static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ATTRIB | IN_CREATE)
         | UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
 
@@ -130,8 +140,7 @@ public final class PluginWatcher: @unchecked Sendable {
             while offset + 16 <= n {
                 let mask = buffer.withUnsafeBytes { $0.load(fromByteOffset: offset + 4, as: UInt32.self) }
                 let length = Int(buffer.withUnsafeBytes { $0.load(fromByteOffset: offset + 12, as: UInt32.self) })
-                let nameBytes = buffer[(offset + 16)..<min(offset + 16 + length, n)]
-                let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+                let nameBytes = Array(buffer[(offset + 16)..<min(offset + 16 + length, n)].prefix { $0 != 0 })
                 offset += 16 + length
                 var relevant = false
                 if mask & UInt32(IN_Q_OVERFLOW) != 0 || mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
@@ -145,9 +154,19 @@ public final class PluginWatcher: @unchecked Sendable {
                             inotify_rm_watch(inotifyFD, wd)
                         }
                     }
-                } else if PluginHost.isPluginFileName(name) {
-                    // IN_CREATE alone is a file still being written: IN_CLOSE_WRITE follows.
-                    if mask & UInt32(IN_CREATE) == 0 || mask & UInt32(IN_ISDIR) != 0 {
+                } else if PluginHost.isPluginFileName(bytes: nameBytes) {
+                    // IN_CREATE alone is a regular file still being written: IN_CLOSE_WRITE follows. A directory, a
+                    // FIFO, a socket or a symbolic link gets none, so it is looked at now (lstat opens nothing).
+                    if mask & UInt32(IN_CREATE) == 0 || mask & UInt32(IN_ISDIR) != 0
+                        || !PluginWatcher.isRegularEntry(directory, nameBytes)
+                    {
+                        guard let name = FileSystem.validText(nameBytes) else {
+                            // A name that is not UTF-8 has no path the host can take: it looks at the whole folder.
+                            rescan = true
+                            relevant = true
+                            lastAt = now
+                            continue
+                        }
                         let path = directory + "/" + name
                         if !pending.contains(path) { pending.append(path) }
                         relevant = true

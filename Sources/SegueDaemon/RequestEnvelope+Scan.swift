@@ -45,7 +45,7 @@ extension RequestEnvelope {
         guard start < end, bytes[start] == UInt8(ascii: "{") else { return nil }
         var i = skipWhitespace(bytes, from: start + 1)
         var seen: Member = []
-        var id: JSONValue?
+        var id: RequestID?
         var method: Method?
         var params = JSONObject()
         while true {
@@ -69,15 +69,19 @@ extension RequestEnvelope {
                 method = methods.number(of: name).map(Method.known) ?? .unknown(String(decoding: name, as: UTF8.self))
                 i = close + 1
             case .id:
-                if let (number, next) = smallInteger(bytes, at: i) {
-                    id = .number(number)
+                // A number id is kept as its text (RequestID): the answer carries it as sent.
+                if let next = smallInteger(bytes, at: i) {
+                    id = .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<next]), as: UTF8.self))
                     i = next
                     break
                 }
                 guard let (value, next) = try? JSONParser.parseValue(in: bytes, at: i, depth: depth) else { return nil }
                 switch value {
                 case .string(let s) where s.utf8.count > 256: return nil
-                case .string, .number, .null: id = value
+                case .string(let s): id = .string(s)
+                case .null: id = .null
+                case .number:
+                    id = .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<next]), as: UTF8.self))
                 default: return nil
                 }
                 i = next
@@ -136,22 +140,17 @@ extension RequestEnvelope {
         return i
     }
 
-    /// An integer of at most 15 digits (no fraction, no exponent) at `start`, the usual id, read as the parser reads
-    /// it (as an Int64 made a Double), with the index after it. Nil for any other value, left to the parser.
-    private static func smallInteger(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (Double, Int)? {
+    /// The end of an integer of at most 15 characters (no fraction, no exponent, no leading zero) at `start`, the
+    /// usual id, with no parser call. Nil for any other value, left to the parser.
+    private static func smallInteger(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
         var i = start
-        let negative = i < bytes.count && bytes[i] == UInt8(ascii: "-")
-        if negative { i += 1 }
-        var value: Int64 = 0
+        if i < bytes.count && bytes[i] == UInt8(ascii: "-") { i += 1 }
         let first = i
-        while i < bytes.count, i - first < 16, bytes[i] &- UInt8(ascii: "0") < 10 {
-            value = value * 10 + Int64(bytes[i] &- UInt8(ascii: "0"))
-            i += 1
-        }
+        while i < bytes.count, i - first < 16, bytes[i] &- UInt8(ascii: "0") < 10 { i += 1 }
         let digits = i - first
         guard digits > 0, i - start <= 15, digits == 1 || bytes[first] != UInt8(ascii: "0") else { return nil }
         if i < bytes.count, bytes[i] == UInt8(ascii: ".") || bytes[i] | 0x20 == UInt8(ascii: "e") { return nil }
-        return (Double(negative ? -value : value), i)
+        return i
     }
 
     /// The index of the closing quote of the string that starts at `start`, when it is plain: printable ASCII

@@ -13,25 +13,28 @@ struct RequestEnvelope: Equatable {
         case unknown(String)
     }
 
-    let id: JSONValue?
+    let id: RequestID?
     let method: Method
     let params: JSONObject
 
     /// Checks a parsed request's envelope, in the order the errors are reported: the id, `jsonrpc`, `method`,
-    /// members JSON-RPC does not define, then `params`.
-    static func check(_ value: JSONValue, methods: MethodTable) throws(EnvelopeRefusal) -> RequestEnvelope {
+    /// members JSON-RPC does not define, then `params`. `idText` is a number id's text on the line (`idTexts`), so
+    /// the answer carries it as sent.
+    static func check(_ value: JSONValue, idText: String? = nil, methods: MethodTable)
+        throws(EnvelopeRefusal) -> RequestEnvelope
+    {
         guard case .object(let request) = value else {
             throw EnvelopeRefusal(id: .null, error: .invalidRequest("a request must be an object"))
         }
-        let id = request["id"]
-        if let id {
-            switch id {
-            case .string(let s) where s.utf8.count > 256:
+        var id: RequestID?
+        if let given = request["id"] {
+            if case .string(let s) = given, s.utf8.count > 256 {
                 throw EnvelopeRefusal(id: .null, error: .invalidRequest("'id' is longer than 256 bytes"))
-            case .string, .number, .null: break
-            default:
+            }
+            guard let valid = RequestID(given, text: idText) else {
                 throw EnvelopeRefusal(id: .null, error: .invalidRequest("'id' must be a string, a number or null"))
             }
+            id = valid
         }
         let responseID = id ?? .null
         guard request["jsonrpc"] == .string("2.0") else {
@@ -63,7 +66,7 @@ struct RequestEnvelope: Equatable {
 /// Why a request never reached a method: the error, the id to answer with, and whether it is answered at all (a
 /// notification with positional params is counted but gets no answer).
 struct EnvelopeRefusal: Error {
-    let id: JSONValue
+    let id: RequestID
     let error: RPCError
     var answered = true
 }

@@ -23,12 +23,18 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
     /// Every connection's reads land here (one read at a time on the loop), so a connection owns no read memory.
     let readBuffer: UnsafeMutableBufferPointer<UInt8>
     private var listener: Int32 = -1
+    /// The socket file this server made (`st_dev`, `st_ino` of what it bound): at shutdown the path is removed only
+    /// while it is still that file, never another daemon's socket made there since.
+    private var bound: BoundSocket?
     private var listenerToken: UInt64 = 0
     private var children: [ObjectIdentifier: SocketConnection] = [:]
     /// Realtime scenes' tick timers, the wall time of the last tick, and the scene time the wall clock has reached.
     private var realtime: [String: (timer: LoopTimer, lastWall: Int64, target: Double)] = [:]
     private var signalSources: [any DispatchSourceSignal] = []
     private var stopping = false
+    /// `sd_notify` to systemd (nil when `NOTIFY_SOCKET` is unset), and the timer sending `WATCHDOG=1`.
+    let notifier = SystemdNotifier.fromEnvironment()
+    var watchdogTimer: LoopTimer?
     /// Set from any thread as soon as a stop is asked for (a signal during start-up, before the loop runs).
     private let stopAsked = Atomic<Bool>(false)
 
@@ -38,7 +44,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         readBuffer = .allocate(capacity: 64 << 10)
         let logger = daemon.logger
         stallDetector = StallDetector(
-            heartbeat: loop.heartbeat, activity: daemon.activity, timeoutMs: daemon.config.stallTimeoutMs
+            heartbeat: loop.heartbeat, activity: daemon.activity, timeoutMs: Server.stallTimeout(daemon.config)
         ) { line in
             logger.critical("\(line)")
         }
@@ -46,8 +52,14 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         daemon.onConfigApplied = { [weak self] in
             guard let self else { return }
             self.applySpin()
-            self.stallDetector.setTimeout(milliseconds: self.daemon.config.stallTimeoutMs)
+            self.stallDetector.setTimeout(milliseconds: Server.stallTimeout(self.daemon.config))
         }
+    }
+
+    /// `daemon.stall_timeout_ms`, kept below systemd's `WatchdogSec` when the unit sets one.
+    static func stallTimeout(_ config: DaemonConfig) -> Int {
+        StallDetector.effectiveTimeout(
+            configured: config.stallTimeoutMs, watchdogPingNanoseconds: SystemdNotifier.environmentWatchdogInterval)
     }
 
     /// The stall detector (`daemon.stall_timeout_ms`); its thread runs once `startStallDetector()` is called (the
@@ -65,11 +77,21 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         readBuffer.deallocate()
     }
 
-    /// Loads plugins, then binds the socket (mode 0600 from the moment it exists); `waitUntilStopped()` serves.
+    /// Loads plugins, then binds the socket (mode 0600 from the moment it can be reached), or takes the one systemd
+    /// passed (socket activation); tells systemd it is ready (`sd_notify`); `waitUntilStopped()` serves.
     public func start() throws(ServerError) {
+        let activated = try ActivatedSocket.take()
+        if let activated {
+            daemon.socketActivated = true
+            daemon.config.socketPath = activated.path
+        }
         let path = daemon.config.socketPath
-        guard path.utf8.count < 108 else { throw ServerError(message: "socket path is longer than 107 bytes: \(path)") }
-        try Server.prepareSocketPath(path)
+        if activated == nil {
+            guard path.utf8.count < 108 else {
+                throw ServerError(message: "socket path is longer than 107 bytes: \(path)")
+            }
+            try Server.prepareSocketPath(path)
+        }
         // Everything a request can reach is wired and loaded before the socket exists: a client that connects
         // the instant it appears must find the plugins loaded and realtime scenes driven. The loop thread is this
         // one until `waitUntilStopped()` runs it, so the daemon is still confined to one thread at a time.
@@ -82,15 +104,31 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         }
         daemon.start()
         // A SIGTERM that came while the plugins were loading: never make the socket.
-        if stopAsked.load(ordering: .relaxed) { return }
-        listener = try Server.listen(on: path)
+        if stopAsked.load(ordering: .relaxed) {
+            if let activated { close(activated.fd) }
+            return
+        }
+        if let activated {
+            listener = activated.fd
+        } else {
+            let socket = try Server.listen(on: path)
+            listener = socket.fd
+            bound = socket
+        }
         guard let token = loop.register(self, fd: listener, events: UInt32(SEG_EV_IN)) else {
             close(listener)
-            unlink(path)
+            if let bound { Server.removeSocketFile(bound) }
             throw ServerError(message: "cannot watch the socket \(path)")
         }
         listenerToken = token
-        daemon.logger.info("segued listening", metadata: ["socket": "\(path)", "plugins.dir": "\(daemon.config.pluginsDir)"])
+        if let activated, activated.extra > 0 {
+            daemon.logger.warning("socket activation passed \(activated.extra + 1) sockets; serving the first only")
+        }
+        daemon.logger.info("segued listening", metadata: [
+            "socket": "\(path)", "plugins.dir": "\(daemon.config.pluginsDir)",
+            "socket.from": "\(activated == nil ? "bound" : "systemd")",
+        ])
+        notifySystemd()
     }
 
     /// `daemon.spin_us`, except on a single CPU: there the client can only run once the loop sleeps or yields, so
@@ -100,22 +138,91 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         loop.spinNanoseconds = cpus > 1 ? Int64(daemon.config.spinMicroseconds) * 1000 : 0
     }
 
-    /// A listening Unix socket at `path`, non-blocking; the umask makes it 0600 at bind, never chmod after.
-    static func listen(on path: String) throws(ServerError) -> Int32 {
+    /// A listening socket the server made, and the identity of its file.
+    struct BoundSocket {
+        let fd: Int32
+        let path: String
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    /// A listening Unix socket at `path`, non-blocking, 0600 from the moment anyone can reach it — without touching
+    /// the umask, which is the whole process's: a file another thread created while it was changed would get the
+    /// wrong mode.
+    ///
+    /// How: the socket is bound inside a fresh private directory next to `path` (`mkdtemp`: 0700 and ours, so no one
+    /// else can reach what is in it), made 0600 there (`fchmod` on a socket's descriptor does not change its file on
+    /// Linux, so it is the file that is chmod'ed, while it is still private), and only then hard-linked to `path`.
+    /// `link` fails when anything is at `path`, as `bind` would (a `rename` would silently replace it). The private
+    /// name and directory are then removed: from the first moment the socket can be reached, at `path`, it is 0600.
+    /// `afterBind` runs right after `bind` (tests look at the umask there).
+    static func listen(on path: String, afterBind: () -> Void = {}) throws(ServerError) -> BoundSocket {
+        func failure(_ what: String, _ code: Int32 = errno) -> ServerError {
+            ServerError(message: "cannot listen on \(path): \(what)\(String(cString: strerror(code)))")
+        }
+        var template = Array((Server.parentDirectory(of: path) + "/.segued-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
+            throw failure("cannot make a private directory next to it: ")
+        }
+        let privateDirectory = String(cString: made)
+        defer { rmdir(privateDirectory) }
+        // mkdtemp asks for 0700, which the umask may have cut: the owner needs all of it, others get nothing.
+        guard chmod(privateDirectory, 0o700) == 0 else { throw failure("cannot use a private directory next to it: ") }
+        let directory = open(privateDirectory, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+        guard directory >= 0 else { throw failure("cannot open a private directory next to it: ") }
+        defer {
+            unlinkat(directory, "s", 0)
+            close(directory)
+        }
+        // A long path leaves no room for the private one in sun_path: reach the directory through its descriptor.
+        var bindPath = privateDirectory + "/s"
+        if bindPath.utf8.count >= 108 { bindPath = "/proc/self/fd/\(directory)/s" }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw ServerError(message: "cannot listen on \(path): \(String(cString: strerror(errno)))") }
-        var address = Server.address(path)
-        let oldMask = umask(0o177)
-        let bound = withUnsafePointer(to: &address) {
+        guard fd >= 0 else { throw failure("") }
+        var address = Server.address(bindPath)
+        let bindResult = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        umask(oldMask)
-        guard bound == 0, Glibc.listen(fd, 256) == 0 else {
-            let reason = String(cString: strerror(errno))
+        guard bindResult == 0 else {
+            let code = errno
             close(fd)
-            throw ServerError(message: "cannot listen on \(path): \(reason)")
+            throw failure("", code)
         }
-        return fd
+        afterBind()
+        var st = stat()
+        guard fchmodat(directory, "s", 0o600, 0) == 0, fstatat(directory, "s", &st, AT_SYMLINK_NOFOLLOW) == 0,
+            Glibc.listen(fd, 256) == 0
+        else {
+            let code = errno
+            close(fd)
+            throw failure("", code)
+        }
+        guard linkat(directory, "s", AT_FDCWD, path, 0) == 0 else {
+            let code = errno
+            close(fd)
+            if code == EEXIST {
+                throw ServerError(message: "cannot listen on \(path): something else was made there meanwhile")
+            }
+            throw failure("", code)
+        }
+        return BoundSocket(fd: fd, path: path, device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+    }
+
+    /// The directory a path is in ("." for a bare name).
+    static func parentDirectory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// Removes the socket file at `socket.path` if it is still the one this server bound. (Between the look and the
+    /// unlink another daemon could take the path; no call removes a name only if it is a given file, so that window
+    /// stays — a few microseconds at shutdown, instead of "always".)
+    @discardableResult
+    static func removeSocketFile(_ socket: BoundSocket) -> Bool {
+        var st = stat()
+        guard lstat(socket.path, &st) == 0, UInt64(st.st_dev) == socket.device, UInt64(st.st_ino) == socket.inode
+        else { return false }
+        return unlink(socket.path) == 0
     }
 
     static func address(_ path: String) -> sockaddr_un {
@@ -249,7 +356,9 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
                 if sig != SIGHUP { self.stopAsked.store(true, ordering: .relaxed) }
                 self.loop.execute {
                     if sig == SIGHUP {
+                        self.notifier?.send(SystemdNotifier.reloadingMessage)
                         self.daemon.reloadFromSignal()
+                        self.notifier?.send("READY=1")
                     } else {
                         self.daemon.logger.info("signal \(sig): draining")
                         self.shutdown()
@@ -267,11 +376,16 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         guard !stopping else { return }
         stopping = true
         stopAsked.store(true, ordering: .relaxed)
+        notifier?.send("STOPPING=1")
+        watchdogTimer?.cancel()
         if listener >= 0 {
             loop.unregister(fd: listener, token: listenerToken)
             close(listener)
             listener = -1
-            unlink(daemon.config.socketPath)
+            // Only a socket this server bound, and only while the path is still it: a socket systemd passed
+            // belongs to its socket unit (kept for the next activation), and another daemon may have bound the path
+            // since.
+            if let bound { Server.removeSocketFile(bound) }
         }
         daemon.stop()
         for (_, entry) in realtime { entry.timer.cancel() }

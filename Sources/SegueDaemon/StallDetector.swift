@@ -41,6 +41,15 @@ final class StallDetector: @unchecked Sendable {
         }
     }
 
+    /// The timeout in force for `configured` ms: below systemd's watchdog when one is set (`watchdogPingNanoseconds`,
+    /// half of `WatchdogSec`, as the ping timer uses), so the daemon names its stall before systemd kills it — at
+    /// most three quarters of `WatchdogSec`, leaving the detector's look-interval to spare.
+    static func effectiveTimeout(configured: Int, watchdogPingNanoseconds: Int64?) -> Int {
+        guard let ping = watchdogPingNanoseconds, ping > 0 else { return configured }
+        let limit = max(100, Int(ping * 3 / 2 / 1_000_000))
+        return min(configured, limit)
+    }
+
     let heartbeat: LoopHeartbeat
     let activity: LoopActivity
     private let timeoutMs: Atomic<Int>

@@ -170,30 +170,41 @@ extension Scene {
         record.transition = t
         context.presentationStyle = record.style
         let bounds = context.containerView.model.bounds
+        // UIKit gives a zero rect only for a view being removed or not yet placed; the plugin guide's "Frames in a
+        // presentation" table lists every cell.
         if t.kind == .present {
-            var frame = bounds
-            if let controller = record.controller {
-                do {
-                    if let f = try controller.frameOfPresentedView(record) { frame = f }
-                } catch {
-                    warn(controller.name, "frame_of_presented_view raised: \(error.message); using the whole container")
-                }
-            }
             context.fromInitial = bounds
             context.fromFinal = record.removesPresenterView ? .zero : bounds
             context.toInitial = .zero
-            context.toFinal = frame
+            context.toFinal = presentedFrame(record, bounds: bounds)
             if !record.removesPresenterView { context.withheldViews.insert("from") }
         } else {
-            let presentedFrame = t.from.view.model.frame
-            context.fromInitial = presentedFrame
-            context.fromFinal = .zero
-            context.toInitial = .zero
-            context.toFinal = bounds
-            // The bottom presentation decides whether the presenting view had gone.
-            if !(t.to.presentedViewController?.presentation?.removesPresenterView ?? false) {
-                context.withheldViews.insert("to")
+            // A custom presentation's view stays where its presentation controller put it, from start to end.
+            if record.controller != nil {
+                let frame = presentedFrame(record, bounds: bounds)
+                context.fromInitial = frame
+                context.fromFinal = frame
+            } else {
+                context.fromInitial = t.from.view.model.frame
+                context.fromFinal = .zero
             }
+            // The bottom presentation decides whether the presenting view had gone (then it is placed anew).
+            let presenterWasRemoved = t.to.presentedViewController?.presentation?.removesPresenterView ?? false
+            context.toInitial = presenterWasRemoved ? .zero : t.to.view.model.frame
+            context.toFinal = bounds
+            if !presenterWasRemoved { context.withheldViews.insert("to") }
+        }
+    }
+
+    /// The frame the presentation plugin gives the presented view (`frame_of_presented_view`), or the whole
+    /// container when there is no plugin, it gives none or it raises (with a warning).
+    func presentedFrame(_ record: Presentation, bounds: Rect) -> Rect {
+        guard let controller = record.controller else { return bounds }
+        do {
+            return try controller.frameOfPresentedView(record) ?? bounds
+        } catch {
+            warn(controller.name, "frame_of_presented_view raised: \(error.message); using the whole container")
+            return bounds
         }
     }
 

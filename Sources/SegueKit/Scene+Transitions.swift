@@ -471,6 +471,7 @@ extension Scene {
         if transition.container.isModalHost {
             modalBeforeAnimate(transition)
             snapshot = captureSnapshot()
+            transition.presentationViews = context.containerView.subviews.filter { $0.owner == nil }
         }
         do {
             try transition.animator.animateTransition(using: context)

@@ -184,7 +184,9 @@ public final class Scene {
 
     public func set(_ view: View, bounds: Rect) { set(view, .bounds, [bounds.x, bounds.y, bounds.w, bounds.h]) }
     public func set(_ view: View, center: Point) { set(view, .center, [center.x, center.y]) }
-    public func set(_ view: View, alpha: Double) { set(view, .alpha, [alpha]) }
+    /// Sets the model alpha, clamped to 0…1 (UIKit's). What an animation toward it shows on the way (the
+    /// presentation value) is the curve's or spring's own and may overshoot; drawing clamps it.
+    public func set(_ view: View, alpha: Double) { set(view, .alpha, [alpha.isNaN ? 1 : min(max(alpha, 0), 1)]) }
     public func set(_ view: View, transform: Transform3D) { set(view, .transform, transform.values) }
     public func set(_ view: View, color: Color) { set(view, .color, [color.r, color.g, color.b, color.a]) }
     public func set(_ view: View, cornerRadius: Double) { set(view, .cornerRadius, [cornerRadius]) }

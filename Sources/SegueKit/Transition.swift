@@ -36,6 +36,9 @@ public final class Transition {
     public internal(set) var failedOver = false
     public internal(set) var completeCalls = 0
     public internal(set) var problems: [TransitionProblem] = []
+    /// A present's or dismiss's container subviews when `animate` was called: what the presentation plugin put
+    /// there (a dimming view), which is not the animator's to remove.
+    public internal(set) var presentationViews: [View] = []
     /// Scene time (ns) at which the watchdog completes the transition.
     var watchdogDeadline: Int64 = .max
     /// Set once the context exists (right after init).

@@ -101,6 +101,15 @@ final class LuaState {
         return String(decoding: UnsafeRawBufferPointer(start: p, count: length), as: UTF8.self)
     }
 
+    /// An error message at `i` as text that stays readable (and valid JSON once written): a byte that is not UTF-8
+    /// (a syntax error quoting a Latin-1 token, a message built from a byte string) shows as `\xHH`.
+    func message(at i: Int32) -> String? {
+        guard lua_type(L, i) == LUA_TSTRING else { return nil }
+        var length = 0
+        guard let p = segue_tostring(L, i, &length) else { return nil }
+        return FileSystem.displayText(UnsafeRawBufferPointer(start: p, count: length))
+    }
+
     func number(at i: Int32) -> Double? {
         guard lua_type(L, i) == LUA_TNUMBER else { return nil }
         return lua_tonumberx(L, i, nil)
@@ -155,10 +164,20 @@ final class LuaState {
 
     /// Loads Lua source text (never bytecode) as a function on the stack.
     func load(_ source: String, chunkName: String) -> LuaError? {
-        let length = source.utf8.count
-        let status = source.withCString { segue_loadtext(L, $0, length, chunkName) }
+        load(bytes: Array(source.utf8), chunkName: chunkName)
+    }
+
+    /// Loads a chunk as the bytes it is (a plugin file as it is on disk: Lua strings are bytes, and a byte that is
+    /// not UTF-8 must stay that byte), never bytecode.
+    func load(bytes: [UInt8], chunkName: String) -> LuaError? {
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { text in
+                guard let base = text.baseAddress else { return "".withCString { segue_loadtext(L, $0, 0, chunkName) } }
+                return segue_loadtext(L, base, text.count, chunkName)
+            }
+        }
         guard status == LUA_OK else {
-            let message = string(at: -1) ?? "load failed"
+            let message = message(at: -1) ?? "load failed"
             pop()
             return LuaError(LuaError.bounded(message))
         }
@@ -173,7 +192,7 @@ final class LuaState {
         let status = segue_pcall(L, args, results, topLevel && callDepth == 1 ? 1 : 0)
         callDepth -= 1
         guard status == LUA_OK else {
-            let message = string(at: -1) ?? "error"
+            let message = message(at: -1) ?? "error"
             pop()
             return LuaError(LuaError.bounded(message))
         }

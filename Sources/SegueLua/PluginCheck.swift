@@ -1,91 +1,83 @@
 import SegueJSON
 import SegueKit
 
-/// `plugins.check`: runs an animator through the standard battery of SPEC §3 "Animator check", each case in a
-/// private manual scene of its own (so a broken case cannot spoil the next), and reports problems with stable codes.
-///
-/// Cases: select forward and backward (custom container), push and pop (navigation), present and dismiss in the
-/// `custom` and `fullScreen` styles, and an interactive select finished at 0.7 and cancelled at 0.3.
-extension PluginHost {
-    /// Problem codes the check reports (stable: scripts match on them).
-    public static let checkProblemCodes = [
-        "never_completed", "completed_twice", "raised", "too_slow", "extra_views", "missing_to_view",
-        "from_view_not_restored", "appearance_inconsistent", "completed_when_cancelled",
-    ]
+/// One run of `plugins.check` for an animator: the cases of `CheckCase.battery` it applies to, run one per
+/// `step()`, each in a private manual scene of its own that is made and forgotten inside the step (so a broken case
+/// cannot spoil the next, and a check stopped between steps leaves nothing behind). The daemon calls `step()` once
+/// per turn of its event loop, so no check holds the loop longer than one case; `PluginHost.check` runs them all.
+public final class PluginCheck {
+    public let plugin: String
+    public let size: Size
+    /// The presentation plugin the present and dismiss cases run with (then in the custom style only).
+    public let presentation: String?
+    /// The delegate plugin the check's containers get (its `interaction_for` may give interactive cases theirs).
+    public let delegate: String?
+    let host: PluginHost
+    /// The cases to run, in order, and the ones left out with the reason.
+    public let planned: [CheckCase]
+    let skipped: [(CheckCase, String)]
+    private var results: [JSONValue] = []
+    private var allPassed = true
 
-    /// Wall time one case may take (2 s).
-    static let checkCaseWallLimitNs: Int64 = 2_000_000_000
-
-    /// Cases of SPEC's battery this engine cannot run yet.
-    public static let pendingCheckCases: [String] = []
-
-    /// Runs the check for the animator `name` in scenes of `size`.
-    public func check(name: String, size: Size = Size(w: 320, h: 480)) throws(EngineError) -> JSONValue {
-        guard let path = byName[name], let record = files[path]?.records.first(where: { $0.name == name }) else {
-            throw EngineError(.notFound, "no plugin named '\(name)' is loaded", param: "name", id: name)
-        }
-        guard record.kind == "animator" else {
-            throw EngineError(.invalidParams, "plugin '\(name)' is a \(record.kind); plugins.check runs animators", param: "name")
-        }
-        var cases: [JSONValue] = []
-        var skipped: [JSONValue] = []
-        let declared = kinds(ofAnimator: name)
-        for checkCase in CheckCase.allCases {
-            if let declared, !declared.contains(checkCase.kind) {
-                skipped.append(.object(JSONObject([
-                    ("case", .string(checkCase.rawValue)),
-                    ("reason", .string("the animator declares kinds = {\(declared.map { "\"\($0)\"" }.joined(separator: ", "))}")),
-                ])))
-                continue
+    init(host: PluginHost, plugin: String, size: Size, presentation: String?, delegate: String?, declaredKinds: [String]?) {
+        self.host = host
+        self.plugin = plugin
+        self.size = size
+        self.presentation = presentation
+        self.delegate = delegate
+        var planned: [CheckCase] = []
+        var skipped: [(CheckCase, String)] = []
+        for checkCase in CheckCase.battery {
+            if let declaredKinds, !declaredKinds.contains(checkCase.kind) {
+                let list = declaredKinds.map { "\"\($0)\"" }.joined(separator: ", ")
+                skipped.append((checkCase, "the animator declares kinds = {\(list)}"))
+            } else if let presentation, checkCase.style == .fullScreen {
+                skipped.append((checkCase, "present and dismiss run with presentation '\(presentation)' (custom style)"))
+            } else {
+                planned.append(checkCase)
             }
-            let problems = run(checkCase, animator: name, size: size)
-            cases.append(.object(JSONObject([
-                ("case", .string(checkCase.rawValue)), ("passed", .bool(problems.isEmpty)),
-                ("problems", .array(problems.map { .object(JSONObject([("code", .string($0.code)), ("message", .string($0.message))])) })),
-            ])))
         }
-        let passed = cases.allSatisfy { $0["passed"]?.boolValue == true }
-        return .object(JSONObject([
-            ("plugin", .string(name)), ("passed", .bool(passed)), ("cases", .array(cases)),
-            ("skipped", .array(skipped)), ("pending", .array(PluginHost.pendingCheckCases.map { .string($0) })),
-        ]))
+        self.planned = planned
+        self.skipped = skipped
     }
 
-    struct CheckProblem {
+    /// True once every planned case has run.
+    public var isFinished: Bool { results.count >= planned.count }
+
+    /// The case the next `step()` runs.
+    public var nextCase: CheckCase? { isFinished ? nil : planned[results.count] }
+
+    /// Runs the next case (nothing when finished).
+    public func step() {
+        guard let checkCase = nextCase else { return }
+        let problems = run(checkCase)
+        if !problems.isEmpty { allPassed = false }
+        results.append(.object(JSONObject([
+            ("case", .string(checkCase.name)), ("passed", .bool(problems.isEmpty)),
+            ("problems", .array(problems.map { .object(JSONObject([("code", .string($0.code)), ("message", .string($0.message))])) })),
+        ])))
+    }
+
+    /// The report: `{plugin, passed, cases, skipped, pending}` (and `presentation`, `delegate` when given), for the
+    /// cases run so far.
+    public var report: JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("plugin", .string(plugin)), ("passed", .bool(allPassed)), ("cases", .array(results)),
+            ("skipped", .array(skipped.map { .object(JSONObject([("case", .string($0.0.name)), ("reason", .string($0.1))])) })),
+            ("pending", .array(PluginHost.pendingCheckCases.map { .string($0) })),
+        ]
+        if let presentation { members.append(("presentation", .string(presentation))) }
+        if let delegate { members.append(("delegate", .string(delegate))) }
+        return .object(JSONObject(members))
+    }
+
+    struct Problem {
         let code: String
         let message: String
     }
 
-    enum CheckCase: String, CaseIterable {
-        case selectForward = "select forward"
-        case selectBackward = "select backward"
-        case push = "push"
-        case pop = "pop"
-        case presentCustom = "present (custom)"
-        case dismissCustom = "dismiss (custom)"
-        case presentFullScreen = "present (fullScreen)"
-        case dismissFullScreen = "dismiss (fullScreen)"
-        case interactiveFinish = "interactive finish at 0.7"
-        case interactiveCancel = "interactive cancel at 0.3"
-
-        /// The transition kind the case runs.
-        var kind: String {
-            switch self {
-            case .selectForward, .selectBackward, .interactiveFinish, .interactiveCancel: "select"
-            case .push: "push"
-            case .pop: "pop"
-            case .presentCustom, .presentFullScreen: "present"
-            case .dismissCustom, .dismissFullScreen: "dismiss"
-            }
-        }
-
-        var style: PresentationStyle {
-            self == .presentFullScreen || self == .dismissFullScreen ? .fullScreen : .custom
-        }
-    }
-
     /// Collects what the scene reports during a case.
-    final class CheckRecorder: EventSink {
+    final class Recorder: EventSink {
         var warnings: [String] = []
         func emit(_ event: EngineEvent) {
             if event.type == "plugin.warning" { warnings.append(event.fields["message"]?.stringValue ?? "") }
@@ -93,80 +85,97 @@ extension PluginHost {
         func isListening(to type: String, in scene: String) -> Bool { type == "plugin.warning" }
     }
 
-    private func run(_ checkCase: CheckCase, animator: String, size: Size) -> [CheckProblem] {
-        let scene = Scene(id: "check-\(animator)", size: size, clock: .manual)
-        let recorder = CheckRecorder()
+    /// What a case starts from: its root container, the from and to view controllers, and how to start it.
+    struct Setup {
+        let container: ContainerViewController
+        let from: ViewController
+        let to: ViewController
+        let start: () throws(EngineError) -> TransitionStart
+    }
+
+    private func run(_ checkCase: CheckCase) -> [Problem] {
+        let scene = Scene(id: "check-\(plugin)", size: size, clock: .manual)
+        let recorder = Recorder()
         scene.sink = recorder
-        scene.animatorProvider = self
+        scene.animatorProvider = host
         defer {
             scene.finishAllTransitions()
-            forget(scene: scene)
+            host.forget(scene: scene)
         }
         do throws(EngineError) {
-            let a = try scene.createViewController(id: "a", title: "A", color: Color(hex: "#ff3b30"))
-            let b = try scene.createViewController(id: "b", title: "B", color: Color(hex: "#007aff"))
-            let container: ContainerViewController
-            let start: () throws(EngineError) -> TransitionStart
-            var interactive: Double?
-            switch checkCase {
-            case .presentCustom, .presentFullScreen, .dismissCustom, .dismissFullScreen:
-                container = try scene.createContainer(id: "c", kind: .custom, items: [a])
-                try scene.setRoot(container)
-                let style = checkCase.style
-                if checkCase.kind == "dismiss" {
-                    _ = try scene.present(b, from: container, style: style, animated: false)
-                    start = { () throws(EngineError) in try scene.dismiss(b, animator: animator) }
-                } else {
-                    start = { () throws(EngineError) in
-                        try scene.present(b, from: container, style: style, animator: animator)
-                    }
-                }
-            case .interactiveFinish, .interactiveCancel:
-                container = try scene.createContainer(id: "c", kind: .custom, items: [a, b])
-                try scene.setRoot(container)
-                interactive = checkCase == .interactiveFinish ? 0.7 : 0.3
-                start = { () throws(EngineError) in
-                    try scene.select(container, index: 1, interactive: .percent, animator: animator)
-                }
-            case .selectForward, .selectBackward:
-                container = try scene.createContainer(id: "c", kind: .custom, items: [a, b])
-                try scene.setRoot(container)
-                if checkCase == .selectBackward { _ = try scene.select(container, index: 1, animated: false) }
-                let index = checkCase == .selectForward ? 1 : 0
-                start = { () throws(EngineError) in try scene.select(container, index: index, animator: animator) }
-            case .push, .pop:
-                container = try scene.createContainer(id: "nav", kind: .navigation, items: [a])
-                try scene.setRoot(container)
-                if checkCase == .pop { _ = try scene.push(container, b, animated: false) }
-                start = checkCase == .push
-                    ? { () throws(EngineError) in try scene.push(container, b, animator: animator) }
-                    : { () throws(EngineError) in try scene.pop(container, animator: animator) }
-            }
-            var from: ViewController = [.selectBackward, .pop].contains(checkCase) ? b : a
-            var to: ViewController = from === a ? b : a
-            // The presenting view controller is the presentation context: the root container, as in UIKit.
-            if checkCase.kind == "present" { (from, to) = (container, b) }
-            if checkCase.kind == "dismiss" { (from, to) = (b, container) }
+            let setup = try prepare(checkCase, in: scene)
+            let from = setup.from, to = setup.to
             let fromBefore = (alpha: from.view.model.alpha, transform: from.view.model.transform, hidden: from.view.hidden)
-            guard let transition = try start().transition else {
-                return [CheckProblem(code: "never_completed", message: "the transition did not start")]
+            // What the presentation plugin keeps in a presentation's container (a dimming view) is not the animator's.
+            let kept = checkCase.operation == .dismiss ? (from.presentation?.containerView.subviews ?? []) : []
+            guard let transition = try setup.start().transition else {
+                return [Problem(code: "never_completed", message: "the transition did not start")]
             }
-            if let percent = interactive {
-                try scene.updateTransition(transition, percent: percent)
-                try scene.endInteraction(transition, cancel: checkCase == .interactiveCancel)
+            // Whether the presenting view stays on screen under the presentation (custom, no removes_presenter_view).
+            let presented = checkCase.operation == .present ? to : from
+            let presenterStays = presented.presentation.map { !$0.removesPresenterView } ?? false
+            if let ending = checkCase.interactive {
+                try scene.updateTransition(transition, percent: ending.percent)
+                try scene.endInteraction(transition, cancel: ending == .cancel)
             }
-            return drive(transition, checkCase, scene: scene, container: container, from: from, to: to,
-                         fromBefore: fromBefore, recorder: recorder)
+            var problems = drive(transition, scene: scene, recorder: recorder)
+            judge(transition, checkCase, container: setup.container, from: from, to: to, fromBefore: fromBefore,
+                  presenterStays: presenterStays, kept: kept, problems: &problems)
+            return problems
         } catch {
-            return [CheckProblem(code: "raised", message: error.message)]
+            return [Problem(code: "raised", message: error.message)]
         }
     }
 
-    private func drive(
-        _ t: Transition, _ checkCase: CheckCase, scene: Scene, container: ContainerViewController, from: ViewController,
-        to: ViewController,
-        fromBefore: (alpha: Double, transform: Transform3D, hidden: Bool), recorder: CheckRecorder
-    ) -> [CheckProblem] {
+    /// Builds the case's scene and says how to start its transition.
+    private func prepare(_ checkCase: CheckCase, in scene: Scene) throws(EngineError) -> Setup {
+        let a = try scene.createViewController(id: "a", title: "A", color: Color(hex: "#ff3b30"))
+        let b = try scene.createViewController(id: "b", title: "B", color: Color(hex: "#007aff"))
+        let interactive: Interactivity = checkCase.interactive == nil ? .none : .percent
+        let animator = plugin
+        let kind: ContainerKind = checkCase.operation == .push || checkCase.operation == .pop ? .navigation : .custom
+        let items = checkCase.operation == .selectForward || checkCase.operation == .selectBackward ? [a, b] : [a]
+        let container = try scene.createContainer(id: kind == .navigation ? "nav" : "c", kind: kind, items: items)
+        try scene.setRoot(container)
+        if let delegate { scene.setDelegate(of: container, plugin: delegate, rules: []) }
+        let style = checkCase.style
+        let presentation = style == .custom ? self.presentation : nil
+        switch checkCase.operation {
+        case .selectForward:
+            return Setup(container: container, from: a, to: b) { () throws(EngineError) in
+                try scene.select(container, index: 1, interactive: interactive, animator: animator)
+            }
+        case .selectBackward:
+            _ = try scene.select(container, index: 1, animated: false)
+            return Setup(container: container, from: b, to: a) { () throws(EngineError) in
+                try scene.select(container, index: 0, interactive: interactive, animator: animator)
+            }
+        case .push:
+            return Setup(container: container, from: a, to: b) { () throws(EngineError) in
+                try scene.push(container, b, interactive: interactive, animator: animator)
+            }
+        case .pop:
+            _ = try scene.push(container, b, animated: false)
+            return Setup(container: container, from: b, to: a) { () throws(EngineError) in
+                try scene.pop(container, interactive: interactive, animator: animator)
+            }
+        case .present:
+            // The presenting view controller is the presentation context: the root container, as in UIKit.
+            return Setup(container: container, from: container, to: b) { () throws(EngineError) in
+                try scene.present(b, from: container, style: style, presentation: presentation,
+                                  interactive: interactive, animator: animator)
+            }
+        case .dismiss:
+            _ = try scene.present(b, from: container, style: style, presentation: presentation, animated: false)
+            return Setup(container: container, from: b, to: container) { () throws(EngineError) in
+                try scene.dismiss(b, interactive: interactive, animator: animator)
+            }
+        }
+    }
+
+    /// Runs the scene frame by frame until the transition ends or the watchdog's deadline passes; what the
+    /// transition and the scene reported.
+    private func drive(_ t: Transition, scene: Scene, recorder: Recorder) -> [Problem] {
         let started = scene.now
         let frame: Int64 = 1_000_000_000 / 60
         // Past the watchdog's deadline (duration × factor + grace), whatever the animator does.
@@ -185,10 +194,10 @@ extension PluginHost {
         // Let late completions and timers run (a second complete often comes from one).
         if !gaveUp { _ = scene.advance(by: Int64(max(t.duration, 0.1) * 1e9) + frame) }
 
-        var problems: [CheckProblem] = []
+        var problems: [Problem] = []
         func add(_ code: String, _ message: String) {
             if !problems.contains(where: { $0.code == code && $0.message == message }) {
-                problems.append(CheckProblem(code: code, message: message))
+                problems.append(Problem(code: code, message: message))
             }
         }
         for problem in t.problems { add(problem.code, problem.message) }
@@ -207,57 +216,84 @@ extension PluginHost {
             Double(ended - started) > t.duration * 1.5e9 + Double(frame)
         {
             let took = Double(ended - started) / 1e9
-            add("too_slow", "complete came after \(format(took)) s, more than 1.5 × the declared \(format(t.duration)) s")
+            add("too_slow", "complete came after \(Self.format(took)) s, more than 1.5 × the declared \(Self.format(t.duration)) s")
+        }
+        return problems
+    }
+
+    /// What is on screen where once the case is over, how the from-view looks and every view controller's
+    /// appearance.
+    private func judge(
+        _ t: Transition, _ checkCase: CheckCase, container: ContainerViewController, from: ViewController,
+        to: ViewController, fromBefore: (alpha: Double, transform: Transform3D, hidden: Bool), presenterStays: Bool,
+        kept: [View], problems: inout [Problem]
+    ) {
+        func add(_ code: String, _ message: String) {
+            if !problems.contains(where: { $0.code == code && $0.message == message }) {
+                problems.append(Problem(code: code, message: message))
+            }
         }
         let containerView = t.context?.containerView ?? container.view
-        let cancelled = checkCase == .interactiveCancel
-        // What is on screen where, once it is over: the view controller that should be showing and the one that
-        // should not; a cancelled transition puts the from-view back.
-        let shown = cancelled ? from : to
-        let gone = cancelled ? to : from
-        switch checkCase.kind {
-        case "dismiss":
-            if to.view.superview == nil {
-                add("missing_to_view", "the presenting view is not on screen after the dismissal")
+        let cancelled = checkCase.isCancel
+        let presentationGone = !(containerView.isAlive && containerView.superview != nil)
+        func presentationLeft() -> String {
+            let left = containerView.isAlive ? containerView.subviews.map(\.id) : []
+            return "the presentation's container view is still on screen\(left.isEmpty ? "" : " with " + left.joined(separator: ", "))"
+        }
+        // Who should be appeared and who disappeared at the end.
+        var expected: [(ViewController, Appearance)]
+        switch (checkCase.operation, cancelled) {
+        case (.dismiss, false):
+            if to.view.superview == nil { add("missing_to_view", "the presenting view is not on screen after the dismissal") }
+            if !presentationGone { add("extra_views", presentationLeft()) }
+            expected = [(to, .appeared), (from, .disappeared)]
+        case (.present, true):
+            if !presentationGone { add("extra_views", presentationLeft()) }
+            if to.view.superview != nil { add("extra_views", "the presented view is still on screen after the cancel") }
+            if from.view.superview == nil { add("missing_to_view", "the presenting view is not on screen after the cancel") }
+            expected = [(from, .appeared), (to, .disappeared)]
+        case (.dismiss, true):
+            if from.view.superview !== containerView {
+                add("missing_to_view", "the presented view is not back in its container after the cancel")
             }
-            if containerView.isAlive && containerView.superview != nil {
-                let left = containerView.subviews.map(\.id)
-                add("extra_views", "the presentation's container view is still on screen\(left.isEmpty ? "" : " with " + left.joined(separator: ", "))")
-            }
+            let extra = containerView.subviews.filter { v in v !== from.view && !kept.contains { $0 === v } }
+            if !extra.isEmpty { add("extra_views", "views left in the container: \(extra.map(\.id).joined(separator: ", "))") }
+            expected = [(from, .appeared), (to, presenterStays ? .appeared : .disappeared)]
         default:
+            let shown = cancelled ? from : to
+            let gone = cancelled ? to : from
             if shown.view.superview !== containerView {
                 add("missing_to_view", cancelled
                     ? "the from-view is not back in the container after the cancel"
                     : "the to-view is not in the container after the transition")
             }
-            let extra = containerView.subviews.filter { $0 !== shown.view }
-            if !extra.isEmpty {
-                add("extra_views", "views left in the container: \(extra.map(\.id).joined(separator: ", "))")
-            }
+            // What the presentation plugin put in before animate (a dimming view) is its own.
+            let extra = containerView.subviews.filter { v in v !== shown.view && !t.presentationViews.contains { $0 === v } }
+            if !extra.isEmpty { add("extra_views", "views left in the container: \(extra.map(\.id).joined(separator: ", "))") }
+            // A custom presentation keeps the presenting view controller on screen (no disappear calls).
+            let goneAppearance: Appearance = checkCase.operation == .present && presenterStays ? .appeared : .disappeared
+            expected = [(shown, .appeared), (gone, goneAppearance)]
         }
-        // The from-view is handed back (or kept on screen, under a custom presentation): it must look as it did.
-        // A dismissed view is not: UIKit's dismissal animators leave it where it went.
-        if checkCase.kind != "dismiss" {
+        // The from-view is handed back (or kept on screen, under a custom presentation, or back after a cancel): it
+        // must look as it did. A dismissed view is not: UIKit's dismissal animators leave it where it went.
+        if checkCase.operation != .dismiss || cancelled {
             let m = from.view.model
             var changed: [String] = []
-            if m.alpha != fromBefore.alpha { changed.append("alpha \(format(m.alpha))") }
+            if m.alpha != fromBefore.alpha { changed.append("alpha \(Self.format(m.alpha))") }
             if m.transform != fromBefore.transform { changed.append("transform") }
             if from.view.hidden != fromBefore.hidden { changed.append("hidden") }
             if !changed.isEmpty {
                 add("from_view_not_restored", "the from-view was left with \(changed.joined(separator: ", ")) (reset it in the completion)")
             }
         }
-        // A custom presentation keeps the presenting view controller on screen (no disappear calls).
-        let goneAppearance: Appearance = checkCase == .presentCustom ? .appeared : .disappeared
-        let goneVC = checkCase == .dismissCustom || checkCase == .dismissFullScreen ? from : gone
-        if shown.appearance != .appeared || goneVC.appearance != goneAppearance {
-            add("appearance_inconsistent",
-                "after the transition \(shown.id) is \(shown.appearance.rawValue) (should be appeared) and \(goneVC.id) \(goneVC.appearance.rawValue) (should be \(goneAppearance.rawValue))")
+        let wrong = expected.filter { $0.0.appearance != $0.1 }
+        if !wrong.isEmpty {
+            let all = expected.map { "\($0.0.id) is \($0.0.appearance.rawValue) (should be \($0.1.rawValue))" }
+            add("appearance_inconsistent", "after the transition " + all.joined(separator: " and "))
         }
-        return problems
     }
 
-    private func format(_ x: Double) -> String {
+    static func format(_ x: Double) -> String {
         let rounded = (x * 1000).rounded() / 1000
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }

@@ -1,10 +1,23 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Hot reload: rescanning the folder, reloading and unloading files. Every change lands on the thread that owns
 /// the host (the daemon's event loop); the file watcher only tells it which names changed.
 extension PluginHost {
-    /// Why the folder itself is refused (writable by other users), or nil.
-    var folderProblem: String? {
-        guard let mode = FileSystem.mode(directory) else { return nil }
-        if mode & 0o002 != 0 {
+    /// Why the folder itself is refused (writable by other users, or owned by someone other than segued's user or
+    /// root), or nil.
+    var folderProblem: String? { FileSystem.status(directory).flatMap(folderProblem) }
+
+    /// Why a folder with this `stat` is refused, or nil.
+    func folderProblem(_ st: stat) -> String? {
+        if st.st_uid != geteuid() && st.st_uid != 0 {
+            return "refused: the plugins folder \(directory) is owned by uid \(st.st_uid), not by segued's user "
+                + "(uid \(geteuid())) or root"
+        }
+        if st.st_mode & 0o002 != 0 {
             return "refused: the plugins folder \(directory) is writable by other users (chmod o-w)"
         }
         return nil
@@ -13,50 +26,88 @@ extension PluginHost {
     /// Whether `name` (a file name in the folder) can be a plugin: `*.lua`, not hidden. Editors' swap, backup and
     /// temporary files (`.x.lua.swp`, `x.lua~`, vim's `4913`) are not.
     public static func isPluginFileName(_ name: String) -> Bool {
-        name.hasSuffix(".lua") && !name.hasPrefix(".") && !name.contains("/") && name.count > 4
+        isPluginFileName(bytes: Array(name.utf8))
     }
 
+    /// `isPluginFileName` for a name as the bytes the kernel gives (which need not be UTF-8).
+    public static func isPluginFileName(bytes name: [UInt8]) -> Bool {
+        name.count > 4 && name.suffix(4).elementsEqual(".lua".utf8) && name.first != UInt8(ascii: ".")
+            && !name.contains(UInt8(ascii: "/"))
+    }
+
+    /// The message for a plugin file whose name is not valid UTF-8.
+    static let undecodableNameMessage =
+        "the file name is not valid UTF-8 (shown with each invalid byte as \\xHH): rename the file to load it"
+
     /// Rescans the folder: files that are new or whose text changed load (all of them with `force`), files that
-    /// are gone unload. Returns the events to report.
+    /// are gone unload. A file whose name is not valid UTF-8 is reported failed (listed with each invalid byte as
+    /// `\xHH`). Returns the events to report.
     @discardableResult
     public func rescan(force: Bool = false) -> [PluginEvent] {
-        if let problem = folderProblem {
-            return [PluginEvent(type: "plugin.warning", name: "", file: directory, message: problem)]
-        }
-        guard let names = FileSystem.list(directory) else {
+        // The folder's rules and its listing come from one descriptor.
+        guard let (folder, names) = FileSystem.readDirectory(directory) else {
             return [PluginEvent(type: "plugin.failed", name: "", file: directory, message: "cannot read the plugins folder")]
         }
+        if let problem = folderProblem(folder) {
+            return [PluginEvent(type: "plugin.warning", name: "", file: directory, message: problem)]
+        }
         var events: [PluginEvent] = []
-        let present = names.filter(PluginHost.isPluginFileName).map { directory + "/" + $0 }
+        var present: [String] = []
+        var undecodableNow: [String: [UInt8]] = [:]
+        for name in names where PluginHost.isPluginFileName(bytes: name) {
+            if let text = FileSystem.validText(name) {
+                present.append(directory + "/" + text)
+            } else {
+                let path = directory + "/" + FileSystem.displayText(name)
+                undecodableNow[path] = Array(directory.utf8) + [UInt8(ascii: "/")] + name
+                present.append(path)
+            }
+        }
         // Unload first, so a file renamed within the folder finds its plugin names free.
         let known = Set(files.keys).union(failed.keys)
         for path in known.sorted() where !present.contains(path) {
             events.append(contentsOf: unload(file: path))
         }
+        undecodable = undecodableNow
         for path in present { events.append(contentsOf: fileChanged(path, force: force)) }
         return events
     }
 
     /// Applies a batch of changed paths: the gone ones unload first (a file renamed within the folder must find
-    /// its plugin names free), then the others load in order.
+    /// its plugin names free), then the others load in order. Nothing here opens a file: `lstat` only.
     public func filesChanged(_ paths: [String]) -> [PluginEvent] {
-        let gone = paths.filter { FileSystem.mode($0) == nil }
+        let gone = paths.filter { !exists($0) }
         var events: [PluginEvent] = []
         for path in gone { events.append(contentsOf: unload(file: path)) }
         for path in paths where !gone.contains(path) { events.append(contentsOf: fileChanged(path)) }
         return events
     }
 
-    /// A file of the folder changed (or may have): loads it when it exists and its text differs from the loaded
-    /// version (always with `force`), unloads it when it is gone.
+    /// Whether anything (a link included) is at a plugin path.
+    private func exists(_ path: String) -> Bool {
+        if let bytes = undecodable[path] { return FileSystem.exists(pathBytes: bytes) }
+        return FileSystem.linkStatus(path) != nil
+    }
+
+    /// A file of the folder changed (or may have): loads it when it exists and its bytes differ from the loaded
+    /// version (always with `force`), unloads it when it is gone. The file is opened once, without blocking, and
+    /// checked on the opened descriptor (`PluginFile`): what is compared and loaded is what was checked.
     public func fileChanged(_ path: String, force: Bool = false) -> [PluginEvent] {
-        guard FileSystem.mode(path) != nil else { return unload(file: path) }
-        if !force, let loaded = files[path], failed[path] == nil, FileSystem.mode(path).map({ $0 & 0o002 == 0 }) == true,
-            let source = FileSystem.read(path), source == loaded.source
+        if undecodable[path] != nil {
+            guard exists(path) else {
+                undecodable[path] = nil
+                return unload(file: path)
+            }
+            return failure(path, PluginHost.undecodableNameMessage)
+        }
+        let read = PluginFile.read(path)
+        if case .failure(.gone) = read { return unload(file: path) }
+        if !force, let loaded = files[path], failed[path] == nil, case .success(let bytes) = read,
+            bytes == loaded.source
         {
             return []
         }
-        return load(file: path)
+        return load(file: path, read: read)
     }
 
     /// Unloads the plugins of a file that is gone. Running transitions keep the instance they hold; scenes make

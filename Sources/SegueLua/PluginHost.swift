@@ -67,7 +67,8 @@ public final class PluginHost: AnimatorProvider {
 
     struct LoadedFile {
         let file: String
-        let source: String
+        /// The file's bytes as they were on disk when it loaded (what Lua ran, and what a change is compared with).
+        let source: [UInt8]
         var records: [PluginRecord]
         /// Animators' optional `kinds` (what they are written for; plugins.check runs those cases only).
         var animatorKinds: [String: [String]] = [:]
@@ -79,6 +80,9 @@ public final class PluginHost: AnimatorProvider {
     /// Plugins whose file was deleted (`status: "unloaded"` in plugins.list until a file of that path loads).
     var unloaded: [String: [PluginRecord]] = [:]  // by file path
     var instances: [ObjectIdentifier: [String: PluginInstance]] = [:]
+    /// Plugin files whose name is not valid UTF-8: the path they are listed under (each invalid byte as `\xHH`) and
+    /// the name's bytes. They are reported failed, never loaded.
+    var undecodable: [String: [UInt8]] = [:]
 
     public init(directory: String, settings: LuaSettings = LuaSettings()) {
         self.directory = directory
@@ -127,30 +131,40 @@ public final class PluginHost: AnimatorProvider {
     public func loadAll() -> [PluginEvent] { rescan(force: false) }
 
     /// Loads (or reloads) one file. A broken new version leaves a working one loaded.
-    public func load(file path: String) -> [PluginEvent] {
+    public func load(file path: String) -> [PluginEvent] { load(file: path, read: PluginFile.read(path)) }
+
+    /// Records that a file failed to load (or its new version did: the working one stays) and says so.
+    func failure(_ path: String, _ message: String) -> [PluginEvent] {
+        let base = PluginHost.baseName(path)
+        if files[path] == nil {
+            failed[path] = PluginRecord(
+                name: base, kind: "unknown", version: nil, api: PluginHost.apiVersion, file: path, status: "failed",
+                error: message, loadedAt: FileSystem.wallSeconds(), loadMs: 0, memoryBytes: 0, calls: 0, failures: 0)
+            unloaded[path] = nil
+        } else if var loaded = files[path] {
+            // The working version stays loaded; plugins.list says why the new one was refused.
+            for i in loaded.records.indices { loaded.records[i].error = "the new version failed to load: \(message)" }
+            files[path] = loaded
+        }
+        return [PluginEvent(type: "plugin.failed", name: base, file: path, message: message)]
+    }
+
+    /// Loads one file from what reading it gave (`PluginFile.read`: the bytes, or why there are none).
+    func load(file path: String, read: Result<[UInt8], FileProblem>) -> [PluginEvent] {
         let base = PluginHost.baseName(path)
         let started = FileSystem.monotonicNanoseconds()
-        func fail(_ message: String) -> [PluginEvent] {
-            if files[path] == nil {
-                failed[path] = PluginRecord(
-                    name: base, kind: "unknown", version: nil, api: PluginHost.apiVersion, file: path, status: "failed",
-                    error: message, loadedAt: FileSystem.wallSeconds(), loadMs: 0, memoryBytes: 0, calls: 0, failures: 0)
-                unloaded[path] = nil
-            } else if var loaded = files[path] {
-                // The working version stays loaded; plugins.list says why the new one was refused.
-                for i in loaded.records.indices { loaded.records[i].error = "the new version failed to load: \(message)" }
-                files[path] = loaded
-            }
-            return [PluginEvent(type: "plugin.failed", name: base, file: path, message: message)]
-        }
-        guard let mode = FileSystem.mode(path), FileSystem.isRegularFile(path) else { return fail("not a regular file") }
-        if mode & 0o002 != 0 { return fail("refused: the file is writable by other users (chmod o-w)") }
-        guard let source = FileSystem.read(path) else { return fail("cannot read the file (or it is over 4 MiB)") }
+        func fail(_ message: String) -> [PluginEvent] { failure(path, message) }
         if let folderProblem = folderProblem { return fail(folderProblem) }
+        let source: [UInt8]
+        switch read {
+        case .success(let bytes): source = bytes
+        case .failure(.gone): return fail("cannot read the file: it does not exist")
+        case .failure(.refused(let message)): return fail(message)
+        }
         let probe: PluginInstance
         do {
             probe = try PluginInstance(
-                source: source, file: path, chunkName: "@" + PluginHost.fileName(path), scene: nil,
+                bytes: source, file: path, chunkName: "@" + PluginHost.fileName(path), scene: nil,
                 memoryLimit: settings.memoryLimitBytes, instructionBudget: settings.instructionBudget,
                 callTimeoutMs: settings.callTimeoutMs)
         } catch {
@@ -339,7 +353,7 @@ public final class PluginHost: AnimatorProvider {
         let instance: PluginInstance
         do {
             instance = try PluginInstance(
-                source: file.source, file: file.file, chunkName: "@" + PluginHost.fileName(file.file), scene: scene,
+                bytes: file.source, file: file.file, chunkName: "@" + PluginHost.fileName(file.file), scene: scene,
                 memoryLimit: settings.memoryLimitBytes, instructionBudget: settings.instructionBudget,
                 callTimeoutMs: settings.callTimeoutMs)
         } catch {

@@ -416,6 +416,30 @@ extension PluginInstance {
         return { [weak self] finished in self?.runCallback(ref, argument: finished, what: what) }
     }
 
+    /// The `curve` field of the options table at `i` as written (`'ease_in'`, `{0.2, 0, 0.2, 1}`), nil when absent.
+    func curveDescription(at i: Int32) -> String? {
+        defer { state.pop() }
+        switch state.rawField(i, "curve") {
+        case LUA_TNIL:
+            return nil
+        case LUA_TSTRING:
+            return "'\(state.string(at: -1) ?? "")'"
+        case LUA_TTABLE:
+            let t = state.top
+            var parts: [String] = []
+            for k in 1...4 {
+                state.rawIndex(t, k)
+                parts.append(state.number(at: -1).map { n in
+                    n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
+                } ?? "?")
+                state.pop()
+            }
+            return "{" + parts.joined(separator: ", ") + "}"
+        default:
+            return "(a \(state.typeName(at: -1)))"
+        }
+    }
+
     func animationOptions(at i: Int32, defaultTiming: Timing = .curve(.easeInOut)) -> Result<AnimationOptions, LuaError> {
         let duration = state.numberField(i, "duration") ?? 0.2
         guard duration.isFinite, duration >= 0 else { return .failure(LuaError("duration must be a number ≥ 0")) }
@@ -463,6 +487,10 @@ extension PluginInstance {
                 guard let uikit = Spring(dampingRatio: damping, initialVelocity: velocity, duration: max(options.duration, 1e-3))
                 else { return .failure(LuaError("spring: damping and velocity must be finite numbers")) }
                 options.timing = .spring(uikit)
+            }
+            // As in UIKit, a spring animation has no curve: a curve given beside it is ignored, and said so.
+            if let ignored = curveDescription(at: i) {
+                onWarning?("both spring and curve given: the spring wins and curve \(ignored) is ignored")
             }
             return .success(options)
         }

@@ -39,9 +39,20 @@ final class PluginInstance {
     static let viewTag: Int32 = 0x5649_4557  // "VIEW"
     static let ctxTag: Int32 = 0x4354_5854  // "CTXT"
 
-    /// Builds the state, runs the prelude and the plugin's source. Throws a message when any step fails.
-    init(
+    /// A state for source given as text (tests, snippets): see `init(bytes:…)`.
+    convenience init(
         source: String, file: String, chunkName: String, scene: Scene?, memoryLimit: Int, instructionBudget: Int,
+        callTimeoutMs: Int = 0
+    ) throws(LuaError) {
+        try self.init(
+            bytes: Array(source.utf8), file: file, chunkName: chunkName, scene: scene, memoryLimit: memoryLimit,
+            instructionBudget: instructionBudget, callTimeoutMs: callTimeoutMs)
+    }
+
+    /// Builds the state, runs the prelude and the plugin's chunk — the file's bytes as they are on disk. Throws a
+    /// message when any step fails.
+    init(
+        bytes source: [UInt8], file: String, chunkName: String, scene: Scene?, memoryLimit: Int, instructionBudget: Int,
         callTimeoutMs: Int = 0
     ) throws(LuaError) {
         guard
@@ -58,7 +69,7 @@ final class PluginInstance {
         registerHostAPI()  // [prelude host]
         if let error = state.call(args: 1, results: 1, topLevel: true) { throw error }  // [describe]
         // [describe chunk]
-        if let error = state.load(source, chunkName: chunkName) {
+        if let error = state.load(bytes: source, chunkName: chunkName) {
             state.setTop(base)
             throw error
         }
@@ -71,7 +82,7 @@ final class PluginInstance {
             throw error
         }
         guard state.type(at: -2) == LUA_TTABLE else {
-            let message = state.string(at: -1) ?? "the file did not return a plugin"
+            let message = state.message(at: -1) ?? "the file did not return a plugin"
             state.setTop(base)
             throw LuaError(message)
         }

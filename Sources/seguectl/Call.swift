@@ -14,7 +14,10 @@ struct Call: ParsableCommand {
 
     @OptionGroup var connection: Connection
 
-    @Flag(help: "Print the events the request caused (lifecycle and transition), one per line, before the result.")
+    @Flag(help: """
+        Print the events the request caused (lifecycle, transition, plugin and log), one per line, before the \
+        result.
+        """)
     var events = false
 
     @Argument(help: "The method, e.g. daemon.ping.")

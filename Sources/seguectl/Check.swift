@@ -13,16 +13,24 @@ struct Check: ParsableCommand {
             Examples:
               seguectl check dt-slide
               seguectl check my-animator --size 768x1024
+              seguectl check side-panel-slide --presentation side-panel
+              seguectl check default-slide
             """)
 
     @OptionGroup var connection: Connection
     @OptionGroup var output: OutputOptions
 
-    @Argument(help: "The plugin's name.")
+    @Argument(help: "The animator's name (a plugin, or the built-in default-slide).")
     var name: String
 
     @Option(help: "The private scene's size, WxH (e.g. 320x480).")
     var size: String?
+
+    @Option(help: "A presentation plugin: present and dismiss run with it (custom style only).")
+    var presentation: String?
+
+    @Option(help: "A delegate plugin the check's containers get (its interaction_for is asked in interactive cases).")
+    var delegate: String?
 
     func validate() throws {
         if let size, CheckSize.parse(size) == nil {
@@ -33,6 +41,8 @@ struct Check: ParsableCommand {
     func run() throws {
         var params = JSONObject([("name", .string(name))])
         if let size, let parsed = CheckSize.parse(size) { params["size"] = parsed }
+        if let presentation { params["presentation"] = .string(presentation) }
+        if let delegate { params["delegate"] = .string(delegate) }
         let result = try connection.call("plugins.check", params)
         printLine(output.json ? result.serialized() : CheckReport.render(result, plugin: name))
         if !CheckReport.passed(result) { throw ExitCode(1) }

@@ -9,22 +9,50 @@ import Glibc
 
 /// What `preview` and `filmstrip` share: which transition to run, in what scene.
 struct SpecOptions: ParsableArguments {
-    @Option(help: "The kind of transition: select, push or pop (present and dismiss come with modal presentation).")
+    @Option(help: """
+        The kind of transition: select (a custom container), push or pop (a navigation container), present or \
+        dismiss (full screen unless --style or --presentation says otherwise).
+        """)
     var kind: String = "select"
 
     @Option(help: "The private scene's size, WxH.")
     var size: String = "320x480"
 
+    @Option(help: "present and dismiss: the presentation style, fullScreen, overFullScreen or custom.")
+    var style: String?
+
+    @Option(help: "present and dismiss: a presentation plugin (style custom), e.g. side-panel.")
+    var presentation: String?
+
+    static let kinds = ["select", "push", "pop", "present", "dismiss"]
+    static let styles = ["fullScreen", "overFullScreen", "custom"]
+
     func validate() throws {
-        guard ["select", "push", "pop", "present", "dismiss"].contains(kind) else {
+        guard SpecOptions.kinds.contains(kind) else {
             throw ValidationError("--kind must be select, push, pop, present or dismiss")
         }
         if CheckSize.parse(size) == nil { throw ValidationError("--size must be WxH with positive numbers, e.g. 320x480") }
+        if let style, !SpecOptions.styles.contains(style) {
+            throw ValidationError("--style must be fullScreen, overFullScreen or custom")
+        }
+        if let style, presentation != nil, style != "custom" {
+            throw ValidationError("--presentation goes with --style custom (or no --style)")
+        }
     }
 
-    func spec(_ animator: String) -> JSONValue {
+    /// Whether `--style` or `--presentation` was given (they apply to present and dismiss only).
+    var isModal: Bool { style != nil || presentation != nil }
+
+    /// The spec for `animator` run as `kind` (default: `--kind`); the style and presentation go with present and
+    /// dismiss only.
+    func spec(_ animator: String, kind: String? = nil) -> JSONValue {
+        let kind = kind ?? self.kind
         var spec = JSONObject([("animator", .string(animator)), ("kind", .string(kind))])
         if let parsed = CheckSize.parse(size) { spec["size"] = parsed }
+        if kind == "present" || kind == "dismiss" {
+            if let style { spec["style"] = .string(style) }
+            if let presentation { spec["presentation"] = .string(presentation) }
+        }
         return .object(spec)
     }
 }
@@ -59,6 +87,7 @@ struct Preview: ParsableCommand {
             Examples:
               seguectl preview flip --kind push                  # writes flip-push.html
               seguectl preview dt-slide --out /tmp/dt-slide.html
+              seguectl preview overlay-present --kind present --style overFullScreen
               seguectl preview my-animator --spawn               # no daemon running: start one just for this
             """)
 
@@ -77,6 +106,9 @@ struct Preview: ParsableCommand {
 
     func validate() throws {
         if !(1...600).contains(frames) { throw ValidationError("--frames must be 1…600") }
+        if specOptions.isModal, specOptions.kind != "present", specOptions.kind != "dismiss" {
+            throw ValidationError("--style and --presentation go with --kind present or dismiss")
+        }
     }
 
     /// `ANIMATOR-KIND.html` in the current folder, with anything but letters, digits, `.`, `-` and `_` in the
@@ -100,7 +132,7 @@ struct Preview: ParsableCommand {
         let t = strip["transition"]
         let span = (t?["ended_at"]?.doubleValue ?? 0) - (t?["started_at"]?.doubleValue ?? 0)
         let player = try client.callOrExit("render.filmstrip", JSONObject([
-            ("spec", spec), ("frames", .number(Double(PreviewPage.playerFrames(span: span)))), ("labels", false),
+            ("spec", spec), ("frames", .number(Double(PreviewPage.playerFrames(span: span)))),
         ]))
         let timeline = try client.callOrExit("render.timeline", JSONObject([("spec", spec)]))
         let html = PreviewPage.html(PreviewPage.Input(
@@ -119,6 +151,7 @@ struct FilmstripCommand: ParsableCommand {
             Examples:
               seguectl filmstrip flip --kind push --out flip.svg
               seguectl filmstrip default-slide dt-slide flip:push --frames 6 --spawn --out docs/filmstrips.svg
+              seguectl filmstrip side-panel-slide:present side-panel-slide:dismiss --presentation side-panel
               rsvg-convert flip.svg -o flip.png                   # a PNG, with librsvg2-bin
             """)
 
@@ -149,6 +182,10 @@ struct FilmstripCommand: ParsableCommand {
             throw ValidationError("'\(name)': after ':' comes a kind (select, push, pop, present, dismiss)")
         }
         if !(1...600).contains(frames) { throw ValidationError("--frames must be 1…600") }
+        let kinds = animators.map { FilmstripCommand.split($0)?.1 ?? specOptions.kind }
+        if specOptions.isModal, !kinds.contains("present"), !kinds.contains("dismiss") {
+            throw ValidationError("--style and --presentation go with present or dismiss (--kind, or NAME:present)")
+        }
     }
 
     func run() throws {
@@ -162,12 +199,8 @@ struct FilmstripCommand: ParsableCommand {
         } ?? connection.connect()
         var results: [JSONValue] = []
         for name in animators {
-            var spec = specOptions.spec(name)
-            if let (animator, kind) = FilmstripCommand.split(name), case .object(var o) = spec {
-                o["animator"] = .string(animator)
-                o["kind"] = .string(kind)
-                spec = .object(o)
-            }
+            let (animator, kind) = FilmstripCommand.split(name) ?? (name, specOptions.kind)
+            let spec = specOptions.spec(animator, kind: kind)
             results.append(try client.callOrExit("render.filmstrip", JSONObject([
                 ("spec", spec), ("frames", .number(Double(frames))),
             ])))

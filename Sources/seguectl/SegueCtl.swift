@@ -1,6 +1,8 @@
 import ArgumentParser
 import SegueClient
+import SegueCtlKit
 import SegueJSON
+import SegueVersion
 
 #if canImport(Glibc)
 import Glibc
@@ -23,13 +25,14 @@ struct SegueCtl: ParsableCommand {
               seguectl preview flip --kind push
               seguectl filmstrip dt-slide cross-dissolve --out strips.svg
 
-            Every subcommand takes --socket PATH (default: $XDG_RUNTIME_DIR/segued.sock, else \
-            /tmp/segued-$UID.sock); tree, plugins, check, stats and test take --json to print the raw JSON result \
-            instead of text. Each invocation is a new connection.
+            The socket is --socket PATH (before or after the subcommand), else $SEGUED_SOCKET, else \
+            $XDG_RUNTIME_DIR/segued.sock, else /tmp/segued-$UID.sock. tree, plugins, check, stats and test take \
+            --json to print the raw JSON result instead of text. Each invocation is a new connection.
 
             Exit status: 0 success; 1 the daemon answered with an error, or a check or a scenario failed; \
             2 the daemon could not be reached, or the arguments were wrong.
             """,
+        version: SegueVersion.string,
         subcommands: [Call.self, Watch.self, Tree.self, Plugins.self, Check.self, Stats.self, Test.self, Preview.self,
                       FilmstripCommand.self])
 
@@ -37,7 +40,7 @@ struct SegueCtl: ParsableCommand {
     /// documented) rather than EX_USAGE.
     static func main() {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(SocketArgument.movedAfterSubcommand(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch {
             if exitCode(for: error) == .validationFailure {
@@ -51,8 +54,13 @@ struct SegueCtl: ParsableCommand {
 
 /// Options every subcommand takes.
 struct Connection: ParsableArguments {
-    @Option(help: "The daemon's socket (default: $XDG_RUNTIME_DIR/segued.sock, else /tmp/segued-$UID.sock).")
-    var socket: String = SegueClient.defaultSocketPath
+    @Option(name: .customLong("socket"), help: """
+        The daemon's socket (default: $SEGUED_SOCKET, else $XDG_RUNTIME_DIR/segued.sock, else /tmp/segued-$UID.sock).
+        """, completion: .file())
+    var socketOption: String?
+
+    /// The socket to use: `--socket`, else `SEGUED_SOCKET`, else the daemon's own default.
+    var socket: String { SocketArgument.resolve(flag: socketOption) }
 
     func connect() throws -> SegueClient {
         do throws(ClientError) {

@@ -27,13 +27,17 @@ struct SpawnOptions: ParsableArguments {
     func launch() throws -> DaemonLauncher? {
         guard spawn else { return nil }
         let bundled = DaemonLauncher.bundledResources()
+        let daemon: DaemonLauncher
         do throws(ScenarioError) {
-            return try DaemonLauncher(segued: segued ?? DaemonLauncher.siblingSegued,
-                                      plugins: plugins ?? bundled?.plugins, config: config ?? bundled?.config)
+            daemon = try DaemonLauncher(segued: segued ?? DaemonLauncher.siblingSegued,
+                                        plugins: plugins ?? bundled?.plugins, config: config ?? bundled?.config)
         } catch {
             printError("seguectl: \(error)")
             throw ExitCode(2)
         }
+        // Outside the checkout, with nothing installed, the daemon would otherwise run quietly with no animators.
+        if let warning = daemon.missingPluginsWarning() { printError("seguectl: warning: \(warning)") }
+        return daemon
     }
 }
 

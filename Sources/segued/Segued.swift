@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import SegueDaemon
+import SegueVersion
 
 #if canImport(Glibc)
 import Glibc
@@ -12,17 +13,25 @@ struct Segued: ParsableCommand {
         commandName: "segued",
         abstract: "A headless view-controller transition engine with Lua animators, driven over a Unix socket.",
         discussion: """
-            Flags override the config file. Stop with SIGTERM or SIGINT (running transitions complete, the socket is \
-            removed); SIGHUP re-reads the config file and rescans the plugins folder (as daemon.reload does).
-            """)
+            With no flags, the config is $XDG_CONFIG_HOME/segued/segued.toml (else ~/.config/segued/segued.toml; \
+            built-in defaults when it does not exist), the plugins are $XDG_CONFIG_HOME/segued/plugins and the \
+            socket $XDG_RUNTIME_DIR/segued.sock. Paths in a config file are relative to its folder. Flags override \
+            the config file.
 
-    @Option(help: "The TOML config file (every key documented in config/segued.toml).")
+            Stop with SIGTERM or SIGINT (running transitions complete, the socket is removed); SIGHUP re-reads the \
+            config file and rescans the plugins folder (as daemon.reload does). Under systemd it takes a socket \
+            unit's socket (LISTEN_FDS), notifies readiness and the watchdog (NOTIFY_SOCKET), and logs for the \
+            journal (JOURNAL_STREAM); config/segued.service and config/segued.socket are the user units.
+            """,
+        version: SegueVersion.string)
+
+    @Option(help: "The TOML config file (default: $XDG_CONFIG_HOME/segued/segued.toml, if it exists).")
     var config: String?
 
     @Option(help: "The Unix socket path (default: $XDG_RUNTIME_DIR/segued.sock, else /tmp/segued-$UID.sock).")
     var socket: String?
 
-    @Option(help: "The plugins folder.")
+    @Option(help: "The plugins folder (default: $XDG_CONFIG_HOME/segued/plugins).")
     var plugins: String?
 
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
@@ -33,16 +42,27 @@ struct Segued: ParsableCommand {
 
     func run() throws {
         let overrides = ConfigOverrides(socketPath: socket, pluginsDir: plugins, logLevel: logLevel, logFormat: logFormat)
+        let xdg = XDGPaths.current
+        let file = config ?? DaemonConfig.discoverFile(xdg)
         let settings: DaemonConfig
         do throws(DaemonConfig.Problem) {
-            settings = try DaemonConfig.resolve(file: config, overrides: overrides)
+            settings = try DaemonConfig.resolve(file: file, overrides: overrides)
         } catch {
             writeStandardError("segued: \(error.message)\n")
             throw ExitCode(78)
         }
-        let control = LogControl(level: Logger.Level(rawValue: settings.logLevel) ?? .info, json: settings.logFormat == "json")
-        LoggingSystem.bootstrap { label in ReloadableLogHandler(label: label, control: control) }
+        let control = LogControl(level: Logger.Level(rawValue: settings.logLevel) ?? .info,
+                                 json: settings.logFormat == "json")
+        let journal = JournalLogHandler.standardErrorIsJournal()
+        LoggingSystem.bootstrap { label in ReloadableLogHandler(label: label, control: control, journal: journal) }
         let logger = Logger(label: "segued")
+        logger.info("segued \(SegueVersion.string) starting")
+        if let path = settings.file {
+            let how = config == nil ? " (the XDG default)" : ""
+            logger.info("config from \(path)\(how)", metadata: ["config.file": "\(path)"])
+        } else {
+            logger.info("no config file at \(xdg.configFile): built-in defaults")
+        }
         let daemon = Daemon(config: settings, logger: logger)
         daemon.overrides = overrides
         daemon.logControl = control

@@ -27,9 +27,10 @@ final class DaemonProcess {
 
     /// `plugins` is a folder, or nil with `pluginFiles` to make a temporary one; `config` replaces the bundled file.
     /// `arguments` are added after the usual ones (e.g. `--log-format json`).
-    /// `fileLimit` starts it under `ulimit -n` (through /bin/sh, which execs it: the pid is segued's).
+    /// `fileLimit` starts it under `ulimit -n`, `umask` under that umask (through /bin/sh, which execs it: the pid
+    /// is segued's).
     init(plugins: String = repositoryRoot + "/plugins", pluginFiles: [String: String]? = nil, config: String? = nil,
-         socket existing: String? = nil, arguments: [String] = [], fileLimit: Int? = nil,
+         socket existing: String? = nil, arguments: [String] = [], fileLimit: Int? = nil, umask: String? = nil,
          environment: [String: String] = [:]) throws
     {
         directory = "/tmp/sgt-" + String(UUID().uuidString.prefix(8))
@@ -49,9 +50,11 @@ final class DaemonProcess {
         self.configFile = configFile
         let segued = binaryDirectory + "/segued"
         let segueArguments = ["--config", configFile, "--socket", socket, "--plugins", folder] + arguments
-        if let fileLimit {
+        if fileLimit != nil || umask != nil {
+            let limit = fileLimit.map { "ulimit -n \($0) && " } ?? ""
+            let mask = umask.map { "umask \($0) && " } ?? ""
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit -n \(fileLimit) && exec \"$0\" \"$@\"", segued] + segueArguments
+            process.arguments = ["-c", limit + mask + "exec \"$0\" \"$@\"", segued] + segueArguments
         } else {
             process.executableURL = URL(fileURLWithPath: segued)
             process.arguments = segueArguments

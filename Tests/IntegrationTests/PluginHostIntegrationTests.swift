@@ -130,11 +130,38 @@ struct PluginHostIntegrationTests {
         let ctl = binaryDirectory + "/seguectl"
         let pass = try runCommand(ctl, ["check", "dt-slide", "--socket", daemon.socket])
         #expect(pass.status == 0)
-        #expect(pass.out.hasPrefix("dt-slide: passed (6 cases)"))
+        #expect(pass.out.hasPrefix("dt-slide: passed (10 cases)"))
         let fail = try runCommand(ctl, ["check", "lazy", "--socket", daemon.socket])
         #expect(fail.status == 1)
         #expect(fail.out.contains("FAIL  select forward"))
         #expect(fail.out.contains("never_completed: complete was never called"))
+    }
+
+    @Test("seguectl check judges the seeds' ports: the built-in default-slide, --presentation, a traceback once")
+    func checkPorts() throws {
+        let ports = repositoryRoot + "/Tests/Fixtures/check-ports"
+        var files: [String: String] = [:]
+        for name in ["panel.lua", "flip-always-true.lua", "private-animated-transition.lua"] {
+            files[name] = try String(contentsOfFile: ports + "/" + name, encoding: .utf8)
+        }
+        files["boom.lua"] = "return segue.animator { kinds = { 'push', 'pop' }, duration = 0.2, animate = function(ctx) error('boom') end }"
+        let daemon = try DaemonProcess(pluginFiles: files)
+        let ctl = binaryDirectory + "/seguectl"
+        let builtIn = try runCommand(ctl, ["check", "default-slide", "--socket", daemon.socket])
+        #expect(builtIn.status == 0, "\(builtIn.out)\(builtIn.err)")
+        let panel = try runCommand(ctl, ["check", "panel-slide", "--presentation", "panel", "--socket", daemon.socket])
+        #expect(panel.status == 1)
+        #expect(panel.out.contains("FAIL  dismiss (custom) interactive cancel at 0.3"))
+        #expect(panel.out.contains("completed_when_cancelled"))
+        let truthful = try runCommand(ctl, ["check", "panel-slide-truthful", "--presentation", "panel", "--socket", daemon.socket])
+        #expect(truthful.status == 0, "\(truthful.out)")
+        let boom = try runCommand(ctl, ["check", "boom", "--socket", daemon.socket])
+        #expect(boom.status == 1)
+        #expect(boom.out.components(separatedBy: "boom.lua:1: boom").count == 2, "\(boom.out)")
+        #expect(boom.out.contains("the same as in push"))
+        let unknown = try runCommand(ctl, ["check", "flip-always-true", "--presentation", "nope", "--socket", daemon.socket])
+        #expect(unknown.status != 0)
+        #expect(unknown.err.contains("no plugin named 'nope'"))
     }
 
     @Test("lua.call_timeout_ms stops a call the instruction budget would let run for minutes")

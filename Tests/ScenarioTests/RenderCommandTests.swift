@@ -57,6 +57,20 @@ struct RenderCommandTests {
         #expect(run.out.components(separatedBy: "class=\"frame\"").count - 1 == 8)
     }
 
+    @Test("filmstrip --style and --presentation draw a presentation as it is presented: the presenter stays")
+    func filmstripStyle() throws {
+        let over = try ctl(["filmstrip", "overlay-present:present", "--style", "overFullScreen", "--frames", "4", "--spawn"])
+        #expect(over.status == 0, "\(over.err)")
+        #expect(over.out.components(separatedBy: "data-view=\"from.view\"").count - 1 == 4)
+        let full = try ctl(["filmstrip", "overlay-present:present", "--frames", "4", "--spawn"])
+        #expect(full.out.components(separatedBy: "data-view=\"from.view\"").count - 1 < 4)
+        let panel = try ctl(["preview", "side-panel-slide", "--kind", "dismiss", "--presentation", "side-panel",
+                             "--spawn", "--out", "-"])
+        #expect(panel.status == 0, "\(panel.err)")
+        let wrong = try ctl(["filmstrip", "flip", "--style", "custom"])
+        #expect(wrong.status == 2 && wrong.err.contains("--style and --presentation go with present or dismiss"))
+    }
+
     @Test("the README's picture is what the README's command makes (regenerate it with that command if this fails)")
     func readmePicture() throws {
         let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)

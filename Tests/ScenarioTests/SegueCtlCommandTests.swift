@@ -4,11 +4,12 @@ import SegueCtlKit
 import SegueJSON
 import Testing
 
-/// Runs seguectl; returns (status, stdout, stderr).
-func ctl(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+/// Runs seguectl (`environment` added to the test's); returns (status, stdout, stderr).
+func ctl(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: seguectl)
     process.arguments = arguments
+    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
     let out = Pipe(), err = Pipe()
     process.standardOutput = out

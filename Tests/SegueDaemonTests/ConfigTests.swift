@@ -13,12 +13,15 @@ struct ConfigTests {
         return try DaemonConfig.load(file: file)
     }
 
-    @Test("the shipped file parses, sets every key at its default, and names every key")
+    @Test("the shipped file parses, sets every key at its default but plugins.dir, and names every key")
     func shippedFile() throws {
         let path = repositoryRoot + "/config/segued.toml"
         let config = try DaemonConfig.load(file: path)
         let defaults = DaemonConfig()
-        #expect(config.keyValues.map(\.value) == defaults.keyValues.map(\.value))
+        let others = { (c: DaemonConfig) in c.keyValues.filter { $0.key != "plugins.dir" }.map(\.value) }
+        #expect(others(config) == others(defaults))
+        // The repository's plugins/, found from the file's folder whatever the working directory.
+        #expect(config.pluginsDir == DaemonConfig.folder(of: repositoryRoot + "/plugins/x"))
         let text = try String(contentsOfFile: path, encoding: .utf8)
         for (key, _) in defaults.keyValues {
             let name = key.split(separator: ".").last.map(String.init) ?? key
@@ -83,4 +86,33 @@ struct ConfigTests {
             try DaemonConfig.resolve(file: nil, overrides: ConfigOverrides(logLevel: "loud"))
         }
     }
+
+    @Test("a config file that is a FIFO is refused at once (start-up, daemon.reload and SIGHUP never wait on it)")
+    func fifoConfig() throws {
+        let file = "/tmp/sgf-" + String(UInt64.random(in: 0..<UInt64.max), radix: 36) + ".toml"
+        #expect(mkfifo(file, 0o644) == 0)
+        defer { unlink(file) }
+        let done = DispatchSemaphore(value: 0)
+        let outcome = ConfigOutcome()
+        Thread.detachNewThread {
+            do {
+                _ = try DaemonConfig.resolve(file: file, overrides: ConfigOverrides())
+            } catch {
+                outcome.message = (error as? DaemonConfig.Problem)?.message
+            }
+            done.signal()
+        }
+        if done.wait(timeout: .now() + 20) == .timedOut {
+            // A generous bound that turns a hang into a failure: let the reader go, then fail.
+            let fd = open(file, O_WRONLY | O_NONBLOCK)
+            if fd >= 0 { close(fd) }
+            done.wait()
+            Issue.record("reading a FIFO config blocked")
+        }
+        #expect(outcome.message == "\(file): cannot read the config file")
+    }
+}
+
+final class ConfigOutcome: @unchecked Sendable {
+    var message: String?
 }

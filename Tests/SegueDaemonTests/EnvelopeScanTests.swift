@@ -65,15 +65,19 @@ struct EnvelopeScanTests {
         let text = String(decoding: bytes, as: UTF8.self)
         let scanned = bytes.withUnsafeBufferPointer { RequestEnvelope.scan($0, methods: table) }
         let batch = bytes.withUnsafeBufferPointer { RequestEnvelope.scanBatch($0, methods: table) }
+        // The general path finds number ids' text on the line (RequestEnvelope.idTexts): it must be the scan's.
+        let texts = bytes.withUnsafeBufferPointer { RequestEnvelope.idTexts(in: $0) }
         if let scanned {
             #expect(batch == nil, "\(text)")
-            #expect(try RequestEnvelope.check(JSONParser.parse(bytes: bytes), methods: table) == scanned, "\(text)")
+            let checked = try RequestEnvelope.check(JSONParser.parse(bytes: bytes), idText: texts.first ?? nil,
+                                                    methods: table)
+            #expect(checked == scanned, "\(text)")
             return .scanned(scanned)
         }
         guard let batch else { return .declined }
         let elements = try #require(try JSONParser.parse(bytes: bytes).arrayValue, "\(text)")
-        let checked = try elements.map { element throws(EnvelopeRefusal) in
-            try RequestEnvelope.check(element, methods: table)
+        let checked = try elements.enumerated().map { (i, element) throws(EnvelopeRefusal) in
+            try RequestEnvelope.check(element, idText: i < texts.count ? texts[i] : nil, methods: table)
         }
         #expect(checked == batch, "\(text)")
         return .batch(batch)
@@ -88,7 +92,7 @@ struct EnvelopeScanTests {
         let number = try #require(EnvelopeScanTests.table.number(of: "daemon.ping"))
         #expect(ping == .scanned(RequestEnvelope(id: 1, method: .known(number), params: JSONObject())))
         let unknown = try EnvelopeScanTests.compare(Array(EnvelopeScanTests.plain[4].utf8))
-        #expect(unknown == .scanned(RequestEnvelope(id: JSONValue.null, method: .unknown("no.such"),
+        #expect(unknown == .scanned(RequestEnvelope(id: .null, method: .unknown("no.such"),
                                                     params: ["a": 2, "c": "é\n"])))
     }
 

@@ -144,6 +144,12 @@ final class TestPeer {
         pump()
     }
 
+    /// Closes both directions (a client that went away): the server sees the hang-up.
+    func hangUp() {
+        shutdown(fd, Int32(SHUT_RDWR))
+        pump()
+    }
+
     /// Everything the server wrote since the last call (nil: nothing).
     func readOutbound() -> String? {
         pump()

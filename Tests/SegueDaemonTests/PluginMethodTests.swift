@@ -11,8 +11,12 @@ struct PluginMethodTests {
         let report = try #require(try h.result("plugins.check", ["name": "dt-slide", "size": ["w": 200, "h": 300]]))
         #expect(report["passed"] == true)
         #expect(report["plugin"] == "dt-slide")
-        #expect(report["cases"]?.arrayValue?.map { $0["case"]?.stringValue ?? "" } == ["select forward", "select backward", "push", "pop", "interactive finish at 0.7", "interactive cancel at 0.3"])
-        #expect(report["skipped"]?.arrayValue?.count == 4)  // dt-slide declares kinds = {select, push, pop, set}
+        #expect(report["cases"]?.arrayValue?.map { $0["case"]?.stringValue ?? "" } == [
+            "select forward", "select backward", "push", "pop", "select interactive finish at 0.7",
+            "select interactive cancel at 0.3", "push interactive finish at 0.7", "push interactive cancel at 0.3",
+            "pop interactive finish at 0.7", "pop interactive cancel at 0.3",
+        ])
+        #expect(report["skipped"]?.arrayValue?.count == 8)  // dt-slide declares kinds = {select, push, pop, set}
         let missing = try h.call("plugins.check", [:]).last?["error"]
         #expect(missing?["code"] == -32602 && missing?["data"]?["param"] == "name")
         let unknown = try h.call("plugins.check", ["name": "nope"]).last?["error"]

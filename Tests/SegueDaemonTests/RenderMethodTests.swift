@@ -218,4 +218,44 @@ struct RenderLimitTests {
         let chart = try #require(try h.result("render.timeline", ["spec": ["animator": "confetti"]]))
         #expect(chart["svg"]?.stringValue?.hasPrefix("<svg") == true)
     }
+
+    @Test("a present spec with style overFullScreen keeps the presenter in the last frame; fullScreen takes it away")
+    func presentSpecStyle() throws {
+        let h = try Harness()
+        func lastFrame(_ extra: [String: JSONValue]) throws -> [String: (opacity: Double, fill: String?)] {
+            var spec: [String: JSONValue] = ["animator": "overlay-present", "kind": "present"]
+            for (k, v) in extra { spec[k] = v }
+            let result = try #require(try h.result("render.filmstrip", ["spec": .object(JSONObject(spec.map { ($0.key, $0.value) })), "frames": 4]))
+            let frames = try framesOf(result["svg"]?.stringValue ?? "")
+            return frames[frames.keys.max() ?? 0] ?? [:]
+        }
+        let over = try lastFrame(["style": "overFullScreen"])
+        #expect(over["from.view"] != nil && over["to.view"] != nil, "\(over.keys)")
+        let full = try lastFrame([:])
+        #expect(full["from.view"] == nil && full["to.view"] != nil, "\(full.keys)")
+    }
+
+    @Test("a spec's presentation plugin places the presented view and keeps the presenter")
+    func presentSpecPresentation() throws {
+        let h = try Harness()
+        let result = try #require(try h.result("render.timeline", [
+            "spec": ["animator": "side-panel-slide", "kind": "dismiss", "presentation": "side-panel"],
+        ]))
+        #expect(result["transition"]?["state"] == "completed")
+        #expect((result["transition"]?["ended_at"]?.doubleValue ?? 0) >= 0.5, "the dismissal ran its 0.5 s")
+    }
+
+    @Test("style and presentation in a spec are checked", arguments: [
+        (["animator": "flip", "kind": "push", "style": "custom"], "spec.style"),
+        (["animator": "flip", "kind": "present", "style": "sideways"], "spec.style"),
+        (["animator": "flip", "kind": "present", "style": "fullScreen", "presentation": "side-panel"], "spec.presentation"),
+        (["animator": "flip", "kind": "present", "presentation": 5], "spec.presentation"),
+        (["animator": "flip", "kind": "present", "presentation": "nope"], "spec.presentation"),
+        (["animator": "flip", "kind": "present", "presentation": "flip"], "spec.presentation"),
+    ] as [(JSONValue, String)])
+    func specStyleChecked(spec: JSONValue, param: String) throws {
+        let h = try Harness()
+        let error = try h.call("render.filmstrip", ["spec": spec]).last?["error"]
+        #expect(error?["data"]?["param"]?.stringValue == param, "\(String(describing: error))")
+    }
 }

@@ -38,6 +38,15 @@ struct StallDetectorTests {
             == .stalled(nanoseconds: 1000 * ms))
     }
 
+    @Test("under systemd's watchdog the timeout stays below WatchdogSec, so the stall is named before systemd kills")
+    func belowWatchdog() {
+        #expect(StallDetector.effectiveTimeout(configured: 10_000, watchdogPingNanoseconds: nil) == 10_000)
+        // WatchdogSec=10: pings every 5 s; the detector fires within 7.5 s.
+        #expect(StallDetector.effectiveTimeout(configured: 10_000, watchdogPingNanoseconds: 5_000 * ms) == 7_500)
+        #expect(StallDetector.effectiveTimeout(configured: 2_000, watchdogPingNanoseconds: 5_000 * ms) == 2_000)
+        #expect(StallDetector.effectiveTimeout(configured: 10_000, watchdogPingNanoseconds: 10 * ms) == 100)
+    }
+
     @Test("the heartbeat counts turns and says when the loop sleeps")
     func heartbeat() {
         let heartbeat = LoopHeartbeat()

@@ -31,9 +31,18 @@ struct PluginCheckTests {
         }
     }
 
+    @Test("the bundled side-panel animator passes with its presentation plugin")
+    func sidePanelWithItsPresentation() throws {
+        let host = PluginHost(directory: repositoryRoot + "/plugins")
+        host.loadAll()
+        let result = try host.check(name: "side-panel-slide", presentation: "side-panel")
+        #expect(result["passed"]?.boolValue == true, "\(problemCodes(result))")
+        #expect(result["cases"]?.arrayValue?.count == 6)
+    }
+
     @Test("the modal and interactive cases find their problems", arguments: [
         ("seedstyle", "select", "animate = function(ctx) local to = ctx:view('to') ctx.container:add(to) segue.animate({ duration = 0.2 }, function() to.alpha = 1 end, function() ctx:complete(true) end) end",
-         "interactive cancel at 0.3", "completed_when_cancelled"),
+         "select interactive cancel at 0.3", "completed_when_cancelled"),
         ("lostpresent", "present", "animate = function(ctx) ctx:complete(true) end", "present (custom)", "missing_to_view"),
         ("fadepresenter", "present", "animate = function(ctx) ctx.container:add(ctx:view('to')) local f = ctx:vc('from').view f.alpha = 0 ctx:complete(true) end",
          "present (custom)", "from_view_not_restored"),
@@ -125,10 +134,13 @@ struct TutorialTests {
         let result = try host.check(name: "fade-out")
         #expect(result["passed"]?.boolValue == false)
         let codes = problemCodes(result)
-        #expect(codes.count == 6)
+        // fade-up declares select, push and pop: 4 straight cases and 3 × 2 interactive ones.
+        #expect(codes.count == 10)
         // Every case that ends with the transition done leaves the from-view faded; a cancel puts it back.
-        #expect(codes.filter { $0.key != "interactive cancel at 0.3" }.values.allSatisfy { $0 == ["from_view_not_restored"] }, "\(codes)")
-        #expect(codes["interactive cancel at 0.3"] == [])
+        let cancels = codes.keys.filter { $0.hasSuffix("cancel at 0.3") }
+        #expect(cancels.count == 3)
+        #expect(codes.filter { !cancels.contains($0.key) }.values.allSatisfy { $0 == ["from_view_not_restored"] }, "\(codes)")
+        #expect(cancels.allSatisfy { codes[$0] == [] }, "\(codes)")
     }
 }
 
@@ -151,8 +163,10 @@ struct DeclaredKindsTests {
         #expect(events.first { $0.name == "bad-kinds" }?.message?.contains("kinds[1] must be one of") == true)
         let result = try host.check(name: "dismiss-only")
         #expect(result["cases"]?.arrayValue?.compactMap { $0["case"]?.stringValue }
-            == ["pop", "dismiss (custom)", "dismiss (fullScreen)"])
-        #expect(result["skipped"]?.arrayValue?.count == 7)
+            == ["pop", "dismiss (custom)", "dismiss (fullScreen)", "pop interactive finish at 0.7",
+                "pop interactive cancel at 0.3", "dismiss (custom) interactive finish at 0.7",
+                "dismiss (custom) interactive cancel at 0.3"])
+        #expect(result["skipped"]?.arrayValue?.count == CheckCase.battery.count - 7)
         // It does not add the to-view (a dismissal's to-view is already there): in a pop that is a problem.
         #expect(allCodes(result).contains("missing_to_view"))
     }

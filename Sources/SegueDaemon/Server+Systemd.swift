@@ -1,0 +1,14 @@
+/// The service manager's side of a running server: `READY=1` and the watchdog's heartbeat.
+extension Server {
+    /// Tells systemd the daemon serves (plugins loaded, socket listening) and, when the unit sets `WatchdogSec=`,
+    /// starts sending `WATCHDOG=1` every half period. The heartbeat is a timer on the event loop itself: a loop that
+    /// stalls stops it, and systemd restarts the daemon.
+    func notifySystemd() {
+        guard let notifier else { return }
+        notifier.send("READY=1\nSTATUS=serving on \(daemon.config.socketPath)")
+        if let interval = SystemdNotifier.environmentWatchdogInterval {
+            watchdogTimer = loop.schedule(in: interval, every: interval) { notifier.send("WATCHDOG=1") }
+            daemon.logger.info("systemd watchdog on", metadata: ["watchdog.interval_ms": "\(interval / 1_000_000)"])
+        }
+    }
+}

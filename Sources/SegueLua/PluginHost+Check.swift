@@ -1,0 +1,63 @@
+import SegueJSON
+import SegueKit
+
+/// `plugins.check`: what is checked before a check starts, and the whole check in one call (tests, tools). The
+/// daemon runs a `PluginCheck` step by step instead, one case per turn of its event loop.
+extension PluginHost {
+    /// Problem codes the check reports (stable: scripts match on them).
+    public static let checkProblemCodes = [
+        "never_completed", "completed_twice", "raised", "too_slow", "extra_views", "missing_to_view",
+        "from_view_not_restored", "appearance_inconsistent", "completed_when_cancelled",
+    ]
+
+    /// Wall time one case may take (2 s).
+    static let checkCaseWallLimitNs: Int64 = 2_000_000_000
+
+    /// Cases of SPEC's battery this engine cannot run yet.
+    public static let pendingCheckCases: [String] = []
+
+    /// A check of the animator `name` (a loaded animator plugin, or the built-in `default-slide`), its present and
+    /// dismiss cases run with the presentation plugin `presentation` and its containers given the delegate plugin
+    /// `delegate`. Everything is checked here; nothing runs until `step()`.
+    public func makeCheck(name: String, size: Size = Size(w: 320, h: 480), presentation: String? = nil,
+                          delegate: String? = nil) throws(EngineError) -> PluginCheck
+    {
+        if name != DefaultSlideAnimator.name {
+            guard let record = loadedRecord(name) else {
+                throw EngineError(.notFound, "no plugin named '\(name)' is loaded", param: "name", id: name)
+            }
+            guard record.kind == "animator" else {
+                throw EngineError(.invalidParams, "plugin '\(name)' is a \(record.kind); plugins.check runs animators", param: "name")
+            }
+        }
+        for (param, plugin, kind) in [("presentation", presentation, "presentation"), ("delegate", delegate, "delegate")] {
+            guard let plugin else { continue }
+            guard let record = loadedRecord(plugin) else {
+                throw EngineError(.notFound, "no plugin named '\(plugin)' is loaded", param: param, id: plugin)
+            }
+            guard record.kind == kind else {
+                throw EngineError(.invalidParams, "plugin '\(plugin)' is a \(record.kind), not a \(kind) plugin", param: param)
+            }
+        }
+        return PluginCheck(host: self, plugin: name, size: size, presentation: presentation, delegate: delegate,
+                           declaredKinds: name == DefaultSlideAnimator.name ? nil : kinds(ofAnimator: name))
+    }
+
+    /// Runs a whole check at once and returns its report.
+    public func check(name: String, size: Size = Size(w: 320, h: 480), presentation: String? = nil,
+                      delegate: String? = nil) throws(EngineError) -> JSONValue
+    {
+        let check = try makeCheck(name: name, size: size, presentation: presentation, delegate: delegate)
+        while !check.isFinished { check.step() }
+        return check.report
+    }
+
+    /// How many scenes hold plugin states now (a check's private scenes must leave none).
+    public var scenesWithPluginState: Int { instances.count }
+
+    /// The record of the loaded plugin `name`.
+    func loadedRecord(_ name: String) -> PluginRecord? {
+        guard let path = byName[name] else { return nil }
+        return files[path]?.records.first { $0.name == name }
+    }
+}

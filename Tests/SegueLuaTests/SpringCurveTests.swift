@@ -1,0 +1,60 @@
+import SegueKit
+import Testing
+
+@testable import SegueLua
+
+@Suite("segue.animate with both spring and curve")
+struct SpringCurveTests {
+    @Test("the spring wins and a plugin.warning names the ignored curve", arguments: [
+        ("'ease_in'", "curve 'ease_in' is ignored"),
+        ("{ 0.2, 0, 0.5, 1 }", "curve {0.2, 0, 0.5, 1} is ignored"),
+    ])
+    func springWins(curve: String, expected: String) throws {
+        let (scene, container, _, b, recorder) = try sceneWithPlugins([
+            "both.lua": """
+                return segue.animator {
+                  duration = 0.5,
+                  animate = function(ctx)
+                    local to = ctx:view("to")
+                    ctx.container:add(to)
+                    to.alpha = 0
+                    segue.animate({ duration = 0.5, curve = \(curve), spring = { damping = 0.3, velocity = 0 } },
+                      function() to.alpha = 1 end, function() ctx:complete(not ctx.cancelled) end)
+                  end,
+                }
+                """,
+        ])
+        let t = try #require(try scene.select(container, index: 1, animator: "both").transition)
+        let warnings = recorder.events.filter { $0.type == "plugin.warning" }.compactMap { $0.fields["message"]?.stringValue }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("the spring wins and \(expected)") == true, "\(warnings)")
+        // An underdamped spring overshoots; no curve would.
+        var highest = 0.0
+        while !t.isEnded {
+            scene.advance(by: 1_000_000_000 / 60)
+            highest = max(highest, b.view.presentation.alpha)
+        }
+        #expect(highest > 1.1)
+    }
+
+    @Test("a spring alone, or a curve alone, warns of nothing")
+    func noWarningAlone() throws {
+        let (scene, container, _, _, recorder) = try sceneWithPlugins([
+            "alone.lua": """
+                return segue.animator {
+                  duration = 0.2,
+                  animate = function(ctx)
+                    local to = ctx:view("to")
+                    ctx.container:add(to)
+                    segue.animate({ duration = 0.2, spring = { damping = 1 } }, function() to.alpha = 1 end)
+                    segue.animate({ duration = 0.2, curve = 'linear' }, function() to.center = to.center end,
+                      function() ctx:complete(true) end)
+                  end,
+                }
+                """,
+        ])
+        _ = try scene.select(container, index: 1, animator: "alone")
+        scene.advance(by: 500_000_000)
+        #expect(recorder.types("plugin.warning").isEmpty)
+    }
+}
