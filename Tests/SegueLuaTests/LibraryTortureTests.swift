@@ -243,6 +243,10 @@ struct LibraryTortureTests {
         ("return load('return 1 + 1')()", "2"),
         ("local parts = { 'return ', '4', '2' } local i = 0 return load(function() i = i + 1 return parts[i] end)()", "42"),
         ("local e = {} load('x = 5', 'c', 't', e)() return e.x", "5"),
+        // (The message handler in force adds a traceback, as it would to the stock load's.)
+        ("return (select(2, load(function() return {} end)):match('^[^\\n]*'))", "snippet:1: reader function must return a string"),
+        ("local n = 0 local f = load(function() n = n + 1 if n == 1 then return 'return 7' end return '' end) return f() .. n", "72"),
+        ("return select(2, load(string.rep(' ', 600) .. 'x ='))", #"[string "                                             ..."]:1: unexpected symbol near <eof>"#),
         ("return select(2, load('x ='))", #"[string "x ="]:1: unexpected symbol near <eof>"#),
         ("local n = 0 for p, c in utf8.codes('häh') do n = n + 1 end return n", "3"),
         ("return utf8.offset('häh', 3)", "4"),
