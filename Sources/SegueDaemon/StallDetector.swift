@@ -104,6 +104,15 @@ final class StallDetector: @unchecked Sendable {
                 now: FileSystem.monotonicNanoseconds(), beat: heartbeat.lastBeat, sleeping: heartbeat.isSleeping,
                 timeoutNanoseconds: timeout * 1_000_000)
             if case .stalled(let nanoseconds) = verdict, !stopped.load(ordering: .relaxed) {
+                // If the report itself cannot be written (stderr a full pipe, a log lock the stuck loop holds),
+                // SIGALRM's default action still ends the process, non-zero, 3 s from now.
+                // (The thread that made this one blocks most signals; this thread must take SIGALRM.)
+                signal(SIGALRM, SIG_DFL)
+                var alarmOnly = sigset_t()
+                sigemptyset(&alarmOnly)
+                sigaddset(&alarmOnly, SIGALRM)
+                pthread_sigmask(SIG_UNBLOCK, &alarmOnly, nil)
+                alarm(3)
                 report(
                     "event loop stalled: no turn for \(nanoseconds / 1_000_000) ms (daemon.stall_timeout_ms = \(timeout)) while running \(activity.description); exiting with status 70 so a supervisor restarts segued")
                 _exit(70)

@@ -60,4 +60,56 @@ struct StallDetectorIntegrationTests {
         for _ in 0..<200 { #expect(try client.call("daemon.ping") == "pong") }
         #expect(daemon.process.isRunning)
     }
+
+    @Test("when the stall cannot even be logged (stderr a full pipe), the process still ends, by SIGALRM")
+    func unloggableStall() throws {
+        // A log pipe nobody reads: the next log line blocks the loop (plugins.reload logs "plugin loaded"), and the
+        // detector's report blocks behind it. The detector armed alarm(3) before reporting, so the process ends.
+        let directory = "/tmp/sgt-" + String(UUID().uuidString.prefix(8))
+        try FileManager.default.createDirectory(atPath: directory + "/plugins", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Self.stallPlugin.write(toFile: directory + "/plugins/stall.lua", atomically: true, encoding: .utf8)
+        try Self.config(stallMs: 200).write(toFile: directory + "/segued.toml", atomically: true, encoding: .utf8)
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binaryDirectory + "/segued")
+        let socket = directory + "/s.sock"
+        process.arguments = ["--config", directory + "/segued.toml", "--socket", socket, "--plugins", directory + "/plugins"]
+        process.standardError = FileHandle(fileDescriptor: ends[1], closeOnDealloc: false)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        var client: SegueClient?
+        for _ in 0..<400 where client == nil {
+            client = try? SegueClient(socketPath: socket)
+            if client == nil { usleep(25_000) }
+        }
+        let connected = try #require(client)
+        #expect(try connected.call("daemon.ping") == "pong")
+        // Fill the pipe without blocking, then make it blocking again (the flag belongs to the pipe, which segued
+        // shares).
+        let flags = fcntl(ends[1], F_GETFL)
+        _ = fcntl(ends[1], F_SETFL, flags | O_NONBLOCK)
+        let filler = [UInt8](repeating: UInt8(ascii: "."), count: 4096)
+        var filled = 0
+        while true {
+            let n = filler.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            filled += n
+        }
+        _ = fcntl(ends[1], F_SETFL, flags)
+        #expect(filled > 0)
+        #expect(throws: (any Error).self) { _ = try connected.call("plugins.reload", [:], timeoutMs: 20_000) }
+        // The generous wait guards a hang; it measures nothing.
+        let deadline = Date().addingTimeInterval(20)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        #expect(!process.isRunning)
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(process.terminationStatus == SIGALRM)
+    }
 }
