@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "segued", targets: ["segued"]),
         .executable(name: "seguectl", targets: ["seguectl"]),
         .executable(name: "segue-bench", targets: ["segue-bench"]),
+        .executable(name: "segue-studio", targets: ["segue-studio"]),
         .library(name: "SegueKit", targets: ["SegueKit"]),
         .library(name: "SegueClient", targets: ["SegueClient"]),
     ],
@@ -65,6 +66,25 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `seguectl studio`: a loopback HTTP + WebSocket page that drives the daemon through its socket. Its own
+        // module and executable, so seguectl neither builds nor loads SwiftNIO's HTTP stack.
+        .target(
+            name: "SegueStudio",
+            dependencies: [
+                "SegueJSON",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "segue-studio",
+            dependencies: [
+                "SegueStudio", "SegueClient", "SegueVersion",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .executableTarget(
             name: "segue-bench",
             dependencies: [
@@ -86,8 +106,9 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["SegueClient", "SegueJSON", "SegueVersion", "segued", "seguectl"]
+            dependencies: ["SegueClient", "SegueJSON", "SegueVersion", "segued", "seguectl", "segue-studio"]
         ),
+        .testTarget(name: "SegueStudioTests", dependencies: ["SegueStudio", "SegueJSON"]),
         .testTarget(name: "SegueCtlKitTests", dependencies: ["SegueCtlKit", "SegueClient", "SegueJSON"]),
         // Runs every file in Tests/Scenarios against a real segued, and seguectl against it.
         .testTarget(

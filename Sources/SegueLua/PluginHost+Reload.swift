@@ -128,7 +128,11 @@ extension PluginHost {
         if let record = failed.removeValue(forKey: path) {
             events.append(PluginEvent(type: "plugin.unloaded", name: record.name, file: path, message: nil))
         }
-        for key in instances.keys { instances[key]?[path] = nil }
+        previous[path] = nil
+        for key in instances.keys {
+            instances[key]?[path] = nil
+            instances[key]?[path + PluginHost.previousSuffix] = nil
+        }
         return events
     }
 

@@ -28,6 +28,11 @@ public struct PluginRecord: Sendable {
     public var memoryBytes: Int
     public var calls: Int
     public var failures: Int
+    /// The load generation of its file: 1 for the first successful load, one more for each later one (a save that
+    /// loads). Unlike `version`, which the plugin declares, it changes with every edit that loads.
+    public var generation: Int = 0
+    /// An animator's declared `kinds` (the cases it is written for), nil when it declares none.
+    public var kinds: [String]?
 
     public var json: JSONValue {
         var o = JSONObject([
@@ -40,6 +45,8 @@ public struct PluginRecord: Sendable {
         o["memory_bytes"] = .number(Double(memoryBytes))
         o["calls"] = .number(Double(calls))
         o["failures"] = .number(Double(failures))
+        o["generation"] = .number(Double(generation))
+        if let kinds { o["kinds"] = .array(kinds.map { .string($0) }) }
         return .object(o)
     }
 }
@@ -72,6 +79,11 @@ public final class PluginHost: AnimatorProvider {
         var records: [PluginRecord]
         /// Animators' optional `kinds` (what they are written for; plugins.check runs those cases only).
         var animatorKinds: [String: [String]] = [:]
+        /// The version before the loaded one (`NAME@previous`): its scenes' states are kept apart.
+        var isPrevious = false
+
+        /// The key of this version's Lua states in `instances`.
+        var instanceKey: String { isPrevious ? file + PluginHost.previousSuffix : file }
     }
 
     var files: [String: LoadedFile] = [:]  // by file path
@@ -80,6 +92,10 @@ public final class PluginHost: AnimatorProvider {
     /// Plugins whose file was deleted (`status: "unloaded"` in plugins.list until a file of that path loads).
     var unloaded: [String: [PluginRecord]] = [:]  // by file path
     var instances: [ObjectIdentifier: [String: PluginInstance]] = [:]
+    /// Successful loads so far, by file path (the `generation` of plugins.list); never goes down.
+    var generations: [String: Int] = [:]
+    /// The last good version before the loaded one, by file path (`NAME@previous`).
+    var previous: [String: LoadedFile] = [:]
     /// Plugin files whose name is not valid UTF-8: the path they are listed under (each invalid byte as `\xHH`) and
     /// the name's bytes. They are reported failed, never loaded.
     var undecodable: [String: [UInt8]] = [:]
@@ -200,8 +216,20 @@ public final class PluginHost: AnimatorProvider {
                 loadedAt: FileSystem.wallSeconds(), loadMs: loadMs, memoryBytes: probe.state.memoryUsed, calls: 0,
                 failures: 0))
         }
-        // Swap atomically: names of the old version go, the new ones come.
-        if let old = files[path] { for record in old.records where byName[record.name] == path { byName[record.name] = nil } }
+        // Swap atomically: names of the old version go, the new ones come; the old version stays runnable as
+        // `NAME@previous`.
+        if let old = files[path] {
+            for record in old.records where byName[record.name] == path { byName[record.name] = nil }
+            var kept = old
+            kept.isPrevious = true
+            previous[path] = kept
+        }
+        let generation = (generations[path] ?? 0) + 1
+        generations[path] = generation
+        for i in records.indices {
+            records[i].generation = generation
+            records[i].kinds = kindsByName[records[i].name]
+        }
         for record in records { byName[record.name] = path }
         files[path] = LoadedFile(file: path, source: source, records: records, animatorKinds: kindsByName)
         failed[path] = nil
@@ -212,7 +240,10 @@ public final class PluginHost: AnimatorProvider {
             unloaded[other] = kept.isEmpty ? nil : kept
         }
         // Scenes make a fresh state from the new source on next use; running transitions keep their instance.
-        for key in instances.keys { instances[key]?[path] = nil }
+        for key in instances.keys {
+            instances[key]?[path] = nil
+            instances[key]?[path + PluginHost.previousSuffix] = nil
+        }
         return records.map { PluginEvent(type: "plugin.loaded", name: $0.name, file: path, message: nil) }
     }
 
@@ -265,9 +296,10 @@ public final class PluginHost: AnimatorProvider {
     func described(_ name: String, kind: String, what: String, param: String, for scene: Scene)
         throws(EngineError) -> (PluginInstance, Int32)?
     {
-        guard let path = byName[name], let file = files[path],
-            let record = file.records.first(where: { $0.name == name })
-        else { return nil }
+        guard let found = try loadedFile(for: name, param: param) else { return nil }
+        let (file, name) = found
+        guard let record = file.records.first(where: { $0.name == name }) else { return nil }
+        let path = file.file
         guard record.kind == kind else {
             throw EngineError(.invalidParams, "plugin '\(name)' is a \(record.kind), not \(what)", param: param)
         }
@@ -349,7 +381,7 @@ public final class PluginHost: AnimatorProvider {
 
     func instance(for file: LoadedFile, scene: Scene) throws(EngineError) -> PluginInstance {
         let key = ObjectIdentifier(scene)
-        if let existing = instances[key]?[file.file] { return existing }
+        if let existing = instances[key]?[file.instanceKey] { return existing }
         let instance: PluginInstance
         do {
             instance = try PluginInstance(
@@ -364,7 +396,7 @@ public final class PluginHost: AnimatorProvider {
             scene?.emit("log", JSONObject([("level", "info"), ("plugin", .string(plugin)), ("message", .string(message))]))
         }
         instance.onWarning = { [weak scene] message in scene?.warn(plugin, message) }
-        instances[key, default: [:]][file.file] = instance
+        instances[key, default: [:]][file.instanceKey] = instance
         return instance
     }
 

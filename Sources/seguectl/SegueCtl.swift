@@ -24,6 +24,7 @@ struct SegueCtl: ParsableCommand {
               seguectl test --spawn Tests/Scenarios
               seguectl preview flip --kind push
               seguectl filmstrip dt-slide cross-dissolve --out strips.svg
+              seguectl studio --open
 
             The socket is --socket PATH (before or after the subcommand), else $SEGUED_SOCKET, else \
             $XDG_RUNTIME_DIR/segued.sock, else /tmp/segued-$UID.sock. tree, plugins, check, stats and test take \
@@ -34,7 +35,7 @@ struct SegueCtl: ParsableCommand {
             """,
         version: SegueVersion.string,
         subcommands: [Call.self, Watch.self, Tree.self, Plugins.self, Check.self, Stats.self, Test.self, Preview.self,
-                      FilmstripCommand.self])
+                      FilmstripCommand.self, Studio.self])
 
     /// Parses and runs like ArgumentParser's own `main`, except that a usage error exits with status 2 (as
     /// documented) rather than EX_USAGE.

@@ -22,7 +22,7 @@ struct InstallTests {
         #expect(install.status == 0, "\(install.err)")
         #expect(install.out.contains("kept \(config)/segued.toml (already there)"))
         let files = [
-            "bin/segued", "bin/seguectl", "share/systemd/user/segued.service", "share/systemd/user/segued.socket",
+            "bin/segued", "bin/seguectl", "bin/segue-studio", "share/systemd/user/segued.service", "share/systemd/user/segued.socket",
             "share/bash-completion/completions/seguectl", "share/zsh/site-functions/_seguectl",
             "share/fish/vendor_completions.d/seguectl.fish", "share/segued/install-manifest",
         ]

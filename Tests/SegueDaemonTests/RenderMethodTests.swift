@@ -207,6 +207,7 @@ struct RenderLimitTests {
             """.write(toFile: dir + "/confetti.lua", atomically: true, encoding: .utf8)
         var config = DaemonConfig()
         config.pluginsDir = dir
+        config.lua.callTimeoutMs = 20_000  // 1 000 views in one call: the budget decides, not a loaded machine's clock
         let daemon = Daemon(config: config, logger: Logger(label: "test"))
         daemon.start()
         let h = try Harness(daemon: daemon)

@@ -1,0 +1,809 @@
+/// The studio's one page: inline style and script, nothing from anywhere else (the server's Content-Security-Policy
+/// forbids it too).
+///
+/// How it works. The page opens a WebSocket to the studio (`/ws?token=…`) and speaks the daemon's JSON-RPC through
+/// it, one request per message (`RelayPolicy` says which methods). Each animator on show is a *lane*: a manual-clock
+/// scene of its own (`studio-…`) holding two view controllers in the container the case needs, with the transition
+/// started in it. The playhead is that scene's clock: playing advances it (`clock.advance`), seeking back rebuilds
+/// the lane and advances to the time, and each step draws `scene.tree {presentation: true}` as positioned boxes with
+/// CSS transforms. Dragging the scrubber restarts the lanes as interactive transitions and sends
+/// `transition.update`; releasing sends `transition.finish` (past half-way) or `transition.cancel` with the
+/// completion speed and curve, and the clock plays the rest. The filmstrip, the curves and the event list come
+/// from a second run of the same case played to its end (`render.filmstrip` / `render.timeline` of that
+/// transition), with a playhead mark kept in step. Plugin events (`plugin.loaded`, `plugin.failed`) refresh the
+/// list; a new version of the animator on show rebuilds the lanes and plays it, a failed one shows its error while
+/// the last good version keeps playing. The studio's own `studio.daemon` notification says when the daemon went
+/// away and came back; the page then builds everything again.
+///
+/// For tests, `document.body.dataset` carries `animator`, `duration` (seconds, as the transition reports it),
+/// `version` (the plugin's load generation), `state` (`playing`, `paused`, `scrubbing`, `completing`, `ended`,
+/// `loading`), `time`, `percent`, `connected` and `completed` (after a scrub's release: `true` or `false`).
+enum StudioPage {
+    static let html = #"""
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>segued studio</title>
+<style>
+  :root { --fg: #1d1d1f; --muted: #6e6e73; --line: #d2d2d7; --accent: #0a84ff; --bad: #d70015; --bg: #f5f5f7; }
+  * { box-sizing: border-box; }
+  body { margin: 0; font: 13px/1.4 system-ui, sans-serif; color: var(--fg); background: var(--bg); }
+  header { display: flex; align-items: center; gap: 12px; padding: 8px 14px; background: #fff;
+           border-bottom: 1px solid var(--line); }
+  header h1 { font-size: 15px; margin: 0; }
+  #status { font-size: 12px; color: var(--muted); }
+  #status.down { color: var(--bad); font-weight: 600; }
+  #banner { display: none; padding: 6px 14px; background: #fff4ce; border-bottom: 1px solid #e8d48b; }
+  #banner.show { display: block; }
+  main { display: grid; grid-template-columns: 270px 1fr; gap: 12px; padding: 12px; }
+  section { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px; }
+  h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: 0 0 6px; }
+  #plugins { list-style: none; margin: 0; padding: 0; }
+  #plugins li { padding: 4px 6px; border-radius: 5px; cursor: default; }
+  #plugins li.animator { cursor: pointer; }
+  #plugins li.current { background: #e8f1fe; }
+  #plugins li .kind { color: var(--muted); font-size: 11px; }
+  #plugins li .gen { float: right; color: var(--muted); font-size: 11px; }
+  #plugins li .err { display: block; color: var(--bad); font-size: 11px; white-space: pre-wrap; }
+  #plugins li.failed .name { color: var(--bad); }
+  .controls { display: flex; flex-wrap: wrap; gap: 8px 14px; align-items: center; margin-bottom: 8px; }
+  .controls label { display: flex; gap: 4px; align-items: center; }
+  input[type=number] { width: 58px; }
+  #plugin-error { display: none; margin: 6px 0; padding: 6px 8px; border-radius: 6px; background: #fde7e9;
+                  color: var(--bad); white-space: pre-wrap; font: 12px ui-monospace, monospace; }
+  #plugin-error.show { display: block; }
+  #stages { display: flex; gap: 16px; flex-wrap: wrap; }
+  .lane { display: flex; flex-direction: column; gap: 4px; }
+  .lane .title { font-weight: 600; }
+  .lane .title span { font-weight: 400; color: var(--muted); }
+  .stage { position: relative; overflow: hidden; background: #000; border-radius: 6px; }
+  .stage .v { position: absolute; transform-origin: 50% 50%; }
+  .stage .v > .label { position: absolute; left: 4px; top: 2px; font-size: 10px; color: rgba(255,255,255,.85);
+                       text-shadow: 0 0 2px #000; pointer-events: none; }
+  .player { display: flex; align-items: center; gap: 10px; margin: 8px 0; }
+  #scrub { flex: 1; }
+  #time { font: 12px ui-monospace, monospace; min-width: 150px; text-align: right; }
+  button { font: inherit; padding: 3px 12px; border-radius: 6px; border: 1px solid var(--line); background: #fff; }
+  button:hover { border-color: var(--accent); }
+  .pictures { display: grid; grid-template-columns: 1fr; gap: 10px; margin-top: 10px; }
+  .picture { position: relative; overflow-x: auto; }
+  .picture img { display: block; max-width: 100%; }
+  .picture .mark { position: absolute; border: 2px solid var(--accent); border-radius: 3px; pointer-events: none; }
+  .picture .head { position: absolute; width: 2px; background: var(--accent); pointer-events: none; }
+  #events { max-height: 220px; overflow: auto; margin: 0; padding: 0; list-style: none;
+            font: 12px ui-monospace, monospace; }
+  #events li { padding: 1px 4px; color: #aeaeb2; }
+  #events li.past { color: var(--fg); }
+  #events li .t { display: inline-block; width: 62px; color: var(--muted); }
+</style>
+</head>
+<body data-state="loading" data-connected="false">
+<header>
+  <h1>segued studio</h1>
+  <span id="status">connecting…</span>
+</header>
+<div id="banner"></div>
+<main>
+  <section>
+    <h2>Plugins</h2>
+    <ul id="plugins"></ul>
+  </section>
+  <div>
+    <section>
+      <div class="controls">
+        <label>animator <select id="animator"></select></label>
+        <label>compare with <select id="compare"><option value="">—</option></select></label>
+        <label>case <select id="kind">
+          <option value="select">select forward</option><option value="select-backward">select backward</option>
+          <option value="push">push</option><option value="pop">pop</option>
+          <option value="present">present</option><option value="dismiss">dismiss</option>
+        </select></label>
+        <label>style <select id="style">
+          <option value="fullScreen">fullScreen</option><option value="overFullScreen">overFullScreen</option>
+          <option value="custom">custom</option>
+        </select></label>
+        <label>presentation <select id="presentation"><option value="">—</option></select></label>
+      </div>
+      <div class="controls">
+        <label>size <input id="w" type="number" min="40" max="2000" value="320">×<input id="h" type="number" min="40" max="2000" value="480"></label>
+        <label>from <input id="from-color" type="color" value="#ff3b30"></label>
+        <label>to <input id="to-color" type="color" value="#007aff"></label>
+        <label>completion speed <input id="completion-speed" type="number" min="0.1" max="10" step="0.1" value="1"></label>
+        <label>curve <select id="completion-curve">
+          <option value="">as the animation</option><option>linear</option><option>ease_in</option>
+          <option>ease_out</option><option>ease_in_out</option>
+        </select></label>
+      </div>
+      <div id="plugin-error"></div>
+      <div id="stages"></div>
+      <div class="player">
+        <button id="play">Pause</button>
+        <label>speed <select id="speed">
+          <option>0.1</option><option>0.25</option><option>0.5</option><option selected>1</option><option>2</option>
+        </select></label>
+        <label><input id="loop" type="checkbox" checked> loop</label>
+        <input id="scrub" type="range" min="0" max="1000" value="0" title="drag: the real interactive transition">
+        <span id="time"></span>
+      </div>
+    </section>
+    <div class="pictures">
+      <section><h2>Filmstrip</h2><div id="filmstrips"></div></section>
+      <section><h2>Curves</h2><div id="curves"></div></section>
+      <section><h2>Events</h2><ul id="events"></ul></section>
+    </div>
+  </div>
+</main>
+<script>
+"use strict";
+const $ = (id) => document.getElementById(id);
+const body = document.body;
+const token = new URLSearchParams(location.search).get("token") || "";
+const hashParams = new URLSearchParams(location.hash.slice(1));
+
+// ---- The connection: JSON-RPC through the studio ----------------------------------------------------------
+const rpc = { ws: null, next: 1, pending: new Map(), session: 0 };
+
+function connect() {
+  const ws = new WebSocket(`ws://${location.host}/ws?token=${encodeURIComponent(token)}`);
+  rpc.ws = ws;
+  ws.onmessage = (m) => {
+    let msg;
+    try { msg = JSON.parse(m.data); } catch (e) { return; }
+    if (msg.method === "event") return onEvent(msg.params);
+    if (msg.method === "studio.daemon") return onDaemon(msg.params);
+    const waiter = rpc.pending.get(msg.id);
+    if (!waiter) return;
+    rpc.pending.delete(msg.id);
+    if (msg.error) waiter.reject(Object.assign(new Error(msg.error.message), { rpc: msg.error }));
+    else waiter.resolve(msg.result);
+  };
+  ws.onclose = () => {
+    setStatus("the studio closed the connection; retrying…", true);
+    failPending("the studio connection closed");
+    setTimeout(connect, 1000);
+  };
+}
+
+function call(method, params) {
+  return new Promise((resolve, reject) => {
+    if (!rpc.ws || rpc.ws.readyState !== 1) return reject(new Error("not connected"));
+    const id = rpc.next++;
+    rpc.pending.set(id, { resolve, reject });
+    rpc.ws.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+  });
+}
+
+function failPending(why) {
+  for (const waiter of rpc.pending.values()) waiter.reject(new Error(why));
+  rpc.pending.clear();
+}
+
+function setStatus(text, down) {
+  $("status").textContent = text;
+  $("status").classList.toggle("down", !!down);
+}
+
+function banner(text) {
+  $("banner").textContent = text || "";
+  $("banner").classList.toggle("show", !!text);
+}
+
+function onDaemon(p) {
+  body.dataset.connected = String(p.connected);
+  if (!p.connected) {
+    setStatus(`no daemon answers at ${p.socket}; retrying…`, true);
+    banner(p.session > 0
+      ? "The daemon stopped or restarted: the studio is reconnecting. Everything is rebuilt when it is back."
+      : `No daemon answers at ${p.socket}: start it (scripts/start). The studio connects as soon as it is up.`);
+    failPending("the daemon went away");
+    studio.lanes = [];
+    return;
+  }
+  setStatus(`connected to ${p.socket}`);
+  banner(p.session > 1 ? "The daemon restarted: reconnected, and the scenes were built again." : "");
+  studio.epoch++;
+  serial(start).catch(showFailure);
+}
+
+// ---- Work runs one piece at a time -------------------------------------------------------------------------
+let chain = Promise.resolve();
+function serial(fn) {
+  const p = chain.then(fn);
+  chain = p.catch(() => {});
+  return p;
+}
+
+function showFailure(e) {
+  if (e && /not connected|went away|closed/.test(e.message)) return;
+  $("plugin-error").textContent = e && e.message ? e.message : String(e);
+  $("plugin-error").classList.add("show");
+}
+
+// ---- State ----------------------------------------------------------------------------------------------------
+const studio = {
+  epoch: 0,            // grows with each daemon session
+  plugins: [],
+  lanes: [],
+  playing: true,
+  t: 0,                // the playhead, seconds from the transition's start
+  end: 0,              // where playing stops or loops
+  mode: "play",        // play | scrubbing | completing
+  percent: 0,
+  scrubTarget: null,
+  pictureRun: 0,
+  collect: null,       // {scene, list}: the picture run's events
+};
+let sceneCounter = 0;
+
+function settings() {
+  const kind = $("kind").value;
+  return {
+    kind: kind === "select-backward" ? "select" : kind,
+    backward: kind === "select-backward",
+    style: $("style").value,
+    presentation: $("presentation").value || null,
+    size: { w: clamp(+$("w").value || 320, 40, 2000), h: clamp(+$("h").value || 480, 40, 2000) },
+    colors: [$("from-color").value, $("to-color").value],
+  };
+}
+
+function clamp(x, lo, hi) { return Math.min(hi, Math.max(lo, x)); }
+
+// ---- Plugins ----------------------------------------------------------------------------------------------
+async function loadPlugins() {
+  studio.plugins = await call("plugins.list", {});
+  const list = $("plugins");
+  list.textContent = "";
+  for (const p of studio.plugins) {
+    const li = document.createElement("li");
+    li.className = `${p.kind} ${p.status}` + (p.name === $("animator").value ? " current" : "");
+    li.dataset.plugin = p.name;
+    li.innerHTML = `<span class="name"></span> <span class="kind"></span><span class="gen"></span>`;
+    li.querySelector(".name").textContent = p.name;
+    li.querySelector(".kind").textContent = `${p.kind} · ${p.status}`;
+    li.querySelector(".gen").textContent = p.generation ? `v${p.version || "?"} · load ${p.generation}` : "";
+    if (p.error) {
+      const err = document.createElement("span");
+      err.className = "err";
+      const line = /:(\d+):/.exec(p.error);
+      err.textContent = (line ? `line ${line[1]}: ` : "") + p.error;
+      li.appendChild(err);
+    }
+    if (p.kind === "animator" && p.status === "loaded") {
+      li.onclick = () => { $("animator").value = p.name; changed(); };
+    }
+    list.appendChild(li);
+  }
+  const animators = ["default-slide"].concat(
+    studio.plugins.filter((p) => p.kind === "animator" && p.status === "loaded").map((p) => p.name));
+  fillSelect($("animator"), animators, hashParams.get("animator") || "dt-slide");
+  hashParams.delete("animator");
+  const compare = [""].concat(animators);
+  const current = record($("animator").value);
+  if (current && current.generation > 1) compare.push(current.name + "@previous");
+  fillSelect($("compare"), compare, "");
+  const presentations = [""].concat(studio.plugins.filter((p) => p.kind === "presentation" && p.status === "loaded")
+    .map((p) => p.name));
+  fillSelect($("presentation"), presentations, "");
+  markCases();
+  showPluginError();
+}
+
+/// Cases the animator does not declare in its `kinds` stay playable (to see what happens) but are marked.
+function markCases() {
+  const r = record($("animator").value);
+  for (const option of $("kind").options) {
+    const kind = option.value.replace("-backward", "");
+    const declared = !r || !r.kinds || r.kinds.includes(kind);
+    option.textContent = option.textContent.replace(/ \(not in its kinds\)$/, "") + (declared ? "" : " (not in its kinds)");
+  }
+}
+
+function fillSelect(select, values, fallback) {
+  const keep = select.value;
+  select.textContent = "";
+  for (const v of values) {
+    const o = document.createElement("option");
+    o.value = v;
+    o.textContent = v || "—";
+    select.appendChild(o);
+  }
+  select.value = values.includes(keep) && keep !== "" ? keep : (values.includes(fallback) ? fallback : values[0]);
+}
+
+function record(name) { return studio.plugins.find((p) => p.name === name); }
+
+function showPluginError() {
+  const r = record($("animator").value);
+  const box = $("plugin-error");
+  if (r && r.error) {
+    const line = /:(\d+):/.exec(r.error);
+    box.textContent = (line ? `line ${line[1]}: ` : "") + r.error + "\n(the last good version keeps playing)";
+    box.classList.add("show");
+  } else {
+    box.textContent = "";
+    box.classList.remove("show");
+  }
+  body.dataset.pluginError = r && r.error ? "true" : "false";
+}
+
+let reloadTimer = null;
+const reloaded = new Set();   // plugins loaded again in the current burst of plugin events
+function onEvent(e) {
+  if (e.type && e.type.startsWith("plugin.")) {
+    if (e.type === "plugin.loaded") reloaded.add(e.name);
+    clearTimeout(reloadTimer);
+    // One refresh for a burst (a file defines several plugins); a new version of what is on show plays at once.
+    reloadTimer = setTimeout(() => serial(async () => {
+      const names = [...reloaded];
+      reloaded.clear();
+      await loadPlugins();
+      const onShow = studio.lanes.map((l) => l.animator.replace(/@previous$/, ""));
+      if (names.some((n) => onShow.includes(n))) await rebuildAll(true);
+      else showVersion();
+    }).catch(showFailure), 20);
+    return;
+  }
+  if (studio.collect && e.scene === studio.collect.scene) studio.collect.list.push(e);
+  for (const lane of studio.lanes) {
+    if (e.scene === lane.scene && e.type === "transition.completed" && e.transition === lane.transition) {
+      lane.ended = true;
+      lane.completed = e.completed;
+    }
+  }
+}
+
+function showVersion() {
+  const r = record($("animator").value);
+  body.dataset.version = r && r.generation ? String(r.generation) : "0";
+}
+
+// ---- Lanes: one scene per animator on show ----------------------------------------------------------------
+function newSceneID() { return `studio-${Date.now().toString(36)}-${++sceneCounter}`; }
+
+async function buildLane(animator, interactive, forPictures, sceneID) {
+  const s = settings();
+  const scene = sceneID || newSceneID();
+  await call("scene.create", { id: scene, size: s.size, clock: "manual" });
+  const sub = await call("events.subscribe", { scene, types: ["lifecycle", "transition", "log"] });
+  await call("vc.create", { scene, id: "from", title: "From", color: s.colors[0] });
+  await call("vc.create", { scene, id: "to", title: "To", color: s.colors[1] });
+  const opts = { scene, animator, interactive: !!interactive };
+  const modal = { style: s.style };
+  if (s.style === "custom" && s.presentation) modal.presentation = s.presentation;
+  let started;
+  // Events before the transition's own start call are the set-up's: the event list leaves them out.
+  const begin = (method, params) => {
+    if (studio.collect && studio.collect.scene === scene) studio.collect.mark = studio.collect.list.length;
+    return call(method, params);
+  };
+  switch (s.kind) {
+    case "select":
+      await call("container.create", { scene, id: "c", kind: "custom",
+                                       children: s.backward ? ["to", "from"] : ["from", "to"] });
+      await call("scene.set_root", { scene, vc: "c" });
+      if (s.backward) await call("container.select", { scene, container: "c", index: 1, animated: false });
+      started = await begin("container.select", Object.assign({ container: "c", index: s.backward ? 0 : 1 }, opts));
+      break;
+    case "push":
+      await call("container.create", { scene, id: "nav", kind: "navigation", root: "from" });
+      await call("scene.set_root", { scene, vc: "nav" });
+      started = await begin("nav.push", Object.assign({ container: "nav", vc: "to" }, opts));
+      break;
+    case "pop":
+      await call("container.create", { scene, id: "nav", kind: "navigation", children: ["to", "from"] });
+      await call("scene.set_root", { scene, vc: "nav" });
+      started = await begin("nav.pop", Object.assign({ container: "nav" }, opts));
+      break;
+    case "present":
+      await call("scene.set_root", { scene, vc: "from" });
+      started = await begin("modal.present", Object.assign({ presenting: "from", presented: "to" }, modal, opts));
+      break;
+    case "dismiss":
+      await call("scene.set_root", { scene, vc: "to" });
+      await call("modal.present", Object.assign({ scene, presenting: "to", presented: "from", animated: false }, modal));
+      started = await begin("modal.dismiss", Object.assign({ presented: "from" }, opts));
+      break;
+  }
+  return { animator, scene, subscription: sub.subscription, transition: started.transition,
+           duration: started.duration, t: 0, interactive: !!interactive, ended: false, completed: null,
+           forPictures: !!forPictures };
+}
+
+async function dropLane(lane) {
+  if (!lane) return;
+  try { await call("events.unsubscribe", { subscription: lane.subscription }); } catch (e) { }
+  try { await call("scene.destroy", { scene: lane.scene }); } catch (e) { }
+}
+
+function lanesWanted() {
+  const names = [$("animator").value];
+  if ($("compare").value) names.push($("compare").value);
+  return names;
+}
+
+/// Builds every lane again (new settings, a new plugin version): the playhead restarts at 0.
+async function rebuildAll(play) {
+  const old = studio.lanes;
+  studio.lanes = [];
+  for (const lane of old) await dropLane(lane);
+  const lanes = [];
+  try {
+    for (const name of lanesWanted()) lanes.push(await buildLane(name, false));
+  } catch (e) {
+    for (const lane of lanes) await dropLane(lane);
+    drawStages([]);
+    throw e;
+  }
+  studio.lanes = lanes;
+  studio.t = 0;
+  studio.mode = "play";
+  studio.end = Math.max(...lanes.map((l) => l.duration), 1 / 60);
+  body.dataset.animator = lanes[0].animator;
+  body.dataset.duration = String(lanes[0].duration);
+  body.dataset.completed = "";
+  showVersion();
+  if (play !== undefined) studio.playing = play;
+  $("play").textContent = studio.playing ? "Pause" : "Play";
+  $("plugin-error").classList.toggle("show", !!(record(lanes[0].animator) || {}).error);
+  await drawLanes();
+  await drawPictures();
+}
+
+/// Moves every lane to time t: forward by advancing its clock, backward by building it again.
+async function seek(t) {
+  for (let i = 0; i < studio.lanes.length; i++) {
+    let lane = studio.lanes[i];
+    if (t < lane.t - 1e-9 || lane.interactive) {
+      const fresh = await buildLane(lane.animator, false);
+      await dropLane(lane);
+      studio.lanes[i] = lane = fresh;
+    }
+    const ms = (t - lane.t) * 1000;
+    if (ms > 0) await call("clock.advance", { scene: lane.scene, ms });
+    lane.t = t;
+  }
+  studio.t = t;
+  await drawLanes();
+}
+
+// ---- Drawing the live scene -----------------------------------------------------------------------------------
+function drawStages(trees) {
+  const stages = $("stages");
+  const s = settings();
+  const scale = Math.min(1, 340 / s.size.w, 420 / s.size.h);
+  stages.textContent = "";
+  trees.forEach((tree, i) => {
+    const lane = studio.lanes[i];
+    const box = document.createElement("div");
+    box.className = "lane";
+    const title = document.createElement("div");
+    title.className = "title";
+    title.textContent = lane.animator + " ";
+    const info = document.createElement("span");
+    const r = record(lane.animator.replace(/@previous$/, ""));
+    // Only successful loads count, so the version before the loaded one is always one load earlier.
+    const load = r && r.generation ? r.generation - (/@previous$/.test(lane.animator) ? 1 : 0) : 0;
+    info.textContent = `${lane.duration} s` + (load ? ` · load ${load}` : "");
+    title.appendChild(info);
+    const stage = document.createElement("div");
+    stage.className = "stage";
+    stage.style.width = `${s.size.w * scale}px`;
+    stage.style.height = `${s.size.h * scale}px`;
+    const inner = document.createElement("div");
+    inner.style.cssText = `position:absolute;left:0;top:0;width:${s.size.w}px;height:${s.size.h}px;`
+      + `transform:scale(${scale});transform-origin:0 0;`;
+    if (tree) inner.appendChild(viewElement(tree.views, { x: 0, y: 0 }));
+    stage.appendChild(inner);
+    box.appendChild(title);
+    box.appendChild(stage);
+    stages.appendChild(box);
+  });
+}
+
+function viewElement(node, parentBounds) {
+  // What is on screen now: the presentation values (the model's when the view is not animating).
+  const v = node.presentation || node;
+  const el = document.createElement("div");
+  el.className = "v";
+  el.dataset.view = node.id;
+  const b = v.bounds, c = v.center;
+  el.style.left = `${c.x - b.w / 2 - parentBounds.x}px`;
+  el.style.top = `${c.y - b.h / 2 - parentBounds.y}px`;
+  el.style.width = `${b.w}px`;
+  el.style.height = `${b.h}px`;
+  el.style.opacity = String(clamp(v.alpha, 0, 1));
+  el.style.background = v.color || "transparent";
+  if (v.corner_radius) el.style.borderRadius = `${v.corner_radius}px`;
+  if (v.hidden) el.style.display = "none";
+  const t = v.transform || {};
+  if (t.m) el.style.transform = `matrix3d(${t.m.join(",")})`;
+  else if ("a" in t) el.style.transform = `matrix(${t.a},${t.b},${t.c},${t.d},${t.tx},${t.ty})`;
+  if (/^(from|to)\.view$/.test(node.id)) {
+    const label = document.createElement("span");
+    label.className = "label";
+    label.textContent = node.id.replace(".view", "");
+    el.appendChild(label);
+  }
+  const subviews = (node.subviews || []).map((s, i) => [s, i]).sort((p, q) => (p[0].z - q[0].z) || (p[1] - q[1]));
+  for (const [s] of subviews) el.appendChild(viewElement(s, b));
+  return el;
+}
+
+async function drawLanes() {
+  const trees = [];
+  for (const lane of studio.lanes) trees.push(await call("scene.tree", { scene: lane.scene, presentation: true }));
+  drawStages(trees);
+  showPlayhead();
+}
+
+function showPlayhead() {
+  const end = Math.max(studio.end, 1e-6);
+  if (studio.mode !== "scrubbing") $("scrub").value = String(Math.round(clamp(studio.t / end, 0, 1) * 1000));
+  const pct = studio.mode === "play" ? clamp(studio.t / Math.max(studio.lanes[0] ? studio.lanes[0].duration : 1, 1e-6), 0, 1)
+                                     : studio.percent;
+  $("time").textContent = `${studio.t.toFixed(3)} s / ${end.toFixed(3)} s · ${(pct * 100).toFixed(0)} %`;
+  body.dataset.time = studio.t.toFixed(4);
+  body.dataset.percent = pct.toFixed(4);
+  body.dataset.state = studio.mode === "play" ? (studio.playing ? "playing" : "paused") : studio.mode;
+  // The filmstrip frame at or before the playhead, the curves' now-line, the events so far.
+  for (const strip of document.querySelectorAll(".picture.strip")) {
+    const frames = JSON.parse(strip.dataset.frames);
+    const img = strip.querySelector("img");
+    const k = img.clientWidth / (+strip.dataset.width || 1);
+    let pick = frames[0];
+    for (const f of frames) if (f.time <= studio.t + 1e-6) pick = f;
+    const mark = strip.querySelector(".mark");
+    if (pick && mark) {
+      mark.style.left = `${img.offsetLeft + pick.x * k}px`; mark.style.top = `${img.offsetTop + pick.y * k}px`;
+      mark.style.width = `${pick.w * k}px`; mark.style.height = `${pick.h * k}px`;
+    }
+  }
+  for (const chart of document.querySelectorAll(".picture.chart")) {
+    const img = chart.querySelector("img");
+    const xMax = +chart.dataset.xmax || 1;
+    const x = (78 + clamp(studio.t, 0, xMax) / xMax * 662) / 760 * img.clientWidth;
+    const head = chart.querySelector(".head");
+    head.style.left = `${img.offsetLeft + x}px`;
+    head.style.top = `${img.offsetTop}px`;
+    head.style.height = `${img.offsetHeight}px`;
+  }
+  for (const li of $("events").children) li.classList.toggle("past", +li.dataset.time <= studio.t + 1e-6);
+}
+
+// ---- Pictures: the same case run to its end, then drawn by the daemon ------------------------------------
+async function drawPictures() {
+  const run = ++studio.pictureRun;
+  const strips = [], charts = [], events = [];
+  for (const name of lanesWanted()) {
+    // The events of the first lane's run are kept for the list (they arrive before each response).
+    const collected = [];
+    const sceneID = newSceneID();
+    studio.collect = strips.length === 0 ? { scene: sceneID, list: collected } : null;
+    const lane = await buildLane(name, false, true, sceneID);
+    try {      for (let i = 0; i < 20; i++) {
+        await call("clock.advance", { scene: lane.scene, ms: Math.max(lane.duration * 1000, 16) + 50 });
+        const got = await call("transition.get", { scene: lane.scene, transition: lane.transition });
+        if (got.state === "completed" || got.state === "cancelled" || got.state === "failed") break;
+      }
+      const strip = await call("render.filmstrip", { scene: lane.scene, transition: lane.transition, frames: 8 });
+      const chart = await call("render.timeline", { scene: lane.scene, transition: lane.transition });
+      strips.push({ name, strip });
+      const last = strip.frames.length ? strip.frames[strip.frames.length - 1].time : 0;
+      charts.push({ name, chart, xMax: Math.max(last, lane.duration, 1e-3) });
+      if (studio.collect) events.push(...collected.slice(studio.collect.mark || 0));
+    } finally {
+      studio.collect = null;
+      await dropLane(lane);
+    }
+  }
+  if (run !== studio.pictureRun) return;
+  $("filmstrips").textContent = "";
+  for (const { name, strip } of strips) {
+    const div = picture("strip", name, strip.svg);
+    div.dataset.frames = JSON.stringify(strip.frames);
+    div.dataset.width = String(strip.width);
+    div.appendChild(Object.assign(document.createElement("div"), { className: "mark" }));
+    $("filmstrips").appendChild(div);
+  }
+  $("curves").textContent = "";
+  for (const { name, chart, xMax } of charts) {
+    const div = picture("chart", name, chart.svg);
+    div.dataset.xmax = String(xMax);
+    div.appendChild(Object.assign(document.createElement("div"), { className: "head" }));
+    $("curves").appendChild(div);
+  }
+  showEvents(events);
+  showPlayhead();
+}
+
+function picture(kind, name, svg) {
+  const div = document.createElement("div");
+  div.className = `picture ${kind}`;
+  const caption = document.createElement("div");
+  caption.textContent = name;
+  const img = document.createElement("img");
+  img.alt = `${kind} of ${name}`;
+  img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg);
+  img.onload = showPlayhead;
+  div.appendChild(caption);
+  div.appendChild(img);
+  return div;
+}
+
+function showEvents(list) {
+  const ul = $("events");
+  ul.textContent = "";
+  for (const e of list) {
+    const li = document.createElement("li");
+    li.dataset.time = String(e.time || 0);
+    const t = document.createElement("span");
+    t.className = "t";
+    t.textContent = `${(e.time || 0).toFixed(3)}`;
+    li.appendChild(t);
+    const rest = Object.assign({}, e);
+    for (const k of ["seq", "scene", "time", "type"]) delete rest[k];
+    li.appendChild(document.createTextNode(`${e.type} ${JSON.stringify(rest)}`));
+    ul.appendChild(li);
+  }
+}
+
+// ---- The playhead loop ------------------------------------------------------------------------------------------
+let busy = false, lastFrame = null;
+function tick(now) {
+  requestAnimationFrame(tick);
+  const dt = lastFrame === null ? 0 : Math.min((now - lastFrame) / 1000, 0.1);
+  lastFrame = now;
+  if (busy || studio.lanes.length === 0) return;
+  if (studio.mode === "scrubbing") {
+    if (studio.scrubTarget === null) return;
+    const percent = studio.scrubTarget;
+    studio.scrubTarget = null;
+    busy = true;
+    serial(() => scrubTo(percent)).catch(showFailure).finally(() => { busy = false; });
+    return;
+  }
+  if (studio.mode === "completing") {
+    busy = true;
+    serial(() => complete(dt * +$("speed").value)).catch(showFailure).finally(() => { busy = false; });
+    return;
+  }
+  if (!studio.playing) return;
+  let t = studio.t + dt * +$("speed").value;
+  if (studio.t >= studio.end) {
+    if (!$("loop").checked) { studio.playing = false; $("play").textContent = "Play"; showPlayhead(); return; }
+    t = 0;
+  }
+  t = Math.min(t, studio.end);
+  busy = true;
+  serial(() => seek(t)).catch(showFailure).finally(() => { busy = false; });
+}
+
+// ---- Scrubbing: the real interactive transition ---------------------------------------------------------
+async function beginScrub() {
+  studio.mode = "scrubbing";
+  studio.playing = false;
+  $("play").textContent = "Play";
+  body.dataset.completed = "";
+  for (let i = 0; i < studio.lanes.length; i++) {
+    const old = studio.lanes[i];
+    studio.lanes[i] = await buildLane(old.animator, true);
+    await dropLane(old);
+  }
+  showPlayhead();
+}
+
+async function scrubTo(percent) {
+  for (const lane of studio.lanes) {
+    if (lane.interactive && !lane.ended) {
+      await call("transition.update", { scene: lane.scene, transition: lane.transition, percent });
+    }
+  }
+  studio.percent = percent;
+  studio.t = percent * (studio.lanes[0] ? studio.lanes[0].duration : 0);
+  await drawLanes();
+}
+
+async function release(percent) {
+  await scrubTo(percent);
+  const finish = percent >= 0.5;
+  const params = {};
+  const speed = +$("completion-speed").value;
+  if (speed > 0) params.speed = speed;
+  if ($("completion-curve").value) params.curve = $("completion-curve").value;
+  for (const lane of studio.lanes) {
+    if (!lane.ended) {
+      await call(finish ? "transition.finish" : "transition.cancel",
+                 Object.assign({ scene: lane.scene, transition: lane.transition }, params));
+    }
+  }
+  studio.mode = "completing";
+  showPlayhead();
+}
+
+/// Plays a released scrub to its end on the clock, following the transition's percent.
+async function complete(dt) {
+  let done = true;
+  for (const lane of studio.lanes) {
+    if (lane.ended) continue;
+    await call("clock.advance", { scene: lane.scene, ms: Math.max(dt * 1000, 1) });
+    const got = await call("transition.get", { scene: lane.scene, transition: lane.transition });
+    if (lane === studio.lanes[0]) studio.percent = got.percent;
+    if (got.state === "completed" || got.state === "cancelled" || got.state === "failed") {
+      lane.ended = true;
+      lane.completed = got.state === "completed";
+    } else {
+      done = false;
+    }
+  }
+  studio.t = studio.percent * (studio.lanes[0] ? studio.lanes[0].duration : 0);
+  if (done) {
+    studio.mode = "play";
+    studio.playing = false;
+    body.dataset.completed = String(studio.lanes[0].completed);
+    // The lanes stay where the interaction left them; Play starts again from the start.
+    studio.t = studio.lanes[0].completed ? studio.end : 0;
+    for (const lane of studio.lanes) lane.t = Infinity;
+  }
+  await drawLanes();
+}
+
+// ---- Controls ------------------------------------------------------------------------------------------------
+function changed() {
+  serial(async () => {
+    await loadPlugins();
+    await rebuildAll(true);
+  }).catch(showFailure);
+}
+
+for (const id of ["animator", "compare", "kind", "style", "presentation", "w", "h", "from-color", "to-color"]) {
+  $(id).addEventListener("change", changed);
+}
+
+$("play").onclick = () => {
+  if (studio.mode !== "play") return;
+  studio.playing = !studio.playing;
+  if (studio.playing && studio.t >= studio.end) studio.t = studio.end;  // loops to 0 on the next frame
+  if (studio.playing && !isFinite(studio.lanes[0] ? studio.lanes[0].t : 0)) {
+    serial(() => seek(0)).catch(showFailure);
+  }
+  $("play").textContent = studio.playing ? "Pause" : "Play";
+  showPlayhead();
+};
+
+const scrub = $("scrub");
+scrub.addEventListener("pointerdown", () => {
+  if (studio.mode === "scrubbing") return;
+  studio.scrubTarget = null;
+  serial(beginScrub).catch(showFailure);
+  studio.mode = "scrubbing";
+});
+scrub.addEventListener("input", () => {
+  if (studio.mode !== "scrubbing") return;
+  studio.scrubTarget = +scrub.value / 1000;
+});
+scrub.addEventListener("change", () => {
+  if (studio.mode !== "scrubbing") return;
+  const percent = +scrub.value / 1000;
+  studio.scrubTarget = null;
+  serial(() => release(percent)).catch(showFailure);
+});
+
+// ---- Start -------------------------------------------------------------------------------------------------------
+async function start() {
+  studio.lanes = [];
+  await call("events.subscribe", { types: ["plugin"] });
+  await loadPlugins();
+  if (hashParams.get("kind")) $("kind").value = hashParams.get("kind");
+  await rebuildAll();
+}
+
+connect();
+requestAnimationFrame(tick);
+</script>
+</body>
+</html>
+"""#
+}
