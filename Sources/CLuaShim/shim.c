@@ -26,6 +26,7 @@ static void *capping_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     }
     void *p = realloc(ptr, nsize);
     if (p == NULL) return NULL;
+    if (nsize > old) sb->allocated += nsize - old;
     sb->used = sb->used - old + nsize;
     if (sb->used > sb->peak) sb->peak = sb->used;
     return p;
@@ -56,7 +57,7 @@ void segue_budget_hook(lua_State *L, lua_Debug *ar) {
 void segue_charge(lua_State *L, long long steps) {
     segue_sandbox *sb = segue_sandbox_of(L);
     if (!sb->exhausted) {
-        sb->remaining -= steps;
+        if (sb->budget > 0) sb->remaining -= steps;
         int interrupted = segue_interrupted(sb);
         if (!interrupted && (sb->budget == 0 || sb->remaining > 0)) return;
         sb->exhausted = interrupted ? 2 : 1;
@@ -89,6 +90,7 @@ int segue_pcall(lua_State *L, int nargs, int nresults, int top_level) {
         sb->exhausted = 0;
         lua_sethook(L, segue_budget_hook, LUA_MASKCOUNT, sb->hook_step);
         segue_watch_begin(sb, L);
+        sb->running++;
     }
     int base = lua_gettop(L) - nargs;          // index of the function
     lua_pushcfunction(L, traceback_handler);   // [... f args h]
@@ -98,6 +100,7 @@ int segue_pcall(lua_State *L, int nargs, int nresults, int top_level) {
     sb->host = saved_host;
     lua_remove(L, base);                       // [... results|message]
     if (top_level) {
+        sb->running--;
         segue_watch_end(sb);
         sb->last_used = sb->budget > 0 ? sb->budget - sb->remaining : 0;
     }
@@ -115,12 +118,72 @@ int segue_pcall(lua_State *L, int nargs, int nresults, int top_level) {
     return status;
 }
 
+// The parser reads its text through this reader, a piece at a time. Between pieces it checks the wall-clock
+// backstop (and, for `load` called by a plugin, charges the piece to the budget): the parser itself runs no
+// instruction and is not linear in the worst case (each name is looked up through every enclosing function's
+// locals, so 60 nested functions of 199 locals make a 700 KB chunk take seconds), so this is what stops it.
+#define LOAD_PIECE 256
+#define LOAD_RESERVED_SLOT 5
+
+typedef struct {
+    const char *text;  // the current string
+    size_t size, offset;
+    int function;      // more text comes from the reader function at index 1
+    int charged;       // each byte read costs one unit of the budget
+} piece_reader;
+
+static const char *read_piece(lua_State *L, void *ud, size_t *size) {
+    piece_reader *r = (piece_reader *)ud;
+    if (r->offset >= r->size) {
+        if (!r->function) {
+            *size = 0;
+            return NULL;
+        }
+        luaL_checkstack(L, 2, "too many nested functions");
+        lua_pushvalue(L, 1);
+        lua_call(L, 0, 1);
+        if (lua_isnil(L, -1)) {
+            lua_pop(L, 1);
+            r->function = 0;
+            *size = 0;
+            return NULL;
+        }
+        if (!lua_isstring(L, -1)) luaL_error(L, "reader function must return a string");
+        lua_replace(L, LOAD_RESERVED_SLOT);
+        r->text = lua_tolstring(L, LOAD_RESERVED_SLOT, &r->size);
+        r->offset = 0;
+        if (r->size == 0) {  // an empty piece ends the chunk, as in the stock load
+            *size = 0;
+            return r->text;
+        }
+    }
+    size_t n = r->size - r->offset;
+    if (n > LOAD_PIECE) n = LOAD_PIECE;
+    segue_charge(L, r->charged ? (long long)n : 0);  // raises when the budget or the clock ran out
+    const char *piece = r->text + r->offset;
+    r->offset += n;
+    *size = n;
+    return piece;
+}
+
 int segue_loadtext(lua_State *L, const char *text, size_t len, const char *chunkname) {
     segue_sandbox *sb = segue_sandbox_of(L);
     int saved_host = sb->host;
+    int top_level = sb->running == 0;
+    if (top_level) {
+        sb->remaining = sb->budget;
+        sb->exhausted = 0;
+        segue_watch_begin(sb, L);
+    }
     sb->host = 0;
-    int status = luaL_loadbufferx(L, text, len, chunkname, "t");
+    piece_reader r = {text, len, 0, 0, 0};
+    int status = lua_load(L, read_piece, &r, chunkname, "t");
     sb->host = saved_host;
+    if (top_level) {
+        segue_watch_end(sb);
+        sb->exhausted = 0;
+        lua_sethook(L, segue_budget_hook, LUA_MASKCOUNT, sb->hook_step);
+    }
     return status;
 }
 
@@ -145,16 +208,36 @@ void segue_pushhost(lua_State *L, segue_host_fn fn, void *ctx, int index) {
 
 // --- sandboxed replacements for base functions ---
 
-// load: text only. Keeps "no env argument" distinct from an explicit nil, as the original does.
+// load: text only (whatever mode is asked), read in pieces that are charged to the budget, one unit per byte.
+// Otherwise as lbaselib's: a string or a reader function, a chunk name, an optional environment.
 static int safe_load(lua_State *L) {
-    int n = lua_gettop(L);
-    lua_settop(L, n >= 4 ? 4 : 3);
-    lua_pushliteral(L, "t");
-    lua_replace(L, 3);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    return lua_gettop(L);
+    size_t l;
+    const char *s = lua_tolstring(L, 1, &l);
+    int env = !lua_isnone(L, 4) ? 4 : 0;
+    piece_reader r = {NULL, 0, 0, 0, 1};
+    int status;
+    if (s != NULL) {
+        const char *chunkname = luaL_optstring(L, 2, s);
+        r.text = s;
+        r.size = l;
+        status = lua_load(L, read_piece, &r, chunkname, "t");
+    } else {
+        const char *chunkname = luaL_optstring(L, 2, "=(load)");
+        luaL_checktype(L, 1, LUA_TFUNCTION);
+        lua_settop(L, LOAD_RESERVED_SLOT);
+        r.function = 1;
+        status = lua_load(L, read_piece, &r, chunkname, "t");
+    }
+    if (status == LUA_OK) {
+        if (env != 0) {
+            lua_pushvalue(L, env);
+            if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
+        }
+        return 1;
+    }
+    luaL_pushfail(L);
+    lua_insert(L, -2);
+    return 2;
 }
 
 static int safe_collectgarbage(lua_State *L) {
@@ -196,8 +279,7 @@ static int build_sandbox(lua_State *L) {
     int env = lua_gettop(L);
     copy_fields(L, g, env, base_names);
 
-    lua_getfield(L, g, "load");
-    lua_pushcclosure(L, safe_load, 1);
+    lua_pushcfunction(L, safe_load);
     lua_setfield(L, env, "load");
     lua_getfield(L, g, "setmetatable");
     lua_pushcclosure(L, safe_setmetatable, 1);
@@ -225,11 +307,11 @@ static int build_sandbox(lua_State *L) {
             lua_setfield(L, -2, "__index");
             lua_pop(L, 2);
         }
-        if (strcmp(*lib, "string") == 0) segue_open_bounded(L, lua_gettop(L), 0);
-        if (strcmp(*lib, "table") == 0) segue_open_bounded(L, 0, lua_gettop(L));
+        if (strcmp(*lib, "string") == 0) segue_open_bounded(L, lua_gettop(L));
         lua_setfield(L, env, *lib);                     // [G env lib]
         lua_pop(L, 1);
     }
+    segue_open_charged(L, env);
     lua_pushvalue(L, env);
     lua_setfield(L, env, "_G");
     // The sandbox table becomes the global table: chunks loaded from now on see only it.

@@ -1,4 +1,4 @@
-// Bounded string.find / match / gmatch / gsub and table.sort for plugin states.
+// Bounded string.find / match / gmatch / gsub for plugin states.
 //
 // Lua's own pattern matcher backtracks without limit inside one C call, where no hook runs:
 // string.find(('a'):rep(400), '.-.-.-b') takes seconds. These replacements implement the same pattern language
@@ -6,7 +6,7 @@
 // back-references %1-%9, %b and %f) with a backtracking matcher that charges every step to the call's instruction
 // budget (segue_charge), so a pathological pattern ends with "instruction budget exceeded" — or "call timed out"
 // when the wall-clock watchdog fires first — like any other runaway code, and pcall cannot swallow it.
-// table.sort is charged by its comparison count.
+// (table.sort is charged per comparison in charged.c.)
 #define _GNU_SOURCE
 #include "CLuaShim.h"
 #include <ctype.h>
@@ -495,33 +495,12 @@ static int bounded_gsub(lua_State *L) {
     return 2;
 }
 
-// table.sort: the original, after charging n·log2(n) comparisons to the budget (a comparator written in Lua is
-// counted by the hook as well).
-static int bounded_sort(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
-    long long cost = 1;
-    for (lua_Integer k = n; k > 1; k >>= 1) cost += n;
-    segue_charge(L, cost);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, 0);
-    return 0;
-}
-
-void segue_open_bounded(lua_State *L, int string_table, int table_table) {
-    if (string_table) {
-        static const luaL_Reg fns[] = {
-            {"find", bounded_find}, {"match", bounded_match}, {"gmatch", bounded_gmatch}, {"gsub", bounded_gsub},
-            {NULL, NULL}};
-        for (const luaL_Reg *f = fns; f->name; f++) {
-            lua_pushcfunction(L, f->func);
-            lua_setfield(L, string_table, f->name);
-        }
-    }
-    if (table_table) {
-        lua_getfield(L, table_table, "sort");
-        lua_pushcclosure(L, bounded_sort, 1);
-        lua_setfield(L, table_table, "sort");
+void segue_open_bounded(lua_State *L, int string_table) {
+    static const luaL_Reg fns[] = {
+        {"find", bounded_find}, {"match", bounded_match}, {"gmatch", bounded_gmatch}, {"gsub", bounded_gsub},
+        {NULL, NULL}};
+    for (const luaL_Reg *f = fns; f->name; f++) {
+        lua_pushcfunction(L, f->func);
+        lua_setfield(L, string_table, f->name);
     }
 }

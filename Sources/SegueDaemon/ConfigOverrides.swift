@@ -53,7 +53,7 @@ extension DaemonConfig {
     public var keyValues: [(key: String, value: String)] {
         [
             ("daemon.socket", socketPath), ("daemon.log_level", logLevel), ("daemon.log_format", logFormat),
-            ("daemon.spin_us", "\(spinMicroseconds)"),
+            ("daemon.spin_us", "\(spinMicroseconds)"), ("daemon.stall_timeout_ms", "\(stallTimeoutMs)"),
             ("plugins.dir", pluginsDir),
             ("engine.fps", "\(engine.fps)"), ("engine.watchdog_factor", "\(engine.watchdogFactor)"),
             ("engine.watchdog_grace_ms", "\(engine.watchdogGraceMs)"), ("engine.max_duration_s", "\(engine.maxDurationS)"),

@@ -9,7 +9,7 @@ import SegueJSON
 ///
 /// When each key takes effect:
 /// - `daemon.log_level`, `daemon.log_format`: at once, for every log line after the reload.
-/// - `daemon.spin_us`: at once.
+/// - `daemon.spin_us`, `daemon.stall_timeout_ms`: at once.
 /// - `limits.max_connections`, `limits.max_scenes`, `limits.max_subscriptions`, `security.allowed_uids`: at once,
 ///   checked at the next connect, `scene.create` or `events.subscribe`; nothing already there is closed or removed.
 /// - `limits.max_line_bytes`: for connections made after the reload.

@@ -77,6 +77,8 @@ public final class Daemon: EventSink, @unchecked Sendable {
     public var scheduleAfter: ((Int64, @escaping () -> Void) -> Void)?
     /// The method table, held here so the request path reads it without a global's once-check.
     let methodTable = Daemon.methodTable
+    /// The request being served and the plugin function running, for the stall detector's report.
+    let activity = LoopActivity()
     /// Every request records itself here. Its exclusivity is not checked at run time, nor that of the other state
     /// every request touches (`state`, `deferredWait`, `responseBytes`, `spareParams`): the daemon runs on one event
     /// loop, no access to them overlaps another, and the checks were a tenth of a daemon.ping's instructions.
@@ -383,6 +385,8 @@ public final class Daemon: EventSink, @unchecked Sendable {
         switch request.method {
         case .known(let n):
             number = n
+            activity.serving(method: methodTable.names[n], id: request.id)
+            defer { activity.served() }
             let refused = state == .draining || state == .stopped
             result = refused ? .failure(.shuttingDown) : call(n, request.params, connection)
         case .unknown(let name):

@@ -18,6 +18,9 @@ public struct DaemonConfig: Sendable {
     /// `[daemon] spin_us`: after serving a request, how long the event loop polls for the next one before it sleeps
     /// (50; 0 never polls). Halves a one-connection round trip on an otherwise idle machine.
     public var spinMicroseconds = 50
+    /// `[daemon] stall_timeout_ms`: when the event loop has not come back for this long, the stall detector names
+    /// what it was running and ends the process with status 70, for a supervisor to restart it (10000).
+    public var stallTimeoutMs = 10_000
     /// `[plugins] dir`: default `$XDG_CONFIG_HOME/segued/plugins`, else `~/.config/segued/plugins`. In a file, a
     /// relative path is relative to the file's folder.
     public var pluginsDir: String = XDGPaths.current.pluginsDirectory
@@ -81,7 +84,7 @@ public struct DaemonConfig: Sendable {
 
     mutating func apply(_ root: TOMLTable, file: String) throws(Problem) {
         let known: [String: [String]] = [
-            "daemon": ["socket", "log_level", "log_format", "spin_us"],
+            "daemon": ["socket", "log_level", "log_format", "spin_us", "stall_timeout_ms"],
             "plugins": ["dir"],
             "engine": ["fps", "watchdog_factor", "watchdog_grace_ms", "max_duration_s", "timeline_retention"],
             "lua": ["memory_limit_mb", "instruction_budget", "call_timeout_ms"],
@@ -142,6 +145,7 @@ public struct DaemonConfig: Sendable {
             guard s == "text" || s == "json" else { throw bad("\"text\" or \"json\"") }
             logFormat = s
         case "daemon.spin_us": spinMicroseconds = try int(0...10_000)
+        case "daemon.stall_timeout_ms": stallTimeoutMs = try int(100...3_600_000)
         case "plugins.dir": pluginsDir = try string()
         case "engine.fps": engine.fps = try int(1...1000)
         case "engine.watchdog_factor": engine.watchdogFactor = try double(1...1000)

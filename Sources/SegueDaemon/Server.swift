@@ -42,8 +42,35 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         self.daemon = daemon
         loop = try SocketLoop()
         readBuffer = .allocate(capacity: 64 << 10)
+        let logger = daemon.logger
+        stallDetector = StallDetector(
+            heartbeat: loop.heartbeat, activity: daemon.activity, timeoutMs: Server.stallTimeout(daemon.config)
+        ) { line in
+            logger.critical("\(line)")
+        }
         applySpin()
-        daemon.onConfigApplied = { [weak self] in self?.applySpin() }
+        daemon.onConfigApplied = { [weak self] in
+            guard let self else { return }
+            self.applySpin()
+            self.stallDetector.setTimeout(milliseconds: Server.stallTimeout(self.daemon.config))
+        }
+    }
+
+    /// `daemon.stall_timeout_ms`, kept below systemd's `WatchdogSec` when the unit sets one.
+    static func stallTimeout(_ config: DaemonConfig) -> Int {
+        StallDetector.effectiveTimeout(
+            configured: config.stallTimeoutMs, watchdogPingNanoseconds: SystemdNotifier.environmentWatchdogInterval)
+    }
+
+    /// The stall detector (`daemon.stall_timeout_ms`); its thread runs once `startStallDetector()` is called (the
+    /// executable does; in-process tests, which turn the loop themselves, do not).
+    let stallDetector: StallDetector
+
+    /// Starts watching the loop: call before `start()`, so loading the plugins at start-up is watched too (as one
+    /// turn).
+    public func startStallDetector() {
+        loop.heartbeat.beat()
+        stallDetector.start()
     }
 
     deinit {
@@ -387,9 +414,11 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         if stopAsked.load(ordering: .relaxed), listener < 0 {
             // Stopped during start-up: the daemon still drains on the way out.
             shutdown()
+            stallDetector.stop()
             return
         }
         loop.run()
+        stallDetector.stop()
     }
 
     // MARK: RealtimeDriver

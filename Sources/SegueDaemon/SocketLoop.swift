@@ -49,6 +49,8 @@ final class SocketLoop: @unchecked Sendable {
     private let loopThread = Atomic<UInt>(0)
     /// How long the loop polls for the next request after serving one before it sleeps (0: never; `daemon.spin_us`).
     @exclusivity(unchecked) var spinNanoseconds: Int64 = 0
+    /// Told of every turn, and of every sleep in `epoll_wait` (the stall detector watches it).
+    let heartbeat = LoopHeartbeat()
 
     init() throws(ServerError) {
         epoll = seg_epoll_create()
@@ -137,6 +139,7 @@ final class SocketLoop: @unchecked Sendable {
         var events = [seg_event](repeating: seg_event(), count: 64)
         var busy = false
         while !stopFlag.load(ordering: .relaxed) {
+            heartbeat.beat()
             armTimer()
             var count: Int32 = 0
             if busy, spinNanoseconds > 0 {
@@ -153,7 +156,11 @@ final class SocketLoop: @unchecked Sendable {
                     } while count == 0 && FileSystem.monotonicNanoseconds() < until
                 }
             }
-            if count == 0 { count = poll(&events, timeoutMs: -1) }
+            if count == 0 {
+                heartbeat.sleeping()
+                count = poll(&events, timeoutMs: -1)
+                heartbeat.beat()
+            }
             busy = false
             var woken = false
             for i in 0..<Int(max(0, count)) {

@@ -35,7 +35,7 @@ final class LuaAnimator: Animator {
             return state.number(at: -1) ?? 0
         case LUA_TFUNCTION:
             push(context)
-            if let error = instance.callPlugin(args: 1, results: 1) { throw AnimatorFault("duration: \(error.message)") }
+            if let error = instance.callPlugin(args: 1, results: 1, function: "duration") { throw AnimatorFault("duration: \(error.message)") }
             guard let duration = state.number(at: -1) else {
                 throw AnimatorFault("duration(ctx) must return a number of seconds, got \(state.typeName(at: -1))")
             }
@@ -53,7 +53,7 @@ final class LuaAnimator: Animator {
             throw AnimatorFault("the animator has no animate function")
         }
         push(context)
-        if let error = instance.callPlugin(args: 1, results: 0) { throw AnimatorFault("animate: \(error.message)") }
+        if let error = instance.callPlugin(args: 1, results: 0, function: "animate") { throw AnimatorFault("animate: \(error.message)") }
     }
 
     func animationEnded(_ completed: Bool, context: TransitionContext) throws(AnimatorFault) {
@@ -66,6 +66,6 @@ final class LuaAnimator: Animator {
         }
         guard instance.pushField(ref, "ended") == LUA_TFUNCTION else { return }
         state.push(completed)
-        if let error = instance.callPlugin(args: 1, results: 0) { throw AnimatorFault("ended: \(error.message)") }
+        if let error = instance.callPlugin(args: 1, results: 0, function: "ended") { throw AnimatorFault("ended: \(error.message)") }
     }
 }

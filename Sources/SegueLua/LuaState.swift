@@ -199,6 +199,15 @@ final class LuaState {
         return nil
     }
 
+    /// The line a Lua function at `i` is defined at (0 for anything else): cheap, no allocation.
+    func lineDefined(at i: Int32) -> Int {
+        guard lua_type(L, i) == LUA_TFUNCTION else { return 0 }
+        var ar = lua_Debug()
+        lua_pushvalue(L, i)
+        guard lua_getinfo(L, ">S", &ar) != 0 else { return 0 }
+        return Int(max(0, ar.linedefined))
+    }
+
     // MARK: Userdata proxies
 
     /// Pushes a full userdata holding (tag, handle) with the metatable stored at registry reference `metatable`.

@@ -161,6 +161,7 @@ extension PluginInstance {
             return .results(1)
         }
         add("log") { me, s in
+            if LuaActivity.testStallMilliseconds > 0, s.string(at: 1) == "segued:test-stall" { LuaActivity.testStall() }
             me.onLog?(LuaError.bounded(s.string(at: 1) ?? ""))
             return .results(0)
         }

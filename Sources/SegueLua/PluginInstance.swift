@@ -114,8 +114,9 @@ final class PluginInstance {
         return type
     }
 
-    /// Calls the function on the stack (below `args` arguments) as one top-level plugin call.
-    func callPlugin(args: Int32, results: Int32) -> LuaError? {
+    /// Calls the function on the stack (below `args` arguments) as one top-level plugin call. `function` names it for
+    /// the stall detector's report (`LuaActivity`).
+    func callPlugin(args: Int32, results: Int32, function: String? = nil) -> LuaError? {
         calls += 1
         if runawayCalls >= PluginInstance.runawayLimit {
             // Quarantined: the call fails at once, as a failed call leaves the stack (function and arguments gone).
@@ -139,7 +140,10 @@ final class PluginInstance {
             return LuaError(
                 "instruction budget exceeded (lua.instruction_budget): this plugin's calls used \(PluginInstance.turnBudgets) budgets in one frame")
         }
+        let previous = LuaActivity.shared.enter(
+            LuaActivity.Call(file: file, function: function, line: state.lineDefined(at: -(args + 1))))
         let error = state.call(args: args, results: results, topLevel: true)
+        LuaActivity.shared.leave(restoring: previous)
         instructionsThisTurn += state.lastCallInstructions
         if let error {
             failures += 1
@@ -195,7 +199,7 @@ final class PluginInstance {
             state.push(animator)
             args = 2
         }
-        if let error = callPlugin(args: args, results: 1) { return .failure(AnimatorFault("\(function): \(error.message)")) }
+        if let error = callPlugin(args: args, results: 1, function: function) { return .failure(AnimatorFault("\(function): \(error.message)")) }
         switch state.type(at: -1) {
         case LUA_TNIL: return .success(nil)
         case LUA_TSTRING: return .success(state.string(at: -1))
@@ -256,7 +260,7 @@ final class PluginInstance {
             state.push(argument)
             args = 1
         }
-        if let error = callPlugin(args: args, results: 0) {
+        if let error = callPlugin(args: args, results: 0, function: what) {
             onWarning?("\(what) raised: \(error.message)")
         }
     }

@@ -70,6 +70,7 @@ struct Segued: ParsableCommand {
         do throws(ServerError) {
             server = try Server(daemon: daemon)
             server.installSignalHandlers()
+            server.startStallDetector()
             try server.start()
         } catch {
             writeStandardError("segued: \(error.message)\n")

@@ -30,7 +30,8 @@ final class DaemonProcess {
     /// `fileLimit` starts it under `ulimit -n`, `umask` under that umask (through /bin/sh, which execs it: the pid
     /// is segued's).
     init(plugins: String = repositoryRoot + "/plugins", pluginFiles: [String: String]? = nil, config: String? = nil,
-         socket existing: String? = nil, arguments: [String] = [], fileLimit: Int? = nil, umask: String? = nil) throws
+         socket existing: String? = nil, arguments: [String] = [], fileLimit: Int? = nil, umask: String? = nil,
+         environment: [String: String] = [:]) throws
     {
         directory = "/tmp/sgt-" + String(UUID().uuidString.prefix(8))
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -59,6 +60,9 @@ final class DaemonProcess {
             process.arguments = segueArguments
         }
         process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardError = stderr
         try process.run()
         try waitForSocket()

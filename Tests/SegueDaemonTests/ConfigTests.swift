@@ -42,6 +42,8 @@ struct ConfigTests {
         ("[daemon]\nlog_level = \"loud\"\n", "daemon.log_level"),
         ("[daemon]\nlog_format = \"xml\"\n", "daemon.log_format"),
         ("[daemon]\nspin_us = -5\n", "daemon.spin_us"),
+        ("[daemon]\nstall_timeout_ms = 50\n", "daemon.stall_timeout_ms"),
+        ("[daemon]\nstall_timeout_ms = \"10s\"\n", "daemon.stall_timeout_ms"),
         ("daemon = 1\n", "daemon"),
     ])
     func refused(toml: String, key: String) {

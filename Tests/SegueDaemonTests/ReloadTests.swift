@@ -62,6 +62,17 @@ struct ReloadTests {
         #expect(h.channel.server.loop.spinNanoseconds == (seg_cpus_allowed() > 1 ? 120_000 : 0))
     }
 
+    @Test("daemon.stall_timeout_ms applies to the stall detector at once")
+    func stallTimeoutAppliesAtOnce() throws {
+        let folder = try ConfigFolder()
+        try folder.write("[daemon]\nstall_timeout_ms = 4000\n")
+        let h = try harness(folder)
+        #expect(h.channel.server.stallDetector.timeoutMilliseconds == 4000)
+        try folder.write("[daemon]\nstall_timeout_ms = 2500\n")
+        #expect(try h.result("daemon.reload")?["changed"] == ["daemon.stall_timeout_ms"])
+        #expect(h.channel.server.stallDetector.timeoutMilliseconds == 2500)
+    }
+
     @Test("engine keys apply to scenes created after the reload; a scene keeps the config it was made with")
     func engineKeysForNewScenes() throws {
         let folder = try ConfigFolder()

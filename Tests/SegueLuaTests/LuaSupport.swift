@@ -25,7 +25,7 @@ func run(_ instance: PluginInstance, _ code: String) -> Result<String, LuaError>
     if let error = state.load(code, chunkName: "=snippet") { return .failure(error) }
     if let error = state.call(args: 0, results: 1, topLevel: true) { return .failure(error) }
     if let s = state.string(at: -1) { return .success(s) }
-    if let n = state.number(at: -1) { return .success(n == n.rounded() ? String(Int(n)) : String(n)) }
+    if let n = state.number(at: -1) { return .success(n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)) }
     return .success(state.typeName(at: -1))
 }
 

@@ -38,6 +38,8 @@ typedef struct segue_sandbox {
     long long match_steps;      // pattern-matching steps spent (bounded string library)
     long long timeouts;         // calls stopped by the wall clock
     long long last_used;        // instructions the last top-level call used (to the hook's granularity)
+    unsigned long long allocated;  // bytes ever allocated by this state (charged.c prices library calls by it)
+    int running;                // > 0 while a top-level call runs (segue_loadtext is then not top-level)
 } segue_sandbox;
 
 /// A host function: returns >= 0 results, or -1 with an error message pushed on top of the stack.
@@ -58,7 +60,10 @@ void segue_pushhost(lua_State *L, segue_host_fn fn, void *ctx, int index);
 /// (with traceback) is left on the stack.
 int segue_pcall(lua_State *L, int nargs, int nresults, int top_level);
 
-/// Loads a chunk of Lua source text (never bytecode). Returns a LUA_* status.
+/// Loads a chunk of Lua source text (never bytecode). Returns a LUA_* status. The parser reads the text in small
+/// pieces and stops with "call timed out" when the wall-clock backstop fires, as a call does: its worst cases
+/// (names resolved through many nested functions) are not linear in the text. Outside a running call the load is
+/// watched like a top-level call.
 int segue_loadtext(lua_State *L, const char *text, size_t len, const char *chunkname);
 
 /// Asks the running call to stop at its next instruction, as the wall-clock watchdog does.
@@ -79,8 +84,11 @@ void segue_watch_unregister(segue_sandbox *sb);
 /// Internal: the count hook, and how the bounded string functions charge their work to the budget.
 void segue_budget_hook(lua_State *L, lua_Debug *ar);
 void segue_charge(lua_State *L, long long steps);
-/// Internal: installs the bounded string.find/match/gmatch/gsub and table.sort into the sandbox's copies.
-void segue_open_bounded(lua_State *L, int string_table, int table_table);
+/// Internal: installs the bounded string.find/match/gmatch/gsub into the sandbox's copy of `string`.
+void segue_open_bounded(lua_State *L, int string_table);
+/// Internal: replaces every whitelisted function whose work depends on its arguments by one that charges that
+/// work to the budget (charged.c). `env` is the sandbox's global table, its library tables already copied.
+void segue_open_charged(lua_State *L, int env);
 
 static inline void segue_pop(lua_State *L, int n) { lua_settop(L, -(n) - 1); }
 static inline void segue_newtable(lua_State *L) { lua_createtable(L, 0, 0); }
