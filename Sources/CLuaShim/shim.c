@@ -73,10 +73,16 @@ void segue_interrupt(lua_State *L) {
     lua_sethook(L, segue_budget_hook, LUA_MASKCOUNT, 1);
 }
 
+// Adds the traceback to an error message, once: an error raised inside a nested protected call (a
+// `segue.animate` block, a keyframe) already carries the traceback taken where it happened — the deeper one, down
+// into the block — and reaches the outer call again as a host function's error, which must not add a second.
 static int traceback_handler(lua_State *L) {
     const char *msg = lua_tostring(L, 1);
     if (msg == NULL) {
         msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    } else if (strstr(msg, "\nstack traceback:\n") != NULL) {
+        lua_settop(L, 1);
+        return 1;
     }
     luaL_traceback(L, L, msg, 1);
     return 1;

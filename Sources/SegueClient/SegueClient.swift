@@ -64,6 +64,10 @@ public final class SegueClient {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(socketPath.utf8)
+        guard !bytes.isEmpty else {
+            close(fd)
+            throw .connection("the socket path is empty: give --socket a path")
+        }
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
             close(fd)
             throw .connection("socket path too long: \(socketPath)")

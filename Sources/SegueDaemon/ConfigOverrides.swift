@@ -22,7 +22,10 @@ public struct ConfigOverrides: Sendable, Equatable {
         if let logFormat, logFormat != "text", logFormat != "json" {
             throw DaemonConfig.Problem(message: "--log-format must be text or json", key: "--log-format")
         }
-        if let socketPath, socketPath.isEmpty || socketPath.utf8.count >= 108 {
+        if socketPath?.isEmpty == true {
+            throw DaemonConfig.Problem(message: "--socket must be a path, not empty", key: "--socket")
+        }
+        if let socketPath, socketPath.utf8.count >= 108 {
             throw DaemonConfig.Problem(message: "--socket must be a path shorter than 108 bytes", key: "--socket")
         }
     }

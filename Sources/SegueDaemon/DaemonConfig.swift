@@ -134,7 +134,8 @@ public struct DaemonConfig: Sendable {
         switch name {
         case "daemon.socket":
             let s = try string()
-            guard !s.isEmpty, s.utf8.count < 108 else { throw bad("a path shorter than 108 bytes") }
+            guard !s.isEmpty else { throw bad("a path (it is empty)") }
+            guard s.utf8.count < 108 else { throw bad("a path shorter than 108 bytes") }
             socketPath = s
         case "daemon.log_level":
             let s = try string()

@@ -39,6 +39,14 @@ extension PluginHost {
     static let undecodableNameMessage =
         "the file name is not valid UTF-8 (shown with each invalid byte as \\xHH): rename the file to load it"
 
+    /// The key a file whose name is not valid UTF-8 is recorded under: its shown path (each invalid byte as
+    /// `\xHH`) and a NUL, which no file name holds, so a file literally named like that shown path (a valid name
+    /// with a backslash, `caf\xE9.lua`) keeps a record of its own. Events and plugins.list show `shownPath(key)`.
+    static func undecodableKey(_ shown: String) -> String { shown + "\u{0}" }
+
+    /// The path a record key is shown as: the key itself, or an undecodable name's shown path.
+    static func shownPath(_ key: String) -> String { key.hasSuffix("\u{0}") ? String(key.dropLast()) : key }
+
     /// Rescans the folder: files that are new or whose text changed load (all of them with `force`), files that
     /// are gone unload. A file whose name is not valid UTF-8 is reported failed (listed with each invalid byte as
     /// `\xHH`). Returns the events to report.
@@ -46,7 +54,11 @@ extension PluginHost {
     public func rescan(force: Bool = false) -> [PluginEvent] {
         // The folder's rules and its listing come from one descriptor.
         guard let (folder, names) = FileSystem.readDirectory(directory) else {
-            return [PluginEvent(type: "plugin.failed", name: "", file: directory, message: "cannot read the plugins folder")]
+            let reason = String(cString: strerror(errno))
+            // A folder that is not there, or no folder, is the daemon's warning to give (naming the path, once).
+            guard let st = FileSystem.status(directory), st.st_mode & S_IFMT == S_IFDIR else { return [] }
+            return [PluginEvent(type: "plugin.failed", name: "", file: directory,
+                                message: "cannot read the plugins folder \(directory): \(reason)")]
         }
         if let problem = folderProblem(folder) {
             return [PluginEvent(type: "plugin.warning", name: "", file: directory, message: problem)]
@@ -58,7 +70,7 @@ extension PluginHost {
             if let text = FileSystem.validText(name) {
                 present.append(directory + "/" + text)
             } else {
-                let path = directory + "/" + FileSystem.displayText(name)
+                let path = PluginHost.undecodableKey(directory + "/" + FileSystem.displayText(name))
                 undecodableNow[path] = Array(directory.utf8) + [UInt8(ascii: "/")] + name
                 present.append(path)
             }
@@ -126,7 +138,7 @@ extension PluginHost {
             unloaded[path] = gone
         }
         if let record = failed.removeValue(forKey: path) {
-            events.append(PluginEvent(type: "plugin.unloaded", name: record.name, file: path, message: nil))
+            events.append(PluginEvent(type: "plugin.unloaded", name: record.name, file: record.file, message: nil))
         }
         previous[path] = nil
         for key in instances.keys {

@@ -151,10 +151,11 @@ public final class PluginHost: AnimatorProvider {
 
     /// Records that a file failed to load (or its new version did: the working one stays) and says so.
     func failure(_ path: String, _ message: String) -> [PluginEvent] {
-        let base = PluginHost.baseName(path)
+        let shown = PluginHost.shownPath(path)
+        let base = PluginHost.baseName(shown)
         if files[path] == nil {
             failed[path] = PluginRecord(
-                name: base, kind: "unknown", version: nil, api: PluginHost.apiVersion, file: path, status: "failed",
+                name: base, kind: "unknown", version: nil, api: PluginHost.apiVersion, file: shown, status: "failed",
                 error: message, loadedAt: FileSystem.wallSeconds(), loadMs: 0, memoryBytes: 0, calls: 0, failures: 0)
             unloaded[path] = nil
         } else if var loaded = files[path] {
@@ -162,7 +163,7 @@ public final class PluginHost: AnimatorProvider {
             for i in loaded.records.indices { loaded.records[i].error = "the new version failed to load: \(message)" }
             files[path] = loaded
         }
-        return [PluginEvent(type: "plugin.failed", name: base, file: path, message: message)]
+        return [PluginEvent(type: "plugin.failed", name: base, file: shown, message: message)]
     }
 
     /// Loads one file from what reading it gave (`PluginFile.read`: the bytes, or why there are none).

@@ -119,6 +119,9 @@ struct SegueCtlCommandTests {
         #expect(try ctl(["test", "--spawn", "--segued", dir + "/no-segued", "Tests/Scenarios"]).status == 2)
         #expect(try ctl(["check", "x", "--size", "3x"]).status == 2)
         #expect(try ctl(["frobnicate"]).status == 2)
+        let empty = try ctl(["--socket", "", "call", "daemon.ping"])
+        #expect(empty.status == 2)
+        #expect(empty.err.contains("the socket path is empty"), "\(empty.err)")
     }
 
     @Test("tree, plugins and stats print text a person can read, or JSON with --json")

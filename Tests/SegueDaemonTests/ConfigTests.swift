@@ -87,6 +87,17 @@ struct ConfigTests {
         }
     }
 
+    @Test("an empty socket path is refused as empty, a long one as too long")
+    func emptySocketPath() {
+        func message(_ overrides: ConfigOverrides) -> String? {
+            do { try overrides.validate() } catch { return error.message }
+            return nil
+        }
+        #expect(message(ConfigOverrides(socketPath: "")) == "--socket must be a path, not empty")
+        #expect(message(ConfigOverrides(socketPath: "/tmp/" + String(repeating: "s", count: 120)))?.contains("108") == true)
+        #expect(message(ConfigOverrides(socketPath: "/tmp/ok.sock")) == nil)
+    }
+
     @Test("a config file that is a FIFO is refused at once (start-up, daemon.reload and SIGHUP never wait on it)")
     func fifoConfig() throws {
         let file = "/tmp/sgf-" + String(UInt64.random(in: 0..<UInt64.max), radix: 36) + ".toml"

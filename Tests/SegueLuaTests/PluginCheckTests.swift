@@ -82,6 +82,30 @@ struct PluginCheckTests {
         #expect(allCodes(result).contains(code), "\(problemCodes(result))")
     }
 
+    @Test("an error inside a segue.animate block carries one traceback, reaching down into the block")
+    func oneTracebackFromAnimateBlock() throws {
+        let dir = try makePluginFolder([
+            "nilview.lua": """
+                return segue.animator { duration = function() return 0.2 end, animate = function(ctx)
+                  local missing = ctx.nothing
+                  segue.animate({ duration = 0.2 }, function()
+                    missing.alpha = 1
+                  end, function() ctx:complete(true) end)
+                end }
+                """,
+        ])
+        let host = PluginHost(directory: dir)
+        host.loadAll()
+        let result = try host.check(name: "nilview")
+        let messages = (result["cases"]?.arrayValue ?? []).flatMap { $0["problems"]?.arrayValue ?? [] }
+            .filter { $0["code"]?.stringValue == "raised" }.compactMap { $0["message"]?.stringValue }
+        #expect(!messages.isEmpty)
+        for message in messages {
+            #expect(message.components(separatedBy: "stack traceback:").count == 2, "\(message)")
+            #expect(message.contains("nilview.lua:4"), "\(message)")
+        }
+    }
+
     @Test("an unknown name and a plugin that is no animator are refused")
     func refused() throws {
         let dir = try makePluginFolder([

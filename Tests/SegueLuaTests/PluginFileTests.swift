@@ -230,6 +230,40 @@ struct PluginFileTests {
         #expect(host.filesChanged([failed.file]).isEmpty)
     }
 
+    @Test("a file literally named like another's shown name (caf\\xE9.lua beside caf+0xE9.lua) loads: both are kept")
+    func shownNameCollision() throws {
+        let dir = try makePluginFolder([#"caf\xE9.lua"#: versioned(0.5, name: "literal")])
+        let raw: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".lua".utf8)
+        let rawPath = Array(dir.utf8) + [UInt8(ascii: "/")] + raw
+        #expect(createFile(pathBytes: rawPath, text: versioned(0.5)))
+        let host = PluginHost(directory: dir)
+        let events = host.loadAll()
+        let shown = dir + "/" + #"caf\xE9.lua"#
+        #expect(events.map { "\($0.type) \($0.name) \($0.file)" }.sorted()
+            == ["plugin.failed " + #"caf\xE9 "# + shown, "plugin.loaded literal " + shown])
+        #expect(host.record(named: "literal")?.status == "loaded")
+        // A change to either one leaves the other as it is.
+        #expect(host.rescan().map { "\($0.type) \($0.name)" } == [#"plugin.failed caf\xE9"#])
+        unlink(pathBytes: rawPath)
+        #expect(host.rescan().map { "\($0.type) \($0.name)" } == [#"plugin.unloaded caf\xE9"#])
+        #expect(host.record(named: "literal")?.status == "loaded")
+        #expect(host.filesChanged([shown]).isEmpty)
+        #expect(createFile(pathBytes: rawPath, text: versioned(0.5)))
+        #expect(host.rescan().map { "\($0.type) \($0.name)" } == [#"plugin.failed caf\xE9"#])
+        #expect(unlink(shown) == 0)
+        #expect(host.filesChanged([shown]).map { "\($0.type) \($0.name)" } == ["plugin.unloaded literal"])
+        #expect(host.record(named: #"caf\xE9"#)?.status == "failed")
+    }
+
+    @Test("a plugins folder that does not exist, or is no folder, gives no event (the daemon's warning names it)")
+    func missingFolderNoEvent() throws {
+        let dir = try makePluginFolder(["good.lua": good])
+        #expect(PluginHost(directory: dir + "/nope").loadAll().isEmpty)
+        #expect(PluginHost(directory: dir + "/good.lua").loadAll().isEmpty)
+        let host = PluginHost(directory: dir)
+        #expect(host.loadAll().map(\.type) == ["plugin.loaded"])
+    }
+
     @Test("plugin file names are judged on their bytes")
     func namesAsBytes() {
         #expect(PluginHost.isPluginFileName(bytes: Array("a.lua".utf8) ))
