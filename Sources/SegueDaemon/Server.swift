@@ -49,6 +49,9 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
             logger.critical("\(line)")
         }
         applySpin()
+        // Each plugin file loaded is a turn of the loop for the stall detector (a file's load is bounded; a folder
+        // of many slow ones, loaded in one turn, is not a stall).
+        daemon.plugins.onFileDone = { [heartbeat = loop.heartbeat] in heartbeat.beat() }
         daemon.onConfigApplied = { [weak self] in
             guard let self else { return }
             self.applySpin()

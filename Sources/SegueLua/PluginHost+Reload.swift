@@ -81,7 +81,10 @@ extension PluginHost {
             events.append(contentsOf: unload(file: path))
         }
         undecodable = undecodableNow
-        for path in present { events.append(contentsOf: fileChanged(path, force: force)) }
+        for path in present {
+            events.append(contentsOf: fileChanged(path, force: force))
+            onFileDone?()
+        }
         return events
     }
 
@@ -91,7 +94,10 @@ extension PluginHost {
         let gone = paths.filter { !exists($0) }
         var events: [PluginEvent] = []
         for path in gone { events.append(contentsOf: unload(file: path)) }
-        for path in paths where !gone.contains(path) { events.append(contentsOf: fileChanged(path)) }
+        for path in paths where !gone.contains(path) {
+            events.append(contentsOf: fileChanged(path))
+            onFileDone?()
+        }
         return events
     }
 

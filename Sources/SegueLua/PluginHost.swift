@@ -71,6 +71,10 @@ public final class PluginHost: AnimatorProvider {
 
     public let directory: String
     public var settings: LuaSettings
+    /// Called after each file a rescan or a batch of changes looked at. Each file's loading is bounded (its parse
+    /// and its top level by the wall-clock backstop), a folder of them is not: the daemon counts each file as a turn
+    /// of its loop here, so loading a hundred slow files at start-up is not taken for a stalled loop.
+    public var onFileDone: (() -> Void)?
 
     struct LoadedFile {
         let file: String

@@ -61,6 +61,25 @@ struct StallDetectorIntegrationTests {
         #expect(daemon.process.isRunning)
     }
 
+    @Test("a folder of many files whose top level runs until the backstop stops it is no stall: each file is a turn")
+    func manySlowFilesAtStartUp() throws {
+        // 30 files of one backstop (100 ms) each hold start-up about 3 s; the detector's limit is 1.5 s, 15 times a
+        // file's. Before each file counted as a turn, start-up was one turn and the detector ended the daemon.
+        let bundled = try String(contentsOfFile: repositoryRoot + "/config/segued.toml", encoding: .utf8)
+        let config = bundled.replacingOccurrences(of: "# stall_timeout_ms = 10000", with: "stall_timeout_ms = 1500")
+            .replacingOccurrences(of: "# instruction_budget = 5000000", with: "instruction_budget = 2000000000")
+        var files: [String: String] = [:]
+        for i in 0..<30 { files["spin\(i).lua"] = "local x = 0 while true do x = x + 1 end" }
+        let daemon = try DaemonProcess(pluginFiles: files, config: config)
+        let client = try daemon.client()
+        #expect(try client.call("daemon.ping") == "pong")
+        let list = try client.call("plugins.list")
+        let records = list["plugins"]?.arrayValue ?? list.arrayValue ?? []
+        #expect(records.filter { $0["status"]?.stringValue == "failed" }.count == 30)
+        #expect(daemon.process.isRunning)
+        #expect(!daemon.stderrText().contains("event loop stalled"))
+    }
+
     @Test("when the stall cannot even be logged (stderr a full pipe), the process still ends, by SIGALRM")
     func unloggableStall() throws {
         // A log pipe nobody reads: the next log line blocks the loop (plugins.reload logs "plugin loaded"), and the
