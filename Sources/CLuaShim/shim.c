@@ -318,6 +318,7 @@ static int build_sandbox(lua_State *L) {
         lua_pop(L, 1);
     }
     segue_open_charged(L, env);
+    segue_open_stopped(L, env);
     lua_pushvalue(L, env);
     lua_setfield(L, env, "_G");
     // The sandbox table becomes the global table: chunks loaded from now on see only it.

@@ -90,6 +90,10 @@ void segue_open_bounded(lua_State *L, int string_table);
 /// work to the budget (charged.c). `env` is the sandbox's global table, its library tables already copied.
 void segue_open_charged(lua_State *L, int env);
 
+/// Replaces xpcall and coroutine.resume/wrap/close in the sandbox table at `env` so that no Lua code runs with the
+/// count hook off after the budget hook raised (stopped.c).
+void segue_open_stopped(lua_State *L, int env);
+
 static inline void segue_pop(lua_State *L, int n) { lua_settop(L, -(n) - 1); }
 static inline void segue_newtable(lua_State *L) { lua_createtable(L, 0, 0); }
 static inline const char *segue_tostring(lua_State *L, int i, size_t *len) { return lua_tolstring(L, i, len); }
