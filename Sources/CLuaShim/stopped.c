@@ -149,8 +149,25 @@ static int wrapped(lua_State *L) {
     return lua_error(L);
 }
 
+// A new coroutine is charged the instructions it may run before its count hook first fires (the hook counts
+// per thread, so a coroutine that ends sooner would otherwise run them free: a loop making short coroutines ran
+// hundreds of times its budget).
+static void charge_new_coroutine(lua_State *L) {
+    segue_charge(L, segue_sandbox_of(L)->hook_step);
+}
+
+static int safe_create(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    charge_new_coroutine(L);
+    lua_State *co = lua_newthread(L);
+    lua_pushvalue(L, 1);
+    lua_xmove(L, co, 1);
+    return 1;
+}
+
 static int safe_wrap(lua_State *L) {
     luaL_checktype(L, 1, LUA_TFUNCTION);
+    charge_new_coroutine(L);
     lua_State *co = lua_newthread(L);
     lua_pushvalue(L, 1);
     lua_xmove(L, co, 1);
@@ -184,6 +201,8 @@ void segue_open_stopped(lua_State *L, int env) {
     lua_setfield(L, co, "close");
     lua_pushcfunction(L, safe_wrap);
     lua_setfield(L, co, "wrap");
+    lua_pushcfunction(L, safe_create);
+    lua_setfield(L, co, "create");
     lua_pop(L, 1);
     push_stopped_set(L);
     lua_pop(L, 1);

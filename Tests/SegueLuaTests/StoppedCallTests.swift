@@ -85,6 +85,24 @@ struct StoppedCallTests {
         #expect(run(sandbox, "local f = coroutine.wrap(function(a) return a + 1 end) return f(1)").value == "2")
     }
 
+    @Test("short coroutines do not run free: each new one is charged what it may run before its hook first counts")
+    func shortCoroutinesCharged() throws {
+        // 10 000 coroutines of ~600 instructions each (6 million) under a budget of 1 million: the loop making them
+        // runs ~60 000 counted instructions of its own, so uncharged coroutines finished within the budget.
+        let sandbox = try makeSandbox(budget: 1_000_000)
+        let made = runGuarded(sandbox, """
+            for i = 1, 10000 do coroutine.wrap(function() for j = 1, 300 do end end)() end
+            return 'done'
+            """)
+        #expect(made?.errorMessage?.contains(Self.budgetError) == true, "\(String(describing: made))")
+        let created = runGuarded(sandbox, """
+            for i = 1, 10000 do coroutine.resume(coroutine.create(function() for j = 1, 300 do end end)) end
+            return 'done'
+            """)
+        #expect(created?.errorMessage?.contains(Self.budgetError) == true, "\(String(describing: created))")
+        #expect(run(sandbox, "for i = 1, 100 do coroutine.wrap(function() end)() end return 'ok'").value == "ok")
+    }
+
     @Test("coroutine.resume raises the stop in the resuming thread at once: nothing after it runs")
     func resumeRaisesTheStop() throws {
         let sandbox = try makeSandbox()
