@@ -40,9 +40,13 @@ extension Scene {
     func restore(_ snapshot: SceneSnapshot) {
         structureVersion &+= 1
         valueVersion &+= 1
-        // Views made since the snapshot go away.
-        let created = viewsBySerial.values.filter { $0.serial >= snapshot.nextViewSerial }.sorted { $0.serial < $1.serial }
-        for view in created { destroyView(view) }
+        // Views made since the snapshot go away, each on its own: their parents are views of the snapshot, whose
+        // subviews are restored below, or made since and going too; a view of the snapshot the call moved under a
+        // new one is no subview to destroy, it goes back where it was. One pass, not a search of a parent's
+        // subviews per view: a failed call can have made the scene's limit of views.
+        let created = viewsBySerial.values.filter { $0.serial >= snapshot.nextViewSerial }
+        for view in created { discard(view) }
+        running.removeAll { $0.removed }
         for state in snapshot.views {
             let view = state.view
             view.model = state.model
@@ -86,6 +90,15 @@ extension Scene {
     func destroyView(_ view: View) {
         for subview in view.subviews { destroyView(subview) }
         removeFromSuperview(view)
+        discard(view)
+        running.removeAll { $0.removed }
+    }
+
+    /// Takes one view out of the scene (its animations marked removed, not yet dropped from `running`), leaving
+    /// its place in the hierarchy to the caller.
+    private func discard(_ view: View) {
+        view.superview = nil
+        view.subviews = []
         for property in AnimatableProperty.allCases {
             if let animation = view.animations[property.rawValue] {
                 animation.removed = true
@@ -93,7 +106,6 @@ extension Scene {
                 view.animations[property.rawValue] = nil
             }
         }
-        running.removeAll { $0.removed }
         view.isAlive = false
         viewsByID[view.id] = nil
         viewsBySerial[view.serial] = nil
