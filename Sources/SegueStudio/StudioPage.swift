@@ -41,12 +41,16 @@ enum StudioPage {
   section { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px; }
   h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: 0 0 6px; }
   #plugins { list-style: none; margin: 0; padding: 0; }
-  #plugins li { padding: 4px 6px; border-radius: 5px; cursor: default; }
+  /* One plugin: its name and load on the first row, kind and status under them, an error below. */
+  #plugins li { display: grid; grid-template-columns: minmax(0, 1fr) auto; column-gap: 8px; align-items: baseline;
+                padding: 4px 6px; border-radius: 5px; cursor: default; }
   #plugins li.animator { cursor: pointer; }
   #plugins li.current { background: #e8f1fe; }
-  #plugins li .kind { color: var(--muted); font-size: 11px; }
-  #plugins li .gen { float: right; color: var(--muted); font-size: 11px; }
-  #plugins li .err { display: block; color: var(--bad); font-size: 11px; white-space: pre-wrap; }
+  #plugins li .name { overflow-wrap: anywhere; }
+  #plugins li .gen { grid-row: 1; grid-column: 2; color: var(--muted); font-size: 11px; white-space: nowrap; }
+  #plugins li .kind { grid-column: 1 / -1; color: var(--muted); font-size: 11px; }
+  #plugins li .err { grid-column: 1 / -1; color: var(--bad); font-size: 11px; white-space: pre-wrap;
+                     overflow-wrap: anywhere; }
   #plugins li.failed .name { color: var(--bad); }
   .controls { display: flex; flex-wrap: wrap; gap: 8px 14px; align-items: center; margin-bottom: 8px; }
   .controls label { display: flex; gap: 4px; align-items: center; }
@@ -67,6 +71,7 @@ enum StudioPage {
   #time { font: 12px ui-monospace, monospace; min-width: 150px; text-align: right; }
   button { font: inherit; padding: 3px 12px; border-radius: 6px; border: 1px solid var(--line); background: #fff; }
   button:hover { border-color: var(--accent); }
+  #play { min-width: 70px; }
   .pictures { display: grid; grid-template-columns: 1fr; gap: 10px; margin-top: 10px; }
   .picture { position: relative; overflow-x: auto; }
   .picture img { display: block; max-width: 100%; }
@@ -280,6 +285,7 @@ async function loadPlugins() {
     studio.plugins.filter((p) => p.kind === "animator" && p.status === "loaded").map((p) => p.name));
   fillSelect($("animator"), animators, hashParams.get("animator") || "dt-slide");
   hashParams.delete("animator");
+  for (const li of list.children) li.classList.toggle("current", li.dataset.plugin === $("animator").value);
   const compare = [""].concat(animators);
   const current = record($("animator").value);
   if (current && current.generation > 1) compare.push(current.name + "@previous");

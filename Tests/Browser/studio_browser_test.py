@@ -177,6 +177,18 @@ def run(args, chromium, chromedriver):
             "return [...document.querySelectorAll('#plugins li')].map(li => li.dataset.plugin);"))
         check("dt-slide" in names and "side-panel" in names, f"plugin list: {names}")
         print(f"ok: the plugin list {names}")
+        # Each plugin's load label sits on its name's row (not floated onto the next plugin's), and the animator
+        # on show is marked from the start.
+        rows = driver.js("return [...document.querySelectorAll('#plugins li')].map(li => {"
+                         "const n = li.querySelector('.name').getBoundingClientRect();"
+                         "const g = li.querySelector('.gen').getBoundingClientRect();"
+                         "const box = li.getBoundingClientRect();"
+                         "return [li.dataset.plugin, g.top < n.bottom && n.top < g.bottom && g.right <= box.right,"
+                         "li.classList.contains('current')]; });")
+        misplaced = [name for name, on_row, _ in rows if not on_row]
+        check(not misplaced, f"load labels not on their plugin's row: {misplaced}")
+        wait_for("dt-slide marked current", lambda: driver.js(
+            "const li = document.querySelector('#plugins li.current'); return li && li.dataset.plugin;") == "dt-slide")
 
         ds = wait_for("dt-slide playing", lambda: (lambda d: d if d.get("state") == "playing"
                                                    and d.get("duration") == "0.28" else None)(driver.dataset()))
