@@ -550,7 +550,9 @@ function showPlayhead() {
   if (studio.mode !== "scrubbing") $("scrub").value = String(Math.round(clamp(studio.t / end, 0, 1) * 1000));
   const pct = studio.mode === "play" ? clamp(studio.t / Math.max(studio.lanes[0] ? studio.lanes[0].duration : 1, 1e-6), 0, 1)
                                      : studio.percent;
-  $("time").textContent = `${studio.t.toFixed(3)} s / ${end.toFixed(3)} s · ${(pct * 100).toFixed(0)} %`;
+  // Side by side, the percent is the first lane's (the lanes may last differently): say whose it is.
+  const whose = studio.lanes.length > 1 ? `${studio.lanes[0].animator} ` : "";
+  $("time").textContent = `${studio.t.toFixed(3)} s / ${end.toFixed(3)} s · ${whose}${(pct * 100).toFixed(0)} %`;
   body.dataset.time = studio.t.toFixed(4);
   body.dataset.percent = pct.toFixed(4);
   body.dataset.state = studio.mode === "play" ? (studio.playing ? "playing" : "paused") : studio.mode;

@@ -254,7 +254,9 @@ def run(args, chromium, chromedriver):
             "return [...document.querySelectorAll('.lane .title')].map(t => t.textContent);")))
         check("0.4 s" in titles[0] and "dt-slide@previous" in titles[1] and "0.5 s" in titles[1],
               f"compare lanes: {titles}")
-        print(f"ok: compare {titles}")
+        shown = driver.js("return document.getElementById('time').textContent;")
+        check(" · dt-slide " in shown and shown.endswith(" %"), f"side by side, whose percent it is: {shown!r}")
+        print(f"ok: compare {titles}, {shown!r}")
 
         # A present in the custom style with a presentation plugin: the presented view gets the plugin's frame.
         driver.js("const set = (id, v) => { const e = document.getElementById(id); e.value = v; };"
