@@ -190,9 +190,13 @@ function setStatus(text, down) {
   $("status").classList.toggle("down", !!down);
 }
 
-function banner(text) {
+let bannerTimer = 0;
+// Shows a line under the header; a note that needs no action (`hideAfterMs`) goes away by itself.
+function banner(text, hideAfterMs) {
+  clearTimeout(bannerTimer);
   $("banner").textContent = text || "";
   $("banner").classList.toggle("show", !!text);
+  if (text && hideAfterMs) bannerTimer = setTimeout(() => banner(""), hideAfterMs);
 }
 
 function onDaemon(p) {
@@ -207,7 +211,7 @@ function onDaemon(p) {
     return;
   }
   setStatus(`connected to ${p.socket}`);
-  banner(p.session > 1 ? "The daemon restarted: reconnected, and the scenes were built again." : "");
+  banner(p.session > 1 ? "The daemon restarted: reconnected, and the scenes were built again." : "", 8000);
   studio.epoch++;
   serial(start).catch(showFailure);
 }
@@ -572,11 +576,14 @@ function showPlayhead() {
   for (const chart of document.querySelectorAll(".picture.chart")) {
     const img = chart.querySelector("img");
     const xMax = +chart.dataset.xmax || 1;
-    const x = (78 + clamp(studio.t, 0, xMax) / xMax * 662) / 760 * img.clientWidth;
+    // The chart's frame (SegueRender's TimelineChart.Frame): 760 wide, the plot from x 78 to 740, the panels from
+    // y 62 (under the title) to 10 above the bottom; the now-line spans the panels, not the title.
+    const k = img.clientWidth / 760;
+    const x = (78 + clamp(studio.t, 0, xMax) / xMax * 662) * k;
     const head = chart.querySelector(".head");
     head.style.left = `${img.offsetLeft + x}px`;
-    head.style.top = `${img.offsetTop}px`;
-    head.style.height = `${img.offsetHeight}px`;
+    head.style.top = `${img.offsetTop + 62 * k}px`;
+    head.style.height = `${Math.max(img.offsetHeight - 72 * k, 0)}px`;
   }
   for (const li of $("events").children) li.classList.toggle("past", +li.dataset.time <= studio.t + 1e-6);
 }

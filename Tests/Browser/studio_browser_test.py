@@ -81,7 +81,7 @@ class WebDriver:
 
     def start(self, chromium):
         options = {"binary": chromium, "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                                                 "--disable-dev-shm-usage", "--window-size=1280,1100"]}
+                                                 "--disable-dev-shm-usage", "--window-size=1280," + os.environ.get("STUDIO_TEST_HEIGHT", "1100")]}
         value = self._call("POST", "/session", {"capabilities": {"alwaysMatch": {
             "browserName": "chrome", "goog:chromeOptions": options}}})
         self.session = value["sessionId"]
