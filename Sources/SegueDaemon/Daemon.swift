@@ -283,8 +283,11 @@ public final class Daemon: EventSink, @unchecked Sendable {
 
     func emitDaemonEvent(_ event: PluginEvent) {
         daemonSeq += 1
-        if event.type == "plugin.loaded" {
-            logger.info("plugin loaded", metadata: ["plugin.name": "\(event.name)", "plugin.file": "\(event.file)"])
+        // Failures and warnings are logged by emit; a load and an unload (the file deleted) are logged here, so the
+        // log alone tells what is loaded.
+        if event.type == "plugin.loaded" || event.type == "plugin.unloaded" {
+            logger.info(event.type == "plugin.loaded" ? "plugin loaded" : "plugin unloaded",
+                        metadata: ["plugin.name": "\(event.name)", "plugin.file": "\(event.file)"])
         }
         emit(EngineEvent(scene: nil, seq: daemonSeq, type: event.type, time: uptime, fields: event.fields))
     }

@@ -41,12 +41,16 @@ enum StudioPage {
   section { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px; }
   h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: 0 0 6px; }
   #plugins { list-style: none; margin: 0; padding: 0; }
-  #plugins li { padding: 4px 6px; border-radius: 5px; cursor: default; }
+  /* One plugin: its name and load on the first row, kind and status under them, an error below. */
+  #plugins li { display: grid; grid-template-columns: minmax(0, 1fr) auto; column-gap: 8px; align-items: baseline;
+                padding: 4px 6px; border-radius: 5px; cursor: default; }
   #plugins li.animator { cursor: pointer; }
   #plugins li.current { background: #e8f1fe; }
-  #plugins li .kind { color: var(--muted); font-size: 11px; }
-  #plugins li .gen { float: right; color: var(--muted); font-size: 11px; }
-  #plugins li .err { display: block; color: var(--bad); font-size: 11px; white-space: pre-wrap; }
+  #plugins li .name { overflow-wrap: anywhere; }
+  #plugins li .gen { grid-row: 1; grid-column: 2; color: var(--muted); font-size: 11px; white-space: nowrap; }
+  #plugins li .kind { grid-column: 1 / -1; color: var(--muted); font-size: 11px; }
+  #plugins li .err { grid-column: 1 / -1; color: var(--bad); font-size: 11px; white-space: pre-wrap;
+                     overflow-wrap: anywhere; }
   #plugins li.failed .name { color: var(--bad); }
   .controls { display: flex; flex-wrap: wrap; gap: 8px 14px; align-items: center; margin-bottom: 8px; }
   .controls label { display: flex; gap: 4px; align-items: center; }
@@ -67,6 +71,7 @@ enum StudioPage {
   #time { font: 12px ui-monospace, monospace; min-width: 150px; text-align: right; }
   button { font: inherit; padding: 3px 12px; border-radius: 6px; border: 1px solid var(--line); background: #fff; }
   button:hover { border-color: var(--accent); }
+  #play { min-width: 70px; }
   .pictures { display: grid; grid-template-columns: 1fr; gap: 10px; margin-top: 10px; }
   .picture { position: relative; overflow-x: auto; }
   .picture img { display: block; max-width: 100%; }
@@ -185,9 +190,13 @@ function setStatus(text, down) {
   $("status").classList.toggle("down", !!down);
 }
 
-function banner(text) {
+let bannerTimer = 0;
+// Shows a line under the header; a note that needs no action (`hideAfterMs`) goes away by itself.
+function banner(text, hideAfterMs) {
+  clearTimeout(bannerTimer);
   $("banner").textContent = text || "";
   $("banner").classList.toggle("show", !!text);
+  if (text && hideAfterMs) bannerTimer = setTimeout(() => banner(""), hideAfterMs);
 }
 
 function onDaemon(p) {
@@ -202,7 +211,7 @@ function onDaemon(p) {
     return;
   }
   setStatus(`connected to ${p.socket}`);
-  banner(p.session > 1 ? "The daemon restarted: reconnected, and the scenes were built again." : "");
+  banner(p.session > 1 ? "The daemon restarted: reconnected, and the scenes were built again." : "", 8000);
   studio.epoch++;
   serial(start).catch(showFailure);
 }
@@ -280,6 +289,7 @@ async function loadPlugins() {
     studio.plugins.filter((p) => p.kind === "animator" && p.status === "loaded").map((p) => p.name));
   fillSelect($("animator"), animators, hashParams.get("animator") || "dt-slide");
   hashParams.delete("animator");
+  for (const li of list.children) li.classList.toggle("current", li.dataset.plugin === $("animator").value);
   const compare = [""].concat(animators);
   const current = record($("animator").value);
   if (current && current.generation > 1) compare.push(current.name + "@previous");
@@ -544,7 +554,9 @@ function showPlayhead() {
   if (studio.mode !== "scrubbing") $("scrub").value = String(Math.round(clamp(studio.t / end, 0, 1) * 1000));
   const pct = studio.mode === "play" ? clamp(studio.t / Math.max(studio.lanes[0] ? studio.lanes[0].duration : 1, 1e-6), 0, 1)
                                      : studio.percent;
-  $("time").textContent = `${studio.t.toFixed(3)} s / ${end.toFixed(3)} s · ${(pct * 100).toFixed(0)} %`;
+  // Side by side, the percent is the first lane's (the lanes may last differently): say whose it is.
+  const whose = studio.lanes.length > 1 ? `${studio.lanes[0].animator} ` : "";
+  $("time").textContent = `${studio.t.toFixed(3)} s / ${end.toFixed(3)} s · ${whose}${(pct * 100).toFixed(0)} %`;
   body.dataset.time = studio.t.toFixed(4);
   body.dataset.percent = pct.toFixed(4);
   body.dataset.state = studio.mode === "play" ? (studio.playing ? "playing" : "paused") : studio.mode;
@@ -564,11 +576,14 @@ function showPlayhead() {
   for (const chart of document.querySelectorAll(".picture.chart")) {
     const img = chart.querySelector("img");
     const xMax = +chart.dataset.xmax || 1;
-    const x = (78 + clamp(studio.t, 0, xMax) / xMax * 662) / 760 * img.clientWidth;
+    // The chart's frame (SegueRender's TimelineChart.Frame): 760 wide, the plot from x 78 to 740, the panels from
+    // y 62 (under the title) to 10 above the bottom; the now-line spans the panels, not the title.
+    const k = img.clientWidth / 760;
+    const x = (78 + clamp(studio.t, 0, xMax) / xMax * 662) * k;
     const head = chart.querySelector(".head");
     head.style.left = `${img.offsetLeft + x}px`;
-    head.style.top = `${img.offsetTop}px`;
-    head.style.height = `${img.offsetHeight}px`;
+    head.style.top = `${img.offsetTop + 62 * k}px`;
+    head.style.height = `${Math.max(img.offsetHeight - 72 * k, 0)}px`;
   }
   for (const li of $("events").children) li.classList.toggle("past", +li.dataset.time <= studio.t + 1e-6);
 }

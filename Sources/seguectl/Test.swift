@@ -22,10 +22,10 @@ struct Test: ParsableCommand {
               seguectl test --spawn Tests/Scenarios     # starts its own segued
               seguectl test --spawn --json my-test.json # a JSON report
               seguectl test --jobs 4 --junit junit.xml Tests/Scenarios
-              seguectl test --filter modal Tests/Scenarios
+              seguectl test --filter errors Tests/Scenarios   # names containing "errors"
 
             Exit status: 0 every scenario passed; 1 one failed; 2 the daemon could not be reached or started, \
-            or a file is missing.
+            a file is missing, or --filter matches no scenario.
             """)
 
     @OptionGroup var connection: Connection

@@ -81,7 +81,7 @@ class WebDriver:
 
     def start(self, chromium):
         options = {"binary": chromium, "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                                                 "--disable-dev-shm-usage", "--window-size=1280,1100"]}
+                                                 "--disable-dev-shm-usage", "--window-size=1280," + os.environ.get("STUDIO_TEST_HEIGHT", "1100")]}
         value = self._call("POST", "/session", {"capabilities": {"alwaysMatch": {
             "browserName": "chrome", "goog:chromeOptions": options}}})
         self.session = value["sessionId"]
@@ -177,6 +177,18 @@ def run(args, chromium, chromedriver):
             "return [...document.querySelectorAll('#plugins li')].map(li => li.dataset.plugin);"))
         check("dt-slide" in names and "side-panel" in names, f"plugin list: {names}")
         print(f"ok: the plugin list {names}")
+        # Each plugin's load label sits on its name's row (not floated onto the next plugin's), and the animator
+        # on show is marked from the start.
+        rows = driver.js("return [...document.querySelectorAll('#plugins li')].map(li => {"
+                         "const n = li.querySelector('.name').getBoundingClientRect();"
+                         "const g = li.querySelector('.gen').getBoundingClientRect();"
+                         "const box = li.getBoundingClientRect();"
+                         "return [li.dataset.plugin, g.top < n.bottom && n.top < g.bottom && g.right <= box.right,"
+                         "li.classList.contains('current')]; });")
+        misplaced = [name for name, on_row, _ in rows if not on_row]
+        check(not misplaced, f"load labels not on their plugin's row: {misplaced}")
+        wait_for("dt-slide marked current", lambda: driver.js(
+            "const li = document.querySelector('#plugins li.current'); return li && li.dataset.plugin;") == "dt-slide")
 
         ds = wait_for("dt-slide playing", lambda: (lambda d: d if d.get("state") == "playing"
                                                    and d.get("duration") == "0.28" else None)(driver.dataset()))
@@ -242,7 +254,9 @@ def run(args, chromium, chromedriver):
             "return [...document.querySelectorAll('.lane .title')].map(t => t.textContent);")))
         check("0.4 s" in titles[0] and "dt-slide@previous" in titles[1] and "0.5 s" in titles[1],
               f"compare lanes: {titles}")
-        print(f"ok: compare {titles}")
+        shown = driver.js("return document.getElementById('time').textContent;")
+        check(" · dt-slide " in shown and shown.endswith(" %"), f"side by side, whose percent it is: {shown!r}")
+        print(f"ok: compare {titles}, {shown!r}")
 
         # A present in the custom style with a presentation plugin: the presented view gets the plugin's frame.
         driver.js("const set = (id, v) => { const e = document.getElementById(id); e.value = v; };"

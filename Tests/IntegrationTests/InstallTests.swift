@@ -39,7 +39,11 @@ struct InstallTests {
         }
         let bundled = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot + "/plugins")
             .filter { $0.hasSuffix(".lua") }.sorted()
-        #expect(try FileManager.default.contentsOfDirectory(atPath: config + "/plugins").sorted() == bundled)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: config + "/plugins").sorted()
+                == (bundled + [".luarc.json", "types"]).sorted())
+        // The editor definitions come along, for editing the installed plugins with LuaLS.
+        #expect(FileManager.default.contentsEqual(atPath: config + "/plugins/types/segue.lua",
+                                                  andPath: repositoryRoot + "/plugins/types/segue.lua"))
 
         // The installed daemon, with no flags, finds the user's config and the installed plugins.
         try root.makeFolder("run")
@@ -62,6 +66,23 @@ struct InstallTests {
         #expect(FileManager.default.fileExists(atPath: config + "/segued.toml"))
         let again = try runCommand("/bin/bash", [script, "--prefix", prefix, "--uninstall"], environment: environment)
         #expect(again.status == 1 && again.err.contains("nothing to uninstall"))
+    }
+
+    @Test("a relative --prefix is relative to where the command is run, not to the repository")
+    func relativePrefix() throws {
+        let root = try TemporaryFolder()
+        let environment = ["HOME": root.path + "/home", "XDG_CONFIG_HOME": root.path + "/cfg"]
+        let script = repositoryRoot + "/scripts/install"
+        let install = try runCommand("/bin/bash", ["-c", "cd \"$1\" && exec /bin/bash \"$2\" --prefix rel --binaries \"$3\"",
+                                                   "install", root.path, script, binaryDirectory],
+                                     environment: environment)
+        #expect(install.status == 0, "\(install.err)")
+        #expect(FileManager.default.isExecutableFile(atPath: root.path + "/rel/bin/segued"))
+        #expect(!FileManager.default.fileExists(atPath: repositoryRoot + "/rel"))
+        let uninstall = try runCommand("/bin/bash", [script, "--prefix", root.path + "/rel", "--uninstall"],
+                                       environment: environment)
+        #expect(uninstall.status == 0, "\(uninstall.err)")
+        #expect(!FileManager.default.fileExists(atPath: root.path + "/rel"))
     }
 
     static let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"]

@@ -161,6 +161,23 @@ struct ServiceBehaviourTests {
         #expect(objects.contains { $0["message"] == "plugin loaded" && $0["plugin.name"] == "dt-slide" })
     }
 
+    @Test("deleting a plugin's file is logged as its unload, naming the plugin and the file")
+    func unloadIsLogged() throws {
+        let plugin = "return segue.animator { name = 'gone', duration = 0.1, animate = function(ctx) ctx:complete(true) end }"
+        let daemon = try DaemonProcess(pluginFiles: ["gone.lua": plugin], arguments: ["--log-format", "json"])
+        let client = try daemon.client()
+        #expect(try client.call("plugins.list").arrayValue?.contains { $0["name"] == "gone" } == true)
+        try FileManager.default.removeItem(atPath: daemon.directory + "/plugins/gone.lua")
+        _ = try client.call("plugins.reload")
+        #expect(try client.call("plugins.list").arrayValue?.contains { $0["name"] == "gone" && $0["status"] == "loaded" }
+                == false)
+        #expect(daemon.terminate() == 0)
+        let objects = daemon.stderrText().split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
+        let unloaded = objects.first { $0["message"] == "plugin unloaded" }
+        #expect(unloaded?["plugin.name"] == "gone", "\(objects)")
+        #expect(unloaded?["plugin.file"]?.stringValue?.hasSuffix("/plugins/gone.lua") == true)
+    }
+
     @Test("--log-level warning keeps info lines out")
     func logLevel() throws {
         let daemon = try DaemonProcess(arguments: ["--log-level", "warning"])

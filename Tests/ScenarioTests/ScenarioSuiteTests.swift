@@ -79,4 +79,23 @@ struct ReadmeScenarioTests {
             #expect(result.stepsRun == scenario.steps.count)
         }
     }
+
+    @Test("every --filter example (README, seguectl test --help) selects some scenario of Tests/Scenarios")
+    func filterExamplesSelectSomething() throws {
+        let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
+        let help = try String(contentsOfFile: repositoryRoot + "/Sources/seguectl/Test.swift", encoding: .utf8)
+        let filters = (readme + help).split(separator: "\n").compactMap { line -> String? in
+            guard line.contains("seguectl test"), line.contains("Tests/Scenarios"),
+                  let flag = line.range(of: "--filter ") else { return nil }
+            return line[flag.upperBound...].split(separator: " ").first.map(String.init)
+        }
+        #expect(filters.count >= 2, "the examples were not found: \(filters)")
+        var names: [String] = []
+        for file in try ScenarioFiles.expand([repositoryRoot + "/Tests/Scenarios"]) {
+            names += try Scenario.parse(text: try ScenarioFiles.read(file), file: file).map(\.name)
+        }
+        for filter in filters {
+            #expect(names.contains { $0.contains(filter) }, "no scenario's name contains '\(filter)'")
+        }
+    }
 }

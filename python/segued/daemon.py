@@ -10,24 +10,31 @@ import time
 
 
 def find_binary(start=None):
-    """``$SEGUED_BIN``, else ``.build/debug/segued`` (then release) in the checkout above ``start``, else
-    ``segued`` on the PATH."""
+    """``$SEGUED_BIN``, else ``.build/debug/segued`` (then release) in the checkout above ``start``, then above the
+    working directory (tests kept outside the checkout, run from it), else ``segued`` on the PATH."""
     if os.environ.get("SEGUED_BIN"):
         return os.environ["SEGUED_BIN"]
-    here = os.path.abspath(start or os.getcwd())
-    while True:
-        for kind in ("debug", "release"):
-            candidate = os.path.join(here, ".build", kind, "segued")
-            if os.access(candidate, os.X_OK):
-                return candidate
-        parent = os.path.dirname(here)
-        if parent == here:
-            break
-        here = parent
+    starts = []
+    for folder in (start, os.getcwd()):
+        if folder and os.path.abspath(folder) not in starts:
+            starts.append(os.path.abspath(folder))
+    for here in starts:
+        while True:
+            for kind in ("debug", "release"):
+                candidate = os.path.join(here, ".build", kind, "segued")
+                if os.access(candidate, os.X_OK):
+                    return candidate
+            parent = os.path.dirname(here)
+            if parent == here:
+                break
+            here = parent
     found = shutil.which("segued")
     if found:
         return found
-    raise FileNotFoundError("no segued binary: build it (swift build) or set SEGUED_BIN")
+    raise FileNotFoundError(
+        "no segued binary: no .build/debug/segued or .build/release/segued above %s and no segued on the PATH; "
+        "build it (scripts/start or swift build), set SEGUED_BIN, or set SEGUED_SOCKET to use a running segued"
+        % " or ".join(starts))
 
 
 class Daemon:

@@ -3,7 +3,8 @@
 Fixtures:
 - ``segued_socket`` (session): the socket of the daemon under test — ``$SEGUED_SOCKET`` when set (a daemon you
   started), else a segued spawned for the session (``--segued-bin``/``$SEGUED_BIN``, else the checkout's
-  ``.build/debug/segued``) with the checkout's config and plugins, stopped at the end.
+  ``.build/debug/segued``, else release, above the rootdir, then above the working directory) with the
+  checkout's config and plugins, stopped at the end.
 - ``segued`` (test): a ``SceneClient`` connected to it, with a fresh manual scene (320×480, current on the
   connection) subscribed to its events; the scene is destroyed after the test.
 - ``segued_client`` (test): a bare ``Client`` with no scene.
