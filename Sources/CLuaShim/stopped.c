@@ -166,11 +166,7 @@ static int safe_create(lua_State *L) {
 }
 
 static int safe_wrap(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TFUNCTION);
-    charge_new_coroutine(L);
-    lua_State *co = lua_newthread(L);
-    lua_pushvalue(L, 1);
-    lua_xmove(L, co, 1);
+    safe_create(L);  // [f co]
     lua_pushcclosure(L, wrapped, 1);
     return 1;
 }
