@@ -9,7 +9,10 @@ public enum NearestName {
         let limit = word.count <= 3 ? 1 : max(2, word.count / 3)
         var best: (name: String, distance: Int)?
         for candidate in candidates where candidate != name {
-            let d = distance(word, Array(candidate.lowercased().utf8))
+            // The distance is at least the difference in length: most candidates end here, without the table.
+            let other = Array(candidate.lowercased().utf8)
+            guard abs(other.count - word.count) <= limit else { continue }
+            let d = distance(word, other)
             if d <= limit, d < (best?.distance ?? .max) { best = (candidate, d) }
         }
         if let best { return best.name }
