@@ -164,5 +164,10 @@ struct NearestNameWarningTests {
         #expect(NearestName.nearest(to: "ping", in: ["daemon.ping", "daemon.info"]) == "daemon.ping")
         #expect(NearestName.nearest(to: "x", in: ["frame", "alpha"]) == nil)
         #expect(NearestName.nearest(to: "transmogrify", in: ["frame", "alpha"]) == nil)
+        // Length differences up to the limit still count; a last part must follow a dot.
+        #expect(NearestName.nearest(to: "alpha", in: ["alphaaa"]) == "alphaaa")
+        #expect(NearestName.nearest(to: "ping", in: ["xxxxxping"]) == nil)
+        #expect(NearestName.nearest(to: "info", in: ["vc.get", "daemon.info"]) == "daemon.info")
+        #expect(NearestName.nearest(to: "a.ping", in: ["daemon.a.ping.x"]) == nil)
     }
 }
