@@ -161,7 +161,7 @@ extension Daemon {
             let ms = try p.number("ms", in: 0...3_600_000) ?? 0
             try p.finish()
             try d.requireManual(scene)
-            scene.advance(by: Int64((ms * 1e6).rounded()))
+            scene.advance(by: Int64((ms * 1e6).rounded()), progress: d.onProgress)
             return .object(JSONObject([("time", .number(scene.time))]))
         },
         "clock.step": MethodEntry(
@@ -173,7 +173,7 @@ extension Daemon {
             let frames = try p.int("frames", in: 0...1_000_000) ?? 1
             try p.finish()
             try d.requireManual(scene)
-            scene.step(frames: frames)
+            scene.step(frames: frames, progress: d.onProgress)
             return .object(JSONObject([("time", .number(scene.time))]))
         },
         "clock.now": MethodEntry(

@@ -48,6 +48,10 @@ public final class Daemon: EventSink, @unchecked Sendable {
     public var socketActivated = false
     /// Called after a reload applied a new config (the server takes what it keeps, e.g. `daemon.spin_us`).
     public var onConfigApplied: (() -> Void)?
+    /// Called between the frames of a long request (`clock.advance`, `clock.step`): the request is still moving, so
+    /// the stall detector and systemd's watchdog must not take it for a hung loop. Each frame is bounded (plugin
+    /// calls by their budgets); a frame that never ends is still a stall.
+    public var onProgress: (() -> Void)?
 
     var scenes: [String: Scene] = [:]
     var sceneOrder: [String] = []

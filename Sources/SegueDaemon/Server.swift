@@ -35,6 +35,9 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
     /// `sd_notify` to systemd (nil when `NOTIFY_SOCKET` is unset), and the timer sending `WATCHDOG=1`.
     let notifier = SystemdNotifier.fromEnvironment()
     var watchdogTimer: LoopTimer?
+    /// When `WATCHDOG=1` was last sent (monotonic ns), and the watchdog's period (nil: no watchdog).
+    var watchdogSentAt: Int64 = 0
+    var watchdogInterval: Int64?
     /// Set from any thread as soon as a stop is asked for (a signal during start-up, before the loop runs).
     private let stopAsked = Atomic<Bool>(false)
 
@@ -52,6 +55,8 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         // Each plugin file loaded is a turn of the loop for the stall detector (a file's load is bounded; a folder
         // of many slow ones, loaded in one turn, is not a stall).
         daemon.plugins.onFileDone = { [heartbeat = loop.heartbeat] in heartbeat.beat() }
+        // The frames of a long clock.advance or clock.step are turns too, and keep systemd's watchdog fed.
+        daemon.onProgress = { [weak self] in self?.progress() }
         daemon.onConfigApplied = { [weak self] in
             guard let self else { return }
             self.applySpin()

@@ -399,17 +399,21 @@ public final class Scene {
     }
 
     /// Advances a manual clock by `ns`: whole frame steps, then a final partial step. Returns the new time.
+    /// `progress` is called after each tick (the daemon tells its stall detector that a long advance still moves).
     @discardableResult
-    public func advance(by ns: Int64) -> Int64 {
+    public func advance(by ns: Int64, progress: (() -> Void)? = nil) -> Int64 {
         let target = now + max(0, ns)
-        advance(to: target)
+        advance(to: target, progress: progress)
         return now
     }
 
-    /// Advances by `frames` whole frame steps.
+    /// Advances by `frames` whole frame steps; `progress` is called after each.
     @discardableResult
-    public func step(frames: Int) -> Int64 {
-        for _ in 0..<max(0, frames) { tick(to: nextFrameTime()) }
+    public func step(frames: Int, progress: (() -> Void)? = nil) -> Int64 {
+        for _ in 0..<max(0, frames) {
+            tick(to: nextFrameTime())
+            progress?()
+        }
         return now
     }
 
@@ -421,10 +425,12 @@ public final class Scene {
         return frameTime(k)
     }
 
-    /// Ticks on the frame grid up to `target`, then once at `target` when it falls between frames.
-    public func advance(to target: Int64) {
+    /// Ticks on the frame grid up to `target`, then once at `target` when it falls between frames; `progress` is
+    /// called after each tick.
+    public func advance(to target: Int64, progress: (() -> Void)? = nil) {
         while now < target {
             tick(to: min(nextFrameTime(), target))
+            progress?()
         }
     }
 

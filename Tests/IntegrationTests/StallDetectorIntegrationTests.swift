@@ -46,6 +46,37 @@ struct StallDetectorIntegrationTests {
         #expect(log.contains("exiting with status 70"), "\(log)")
     }
 
+    @Test("a long clock.advance whose frames each take a while is no stall: every frame is a turn")
+    func longAdvanceIsNotStalled() throws {
+        // 20 frames of 150 ms each (the test switch, in a timer the animator re-arms every frame): one advance holds
+        // the loop about 3 s, six times the detector's 500 ms. Before frames counted as turns, the daemon exited 70.
+        let plugin = """
+            return segue.animator { duration = 1, animate = function(ctx)
+              ctx.container:add(ctx:view('to'))
+              local n = 0
+              local function frame()
+                n = n + 1
+                segue.log("segued:test-stall")
+                if n < 20 then segue.after(0.016, frame) else ctx:complete(true) end
+              end
+              segue.after(0, frame)
+            end }
+            """
+        let daemon = try DaemonProcess(
+            pluginFiles: ["slow.lua": plugin], config: try Self.config(stallMs: 500),
+            environment: ["SEGUED_TEST_STALL_MS": "150"])
+        let client = try daemon.client()
+        try setUpContainer(client, kind: "custom")
+        _ = try client.call("container.select", ["container": "c", "index": 1, "animator": "slow"])
+        let advanced = try client.call("clock.advance", ["ms": 1000], timeoutMs: 60_000)
+        #expect(advanced["time"] == 1.0)
+        let transitions = try client.call("transition.list", [:])
+        #expect("\(transitions)".contains("completed"), "\(transitions)")
+        #expect(try client.call("daemon.ping") == "pong")
+        #expect(daemon.process.isRunning)
+        #expect(!daemon.stderrText().contains("event loop stalled"))
+    }
+
     @Test("an idle daemon, and one serving requests, is not taken for a stalled one")
     func idleIsNotStalled() throws {
         let daemon = try DaemonProcess(
