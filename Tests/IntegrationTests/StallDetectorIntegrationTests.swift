@@ -23,6 +23,21 @@ struct StallDetectorIntegrationTests {
         end }
         """
 
+    /// An animator whose frames each call the test switch, for 20 frames: with SEGUED_TEST_STALL_MS=150 an
+    /// advance through them holds the loop about 3 s.
+    static let slowFramesPlugin = """
+        return segue.animator { duration = 1, animate = function(ctx)
+          ctx.container:add(ctx:view('to'))
+          local n = 0
+          local function frame()
+            n = n + 1
+            segue.log("segued:test-stall")
+            if n < 20 then segue.after(0.016, frame) else ctx:complete(true) end
+          end
+          segue.after(0, frame)
+        end }
+        """
+
     @Test("a stalled loop is named in the log (request, plugin, function) and the process exits with status 70")
     func stalledLoopExits() throws {
         let daemon = try DaemonProcess(
@@ -50,20 +65,8 @@ struct StallDetectorIntegrationTests {
     func longAdvanceIsNotStalled() throws {
         // 20 frames of 150 ms each (the test switch, in a timer the animator re-arms every frame): one advance holds
         // the loop about 3 s, six times the detector's 500 ms. Before frames counted as turns, the daemon exited 70.
-        let plugin = """
-            return segue.animator { duration = 1, animate = function(ctx)
-              ctx.container:add(ctx:view('to'))
-              local n = 0
-              local function frame()
-                n = n + 1
-                segue.log("segued:test-stall")
-                if n < 20 then segue.after(0.016, frame) else ctx:complete(true) end
-              end
-              segue.after(0, frame)
-            end }
-            """
         let daemon = try DaemonProcess(
-            pluginFiles: ["slow.lua": plugin], config: try Self.config(stallMs: 500),
+            pluginFiles: ["slow.lua": Self.slowFramesPlugin], config: try Self.config(stallMs: 500),
             environment: ["SEGUED_TEST_STALL_MS": "150"])
         let client = try daemon.client()
         try setUpContainer(client, kind: "custom")
@@ -75,6 +78,37 @@ struct StallDetectorIntegrationTests {
         #expect(try client.call("daemon.ping") == "pong")
         #expect(daemon.process.isRunning)
         #expect(!daemon.stderrText().contains("event loop stalled"))
+    }
+
+    @Test("systemd's watchdog is fed between the frames of a long advance (its loop timer cannot fire until it ends)")
+    func watchdogFedDuringLongAdvance() throws {
+        let root = try TemporaryFolder()
+        let plugins = root.path + "/plugins"
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        try Self.slowFramesPlugin.write(toFile: plugins + "/slow.lua", atomically: true, encoding: .utf8)
+        try Self.config(stallMs: 5000).write(toFile: root.path + "/segued.toml", atomically: true, encoding: .utf8)
+        let receiver = try DatagramReceiver(name: root.path + "/notify")
+        let socket = root.path + "/s.sock"
+        // WatchdogSec 0.4 s: a ping every 0.2 s, and the stall limit in force 0.3 s (three quarters of it).
+        let daemon = try ServiceProcess(
+            arguments: ["--config", root.path + "/segued.toml", "--socket", socket, "--plugins", plugins],
+            environment: ["HOME": root.path, "NOTIFY_SOCKET": root.path + "/notify", "WATCHDOG_USEC": "400000",
+                          "SEGUED_TEST_STALL_MS": "150"],
+            logFile: root.path + "/log")
+        #expect(receiver.receiveState()?.hasPrefix("READY=1") == true, "\(daemon.log)")
+        let client = try SegueClient(socketPath: socket)
+        try setUpContainer(client, kind: "custom")
+        _ = try client.call("container.select", ["container": "c", "index": 1, "animator": "slow"])
+        while receiver.receive(seconds: 0) != nil {}
+        _ = try client.call("clock.advance", ["ms": 1000], timeoutMs: 60_000)
+        // About 3 s of frames: some 15 pings between them. Without them, the loop's timer sends one when it ends.
+        var pings = 0
+        while let message = receiver.receive(seconds: 0) {
+            if message == "WATCHDOG=1" { pings += 1 }
+        }
+        #expect(pings >= 5, "\(pings) pings; \(daemon.log)")
+        #expect(try client.call("daemon.ping") == "pong")
+        #expect(daemon.terminate() == 0)
     }
 
     @Test("an idle daemon, and one serving requests, is not taken for a stalled one")
