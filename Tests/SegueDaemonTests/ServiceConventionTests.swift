@@ -41,7 +41,7 @@ struct ServiceConventionTests {
     @Test("paths in a config file are relative to its folder; absolute and ~ paths are not", arguments: [
         ("plugins", "/etc/segued/plugins"),
         ("./anim/../plugins/", "/etc/segued/plugins"),
-        ("../shared/plugins", "/etc/shared/plugins"),
+        ("../common/plugins", "/etc/common/plugins"),
         ("/opt/plugins", "/opt/plugins"),
         ("//opt//plugins/.", "/opt/plugins"),
     ])
