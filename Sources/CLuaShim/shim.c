@@ -266,6 +266,12 @@ static int safe_setmetatable(lua_State *L) {
     return 1;
 }
 
+void segue_wrap_stock(lua_State *L, int from, int to, const char *name, lua_CFunction fn) {
+    lua_getfield(L, from, name);
+    lua_pushcclosure(L, fn, 1);
+    lua_setfield(L, to, name);
+}
+
 static void copy_fields(lua_State *L, int from, int to, const char *const *names) {
     for (; *names; names++) {
         lua_getfield(L, from, *names);
@@ -287,9 +293,7 @@ static int build_sandbox(lua_State *L) {
 
     lua_pushcfunction(L, safe_load);
     lua_setfield(L, env, "load");
-    lua_getfield(L, g, "setmetatable");
-    lua_pushcclosure(L, safe_setmetatable, 1);
-    lua_setfield(L, env, "setmetatable");
+    segue_wrap_stock(L, g, env, "setmetatable", safe_setmetatable);
     lua_pushcfunction(L, safe_collectgarbage);
     lua_setfield(L, env, "collectgarbage");
 

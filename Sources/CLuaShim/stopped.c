@@ -189,12 +189,8 @@ void segue_open_stopped(lua_State *L, int env) {
     lua_setfield(L, env, "xpcall");
     lua_getfield(L, env, "coroutine");
     int co = lua_gettop(L);
-    lua_getfield(L, co, "resume");
-    lua_pushcclosure(L, safe_resume, 1);
-    lua_setfield(L, co, "resume");
-    lua_getfield(L, co, "close");
-    lua_pushcclosure(L, safe_close, 1);
-    lua_setfield(L, co, "close");
+    segue_wrap_stock(L, co, co, "resume", safe_resume);
+    segue_wrap_stock(L, co, co, "close", safe_close);
     lua_pushcfunction(L, safe_wrap);
     lua_setfield(L, co, "wrap");
     lua_pushcfunction(L, safe_create);

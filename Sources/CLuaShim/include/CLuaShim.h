@@ -93,6 +93,9 @@ void segue_open_charged(lua_State *L, int env);
 /// Replaces xpcall and coroutine.resume/wrap/close in the sandbox table at `env` so that no Lua code runs with the
 /// count hook off after the budget hook raised (stopped.c).
 void segue_open_stopped(lua_State *L, int env);
+/// Internal: sets `name` in the table at `to` to a C closure of `fn` whose upvalue 1 is `name` from the table at
+/// `from` (the stock function the replacement wraps). Both indices absolute.
+void segue_wrap_stock(lua_State *L, int from, int to, const char *name, lua_CFunction fn);
 
 static inline void segue_pop(lua_State *L, int n) { lua_settop(L, -(n) - 1); }
 static inline void segue_newtable(lua_State *L) { lua_createtable(L, 0, 0); }
