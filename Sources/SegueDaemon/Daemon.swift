@@ -82,7 +82,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
     /// The method table, held here so the request path reads it without a global's once-check.
     let methodTable = Daemon.methodTable
     /// The request being served and the plugin function running, for the stall detector's report.
-    let activity = LoopActivity()
+    let activity = LoopActivity(names: Daemon.methodTable.names)
     /// Every request records itself here. Its exclusivity is not checked at run time, nor that of the other state
     /// every request touches (`state`, `deferredWait`, `responseBytes`, `spareParams`): the daemon runs on one event
     /// loop, no access to them overlaps another, and the checks were a tenth of a daemon.ping's instructions.
@@ -392,7 +392,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
         switch request.method {
         case .known(let n):
             number = n
-            activity.serving(method: methodTable.names[n], id: request.id)
+            activity.serving(method: n, id: request.id)
             defer { activity.served() }
             let refused = state == .draining || state == .stopped
             result = refused ? .failure(.shuttingDown) : call(n, request.params, connection)

@@ -64,16 +64,16 @@ struct StallDetectorTests {
     @Test("the activity record names the request and the plugin function, and forgets them when done")
     func activity() {
         let lua = LuaActivity()
-        let activity = LoopActivity(lua: lua)
+        let activity = LoopActivity(names: ["container.select", "clock.advance"], lua: lua)
         #expect(activity.description == "no request (a timer, a frame or a reload)")
-        activity.serving(method: "container.select", id: .string("sel-7"))
+        activity.serving(method: 0, id: .string("sel-7"))
         let outer = lua.enter(LuaActivity.Call(file: "plugins/stall.lua", function: "animate", line: 3))
         #expect(activity.description
             == #"request container.select (id "sel-7"), plugin plugins/stall.lua: animate (defined at line 3)"#)
         lua.leave(restoring: outer)
         activity.served()
         #expect(activity.description == "no request (a timer, a frame or a reload)")
-        activity.serving(method: "clock.advance", id: nil)
+        activity.serving(method: 1, id: nil)
         #expect(activity.description == "request clock.advance (a notification)")
     }
 }
