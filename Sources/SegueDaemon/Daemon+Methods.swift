@@ -434,7 +434,7 @@ extension Daemon {
             ],
             result: .object([
                 .required("subscription", .integer),
-                .required("scene", .either([.id, .any])),
+                .required("scene", .either([.id, .null])),
                 .required("types", .array(.string)),
             ]),
             errors: [.notFound, .limitExceeded]
