@@ -35,6 +35,10 @@ extension Shape.Field {
         optional("format", .oneOf(["svg"])),
     ]
 
+    /// A render result's `events`: only the `spec` form has them (a scene's own transition has its subscribers).
+    static let renderEvents = optional("events", .array(.object([])),
+                                       "with spec: the private scene's events, frames aside")
+
     static let endParams: [Shape.Field] = [
         .scene, required("transition", .id),
         optional("speed", .number, "0 < speed ≤ 100; default the interaction's completion speed, else 1"),
