@@ -321,8 +321,13 @@ extension Daemon {
                 .required("svg", .string),
                 .required("width", .number),
                 .required("height", .number),
-                .required("frames", .array(.object([.required("index", .integer), .required("time", .number)]))),
+                .required("frames", .array(.object([
+                    .required("index", .integer), .required("time", .number), .required("x", .number),
+                    .required("y", .number), .required("w", .number), .required("h", .number),
+                    .optional("ahead", .boolean, "a running transition's frame not reached yet: drawn ahead"),
+                ]))),
                 .required("transition", .ref("transition")),
+                .renderEvents,
             ]),
             errors: [.notFound, .invalidState, .pluginError]
         ) { d, p, c throws(RPCError) in try d.renderFilmstrip(p, c) },
@@ -336,7 +341,7 @@ extension Daemon {
                 .required("properties", .array(.string)),
                 .required("views", .array(.id)),
                 .required("transition", .ref("transition")),
-                .required("events", .array(.object([]))),
+                .renderEvents,
             ]),
             errors: [.notFound, .invalidState, .pluginError]
         ) { d, p, c throws(RPCError) in try d.renderTimeline(p, c) },
@@ -434,7 +439,7 @@ extension Daemon {
             ],
             result: .object([
                 .required("subscription", .integer),
-                .required("scene", .either([.id, .any])),
+                .required("scene", .either([.id, .null])),
                 .required("types", .array(.string)),
             ]),
             errors: [.notFound, .limitExceeded]

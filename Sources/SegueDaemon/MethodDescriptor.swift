@@ -5,7 +5,7 @@ struct MethodDescriptor: Sendable {
     /// By name (JSON-RPC `params` is an object).
     let params: [Shape.Field]
     let result: Shape
-    /// The errors this method can answer besides -32602 (any method with parameters) and -32005 (any method while
-    /// the daemon drains).
+    /// The errors this method can answer besides -32602 (any method: a parameter missing, unknown or wrong) and
+    /// -32005 (any method while the daemon drains).
     let errors: [RPCErrorCode]
 }

@@ -29,9 +29,9 @@ enum OpenRPC {
             if !field.summary.isEmpty { o["description"] = .string(field.summary) }
             return .object(o)
         }
-        var codes = d.errors
-        if !d.params.isEmpty { codes.insert(.invalidParams, at: 0) }
-        codes.append(.shuttingDown)
+        // Every method answers -32602 to a parameter it does not take (daemon.ping {"x": 1} too), and -32005 while
+        // the daemon drains.
+        let codes = [.invalidParams] + d.errors + [.shuttingDown]
         let errors: [JSONValue] = codes.map { code in
             .object(JSONObject([("code", .number(Double(code.rawValue))), ("message", .string(code.kind)),
                                 ("data", .object(JSONObject([("kind", .string(code.kind))]))) ]))

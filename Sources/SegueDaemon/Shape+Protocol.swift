@@ -35,6 +35,10 @@ extension Shape.Field {
         optional("format", .oneOf(["svg"])),
     ]
 
+    /// A render result's `events`: only the `spec` form has them (a scene's own transition has its subscribers).
+    static let renderEvents = optional("events", .array(.object([])),
+                                       "with spec: the private scene's events, frames aside")
+
     static let endParams: [Shape.Field] = [
         .scene, required("transition", .id),
         optional("speed", .number, "0 < speed ≤ 100; default the interaction's completion speed, else 1"),
@@ -73,7 +77,7 @@ extension Shape {
         ])),
         ("transition_start", .object([
             .optional("transition", .id, "absent when nothing needed to move"),
-            .required("animator", .either([.string, .any])),
+            .required("animator", .either([.string, .null])),
             .required("duration", .number), .optional("state", .string),
         ])),
         ("interactive_state", .object([.required("transition", .id), .required("state", .string),
@@ -107,7 +111,7 @@ extension Shape {
         ])),
         ("container", .object([
             .required("container", .id), .required("kind", .string), .required("children", .array(.id)),
-            .optional("selected", .integer), .optional("transition", .either([.id, .any])),
+            .optional("selected", .integer), .optional("transition", .either([.id, .null])),
             .optional("when_busy", .string), .optional("items", .array(.id)), .optional("rules", .array(.ref("rule"))),
             .optional("delegate", .string), .optional("stack", .array(.id)), .optional("count", .integer),
             .optional("alive", .array(.id)), .optional("page_of", .object([])),
@@ -126,7 +130,7 @@ extension Shape {
             .optional("kinds", .array(.string), "the transition kinds an animator declares"),
         ])),
         ("reload_result", .object([
-            .required("reloaded", .boolean), .required("file", .either([.string, .any])),
+            .required("reloaded", .boolean), .required("file", .either([.string, .null])),
             .required("changed", .array(.string), "config keys applied"),
             .required("restart_required", .array(.string), "changed keys that need a restart"),
             .required("plugins", .object([.required("loaded", .integer), .required("failed", .integer)])),

@@ -4,6 +4,9 @@ import SegueJSON
 /// Schema) and for a reader, not a validator — the handler's `Params` reads remain what is enforced.
 indirect enum Shape: Sendable {
     case string, boolean, number, integer, any
+    /// JSON `null`: `.either([.id, .null])` for "an id or null" (an `.any` there would match an id twice, and
+    /// JSON Schema's `oneOf` rejects a value two of its shapes match).
+    case null
     /// An id: 1–64 letters, digits, `-`, `_`, `.`.
     case id
     /// Exactly this string.
@@ -43,6 +46,7 @@ indirect enum Shape: Sendable {
         case .number: o["type"] = "number"
         case .integer: o["type"] = "integer"
         case .any: break
+        case .null: o["type"] = "null"
         case .id:
             o["type"] = "string"
             o["pattern"] = "^[A-Za-z0-9._-]{1,64}$"

@@ -85,13 +85,16 @@ extension PluginInstance {
             state.pop()
             if unknown.count >= 16 { break }
         }
-        return unknown.sorted().map { key in
-            let shown = LuaError.bounded(key)
-            guard let nearest = NearestName.nearest(to: key, in: known) else {
-                return "unknown \(described.kind) field '\(shown)' (\(known.joined(separator: ", "))); ignored"
-            }
-            return "unknown \(described.kind) field '\(shown)' — did you mean '\(nearest)'?; ignored"
+        return unknown.sorted().map { PluginInstance.unknownName("\(described.kind) field", $0, in: known) + "; ignored" }
+    }
+
+    /// "unknown WHAT 'name'" and the nearest valid name, or all of them when none is near.
+    static func unknownName(_ what: String, _ name: String, in known: [String]) -> String {
+        let message = "unknown \(what) '\(LuaError.bounded(name))'"
+        guard let nearest = NearestName.nearest(to: name, in: known) else {
+            return message + " (\(known.joined(separator: ", ")))"
         }
+        return message + " — did you mean '\(nearest)'?"
     }
 
     /// The warning for an unknown name, or nil when this state has already warned about it.
@@ -99,14 +102,7 @@ extension PluginInstance {
         let key = kind.rawValue + "\u{0}" + name
         guard !warnedNames.contains(key), warnedNames.count < 256 else { return nil }
         warnedNames.insert(key)
-        let shown = LuaError.bounded(name)
-        var message = "unknown \(kind.rawValue) '\(shown)'"
-        if let nearest = NearestName.nearest(to: name, in: kind.names) {
-            message += " — did you mean '\(nearest)'?"
-        } else {
-            message += " (\(kind.names.joined(separator: ", ")))"
-        }
-        return message + consequence
+        return PluginInstance.unknownName(kind.rawValue, name, in: kind.names) + consequence
     }
 
     /// Warns (once per name) about an unknown name.

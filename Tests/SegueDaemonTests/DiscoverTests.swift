@@ -80,7 +80,7 @@ struct DiscoverTests {
             let errors = method["errors"]?.arrayValue ?? []
             #expect(errors.contains { $0["code"] == -32005 }, "\(name)")
             let params = method["params"]?.arrayValue ?? []
-            if !params.isEmpty { #expect(errors.contains { $0["code"] == -32602 }, "\(name)") }
+            #expect(errors.contains { $0["code"] == -32602 }, "\(name)")  // an unknown parameter, even to daemon.ping
             for param in params {
                 #expect(param["name"]?.stringValue != nil && param["schema"]?.objectValue != nil, "\(name)")
                 let keys: Set<String> = ["name", "summary", "description", "schema", "required", "deprecated"]
@@ -91,6 +91,23 @@ struct DiscoverTests {
         }
         collectRefs(.object(schemas))
         #expect(refs.subtracting(schemas.keys).isEmpty, "every $ref names a component schema")
+    }
+
+    @Test("no oneOf in the document has a member every value matches (oneOf rejects a value two members match)")
+    func oneOfMembersAreDisjointFromAnything() throws {
+        let h = try Harness()
+        let document = try #require(try h.result("rpc.discover"))
+        var oneOfs = 0
+        func walk(_ value: JSONValue) {
+            if let members = value["oneOf"]?.arrayValue {
+                oneOfs += 1
+                #expect(!members.contains { $0.objectValue?.pairs.isEmpty == true }, "\(members)")
+            }
+            for (_, member) in value.objectValue?.pairs ?? [] { walk(member) }
+            for member in value.arrayValue ?? [] { walk(member) }
+        }
+        walk(document)
+        #expect(oneOfs > 0)
     }
 
     @Test("each descriptor's parameters are the ones its handler accepts: an undeclared one is refused, a declared one is not 'unknown'")

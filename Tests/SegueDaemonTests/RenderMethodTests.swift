@@ -106,6 +106,7 @@ struct RenderMethodTests {
         let finished = try #require(try h.result("render.filmstrip", ["scene": "main", "transition": "t-1", "frames": 6]))
         #expect(finished["transition"]?["state"] == "completed")
         #expect(try #require(finished["frames"]?.arrayValue).allSatisfy { $0["ahead"] == nil })
+        #expect(running["events"] == nil && finished["events"] == nil, "only the spec form answers its scene's events")
         let after = try framesOf(try #require(finished["svg"]?.stringValue))
         // Frames before 0.2 s were recorded then; replaying them later gives the same picture.
         #expect(before[1]?["a.view"]?.opacity == after[1]?["a.view"]?.opacity)

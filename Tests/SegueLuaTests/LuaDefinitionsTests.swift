@@ -132,7 +132,7 @@ struct LuaDefinitionsTests {
             let names = message[message.index(after: colon)...].split(separator: ",").map(String.init)
             logs[String(message[..<colon]), default: []].formUnion(names)
         }
-        let warnings = recorder.events.filter { $0.type == "plugin.warning" }.compactMap { $0.fields["message"]?.stringValue }
+        let warnings = recorder.messages("plugin.warning")
         return (logs, warnings)
     }
 

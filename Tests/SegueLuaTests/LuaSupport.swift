@@ -56,6 +56,24 @@ final class Recorder: EventSink {
     var host: PluginHost?
     func emit(_ event: EngineEvent) { events.append(event) }
     func types(_ prefix: String) -> [String] { events.map(\.type).filter { $0.hasPrefix(prefix) } }
+    /// The `message` of every event of exactly this type (`plugin.warning`, `log`), in order.
+    func messages(_ type: String) -> [String] {
+        events.filter { $0.type == type }.compactMap { $0.fields["message"]?.stringValue }
+    }
+}
+
+/// An animator plugin's source: `duration` is a Lua expression; `animate(ctx)` starts with `to` as the incoming view
+/// and goes on with `body`.
+func animatorSource(duration: String, animate body: String) -> String {
+    """
+    return segue.animator {
+      duration = \(duration),
+      animate = function(ctx)
+        local to = ctx:view("to")
+        \(body)
+      end,
+    }
+    """
 }
 
 /// A manual scene over a temporary plugins folder holding `files`; the host stays alive with the scene's recorder.

@@ -9,22 +9,16 @@ import Testing
 struct NearestNameWarningTests {
     /// Runs one select with an animator whose `animate` body is `body` (it completes the transition itself).
     func warnings(_ body: String) throws -> (messages: [String], failedOver: Bool, completed: Bool) {
-        let plugin = """
-            return segue.animator {
-              duration = function(ctx) return 0.2 end,
-              animate = function(ctx)
-                local to, from = ctx:view("to"), ctx:view("from")
-                ctx.container:add(to)
-                to.frame = ctx:final_frame("to")
-                \(body)
-                ctx:complete(true)
-              end,
-            }
-            """
+        let plugin = animatorSource(duration: "function(ctx) return 0.2 end", animate: """
+            ctx.container:add(to)
+            to.frame = ctx:final_frame("to")
+            \(body)
+            ctx:complete(true)
+            """)
         let (scene, container, _, _, recorder) = try sceneWithPlugins(["typo.lua": plugin])
         _ = try scene.select(container, index: 1, animator: "typo")
         scene.advance(by: 1_000_000_000)
-        let messages = recorder.events.filter { $0.type == "plugin.warning" }.compactMap { $0.fields["message"]?.stringValue }
+        let messages = recorder.messages("plugin.warning")
         let completed = recorder.events.contains { $0.type == "transition.completed" && $0.fields["completed"] == true }
         return (messages, !recorder.types("transition.failed_over").isEmpty, completed)
     }
@@ -79,17 +73,11 @@ struct NearestNameWarningTests {
     @Test("a field tr or pc does not have is kept (API-1 plugins may read it back) with a warning pointing at state")
     func trAndPCFields() throws {
         let (scene, c, _, _, recorder) = try sceneWithPlugins([
-            "fade.lua": """
-                return segue.animator {
-                  duration = 0.2,
-                  animate = function(ctx)
-                    local to = ctx:view("to")
-                    if to then ctx.container:add(to); to.frame = ctx:final_frame("to") end
-                    segue.animate({ duration = 0.2 }, function() if to then to.alpha = 1 end end,
-                      function() ctx:complete(not ctx.cancelled) end)
-                  end,
-                }
-                """,
+            "fade.lua": animatorSource(duration: "0.2", animate: """
+                if to then ctx.container:add(to); to.frame = ctx:final_frame("to") end
+                segue.animate({ duration = 0.2 }, function() if to then to.alpha = 1 end end,
+                  function() ctx:complete(not ctx.cancelled) end)
+                """),
             "drag.lua": """
                 return segue.interaction {
                   changed = function(tr, g)
@@ -116,14 +104,14 @@ struct NearestNameWarningTests {
         let m = try scene.createViewController(id: "m", title: nil, color: nil)
         _ = try scene.present(m, from: c, style: .custom, presentation: "panel", animator: "fade")
         scene.advance(by: 1_000_000_000)
-        let warnings = recorder.events.filter { $0.type == "plugin.warning" }.compactMap { $0.fields["message"]?.stringValue }
+        let warnings = recorder.messages("plugin.warning")
         #expect(warnings == [
             "unknown tr field 'precent' — did you mean 'percent'?; kept (a plugin's own values belong in tr.state)",
             "unknown pc field 'dimming' (container, presented, presenting, presented_view, coordinator, state); kept "
                 + "(a plugin's own values belong in pc.state)",
             "unknown pc field 'presnted' — did you mean 'presented'?; kept (a plugin's own values belong in pc.state)",
         ])
-        let logs = recorder.events.filter { $0.type == "log" }.compactMap { $0.fields["message"]?.stringValue }
+        let logs = recorder.messages("log")
         #expect(logs.contains("kept 1") && logs.contains("dimming kept"), "\(logs)")
     }
 

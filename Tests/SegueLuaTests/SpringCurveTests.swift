@@ -11,21 +11,15 @@ struct SpringCurveTests {
     ])
     func springWins(curve: String, expected: String) throws {
         let (scene, container, _, b, recorder) = try sceneWithPlugins([
-            "both.lua": """
-                return segue.animator {
-                  duration = 0.5,
-                  animate = function(ctx)
-                    local to = ctx:view("to")
-                    ctx.container:add(to)
-                    to.alpha = 0
-                    segue.animate({ duration = 0.5, curve = \(curve), spring = { damping = 0.3, velocity = 0 } },
-                      function() to.alpha = 1 end, function() ctx:complete(not ctx.cancelled) end)
-                  end,
-                }
-                """,
+            "both.lua": animatorSource(duration: "0.5", animate: """
+                ctx.container:add(to)
+                to.alpha = 0
+                segue.animate({ duration = 0.5, curve = \(curve), spring = { damping = 0.3, velocity = 0 } },
+                  function() to.alpha = 1 end, function() ctx:complete(not ctx.cancelled) end)
+                """),
         ])
         let t = try #require(try scene.select(container, index: 1, animator: "both").transition)
-        let warnings = recorder.events.filter { $0.type == "plugin.warning" }.compactMap { $0.fields["message"]?.stringValue }
+        let warnings = recorder.messages("plugin.warning")
         #expect(warnings.count == 1)
         #expect(warnings.first?.contains("the spring wins and \(expected)") == true, "\(warnings)")
         // An underdamped spring overshoots; no curve would.
@@ -40,18 +34,12 @@ struct SpringCurveTests {
     @Test("a spring alone, or a curve alone, warns of nothing")
     func noWarningAlone() throws {
         let (scene, container, _, _, recorder) = try sceneWithPlugins([
-            "alone.lua": """
-                return segue.animator {
-                  duration = 0.2,
-                  animate = function(ctx)
-                    local to = ctx:view("to")
-                    ctx.container:add(to)
-                    segue.animate({ duration = 0.2, spring = { damping = 1 } }, function() to.alpha = 1 end)
-                    segue.animate({ duration = 0.2, curve = 'linear' }, function() to.center = to.center end,
-                      function() ctx:complete(true) end)
-                  end,
-                }
-                """,
+            "alone.lua": animatorSource(duration: "0.2", animate: """
+                ctx.container:add(to)
+                segue.animate({ duration = 0.2, spring = { damping = 1 } }, function() to.alpha = 1 end)
+                segue.animate({ duration = 0.2, curve = 'linear' }, function() to.center = to.center end,
+                  function() ctx:complete(true) end)
+                """),
         ])
         _ = try scene.select(container, index: 1, animator: "alone")
         scene.advance(by: 500_000_000)
