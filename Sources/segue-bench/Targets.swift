@@ -13,7 +13,9 @@ struct Targets: ParsableCommand {
             Starts the segued next to this binary with --config (default: the repository's config/segued.toml, the \
             shipped one; run from the repository's folder) on a temporary socket. Every figure is the median of \
             --rounds interleaved rounds (each round measures every row once, in turn), with the daemon's CPU time \
-            (utime + stime from /proc) over the same wall time beside it.
+            (utime + stime from /proc, pooled over the rounds: /proc counts in 10 ms ticks) beside it, per unit of \
+            work and as cores over the same wall time: on a loaded machine the wall figure includes the time the \
+            daemon waited for a core, the CPU figure does not.
 
             start: a manual scene at 120 fps of N custom containers of two view controllers (N = 1000 and 50); \
             every container selected with the built-in default animator (the small scene in passes, so both see \
@@ -104,8 +106,11 @@ struct Targets: ParsableCommand {
         let ratio = median(zip(startLarge, startSmall).map { $0.p50 / $1.p50 })
         print(String(format: "start: container.select p50  %d containers %.1f µs  %d containers %.1f µs  ratio %.2f×",
                      large, large50 / 1000, small, small50 / 1000, ratio))
-        print(String(format: "  daemon CPU while selecting (all rounds): %.2f / %.2f core; %.0f / %.0f selects/s",
-                     Phase.merged(startLarge).cores, Phase.merged(startSmall).cores,
+        let cpuLarge = Phase.merged(startLarge), cpuSmall = Phase.merged(startSmall)
+        let cpuPerLarge = cpuLarge.cpuSeconds * 1e6 / Double(max(1, cpuLarge.latencies.count))
+        let cpuPerSmall = cpuSmall.cpuSeconds * 1e6 / Double(max(1, cpuSmall.latencies.count))
+        print(String(format: "  daemon CPU per select (all rounds): %.1f / %.1f µs, ratio %.2f×; %.2f / %.2f core; %.0f / %.0f selects/s",
+                     cpuPerLarge, cpuPerSmall, cpuPerLarge / max(cpuPerSmall, 1e-9), cpuLarge.cores, cpuSmall.cores,
                      median(startLarge.map(\.perSecond)), median(startSmall.map(\.perSecond))))
         let selectRatio = median(zip(selects, pings).map { $0.p50 / $1.p50 })
         print(String(format: "select/ping: dt-slide container.select p50 %.1f µs, daemon.ping p50 %.1f µs  ratio %.2f×",
@@ -114,13 +119,17 @@ struct Targets: ParsableCommand {
         let quiet = engineQuiet.map { $0.seconds * 1e9 / frames / Double(properties) }
         print(String(format: "engine (socket, no subscriber): %.1f ns per animated property per frame  (%d properties, clock.advance 900 ms)",
                      median(quiet), properties))
-        print(String(format: "  daemon CPU: %.2f core; %.0f frames/s",
-                     Phase.merged(engineQuiet).cores, median(engineQuiet.map { frames / $0.seconds })))
+        let quietAll = Phase.merged(engineQuiet)
+        print(String(format: "  daemon CPU: %.1f ns per animated property per frame (all rounds); %.2f core; %.0f frames/s",
+                     quietAll.cpuSeconds * 1e9 / frames / Double(rounds * properties), quietAll.cores,
+                     median(engineQuiet.map { frames / $0.seconds })))
         let subscribed = engineSubscribed.map { $0.seconds * 1e9 / frames / Double(properties) }
         print(String(format: "engine (socket, a subscriber reading every frame): %.1f ns per animated property per frame",
                      median(subscribed)))
-        print(String(format: "  daemon CPU: %.2f core; %.0f frames/s",
-                     Phase.merged(engineSubscribed).cores, median(engineSubscribed.map { frames / $0.seconds })))
+        let subscribedAll = Phase.merged(engineSubscribed)
+        print(String(format: "  daemon CPU: %.1f ns per animated property per frame (all rounds); %.2f core; %.0f frames/s",
+                     subscribedAll.cpuSeconds * 1e9 / frames / Double(rounds * properties), subscribedAll.cores,
+                     median(engineSubscribed.map { frames / $0.seconds })))
     }
 }
 
