@@ -10,8 +10,12 @@ import Testing
 struct AllocationCountTests {
     /// Runs `segue-allocs` and returns its counts.
     static func measure() throws -> [String: Double] {
+        let path = binaryDirectory + "/segue-allocs"
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw CountError(description: "no \(path): build it first (swift build --build-tests builds every product)")
+        }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binaryDirectory + "/segue-allocs")
+        process.executableURL = URL(fileURLWithPath: path)
         let output = Pipe()
         process.standardOutput = output
         try process.run()
