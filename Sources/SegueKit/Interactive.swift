@@ -24,7 +24,7 @@ final class TransitionDrive {
 
 /// The views a transition's animator can reach, as they were before it ran.
 struct TransitionBaseline {
-    let views: [SceneSnapshot.ViewState]
+    let views: [SceneJournal.ViewState]
     let nextViewSerial: Int
 }
 
@@ -34,12 +34,10 @@ extension Scene {
     /// The container view's subtree and the from/to views' subtrees, before the animator runs.
     func captureBaseline(_ t: Transition, containerView: View) -> TransitionBaseline {
         var seen = Set<Int>()
-        var states: [SceneSnapshot.ViewState] = []
+        var states: [SceneJournal.ViewState] = []
         func walk(_ view: View, depth: Int) {
             guard seen.insert(view.serial).inserted else { return }
-            states.append(SceneSnapshot.ViewState(
-                view: view, model: view.model, presentation: view.presentation, superview: view.superview,
-                subviews: view.subviews, hidden: view.hidden, z: view.z))
+            states.append(SceneJournal.ViewState(view))
             guard depth < Scene.maxViewDepth else { return }
             for sub in view.subviews { walk(sub, depth: depth + 1) }
         }
@@ -66,6 +64,9 @@ extension Scene {
         for view in made where view.isAlive { destroyView(view) }
         for state in baseline.views where state.view.isAlive {
             let view = state.view
+            touch(view)
+            touch(view.superview)
+            for sub in state.subviews where sub.superview !== view { touch(sub); touch(sub.superview) }
             for property in AnimatableProperty.allCases { removeAnimation(of: view, property, finished: false) }
             view.model = state.model
             view.presentation = state.presentation
@@ -106,6 +107,7 @@ extension Scene {
         let local = min(now - t.timeOffset, t.startedAt + Int64((t.duration * 1e9).rounded()))
         let drive = TransitionDrive(local: local)
         for animation in running where !animation.removed && animation.group.transition === t {
+            animation.held = true
             drive.animations.append(animation)
             t.timeline.stopped(animation, at: now)
         }
@@ -157,6 +159,7 @@ extension Scene {
     func scrub(_ drive: TransitionDrive) {
         for animation in drive.animations where !animation.removed {
             let view = animation.view
+            touch(view)
             if view.dirty == 0 { dirtyViews.append(view) }
             animation.scrub(toElapsed: drive.local - animation.begin)
         }
@@ -255,6 +258,7 @@ extension Scene {
         closeOpenPhase(t)
         if cancelled {
             for animation in drive.animations where !animation.removed {
+                touch(animation.view)
                 animation.scrub(toElapsed: drive.local - animation.begin)
                 retire(animation)
             }
@@ -264,7 +268,8 @@ extension Scene {
             for animation in drive.animations where !animation.removed {
                 let moved = PropertyAnimation(copying: animation, begin: animation.begin + shift)
                 moved.createdAt = now
-                animation.removed = true
+                noteStarted(moved)
+                setRemoved(animation)
                 animation.view.animations[animation.property.rawValue] = moved
                 t.timeline.started(moved)
                 running.append(moved)
@@ -277,6 +282,7 @@ extension Scene {
     func runForward(_ drive: TransitionDrive) {
         for animation in drive.animations where !animation.removed {
             let view = animation.view
+            touch(view)
             if view.dirty == 0 { dirtyViews.append(view) }
             if animation.evaluate(at: drive.local) { retire(animation) }
         }
@@ -296,7 +302,7 @@ extension Scene {
         if view.animations[animation.property.rawValue] === animation {
             removeAnimation(of: view, animation.property, finished: true)
         } else {
-            animation.removed = true
+            setRemoved(animation)
         }
     }
 

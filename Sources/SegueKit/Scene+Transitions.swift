@@ -447,7 +447,9 @@ extension Scene {
             completeTransition(transition, didComplete: true, forced: false)
             return
         }
-        var snapshot = captureSnapshot()
+        // What the animator's calls change is journaled as they change it, so a failed call can be undone.
+        var journal = openJournal()
+        defer { closeJournal(journal) }
         transition.baseline = captureBaseline(transition, containerView: context.containerView)
         let saved = currentTransition
         currentTransition = transition
@@ -456,7 +458,7 @@ extension Scene {
         do {
             duration = try transition.animator.transitionDuration(using: context)
         } catch {
-            restore(snapshot)
+            restore(journal)
             emitBegan(transition, interactive: transition.startedInteractive)
             failOver(transition, reason: error.message)
             if transition.startedInteractive, !transition.isEnded { beginDriving(transition) }
@@ -476,7 +478,8 @@ extension Scene {
         // is kept if the animator then fails.
         if transition.container.isModalHost {
             modalBeforeAnimate(transition)
-            snapshot = captureSnapshot()
+            closeJournal(journal)
+            journal = openJournal()
             transition.presentationViews = context.containerView.subviews.filter { $0.owner == nil }
         }
         do {
@@ -487,7 +490,7 @@ extension Scene {
                 warn(transition.animatorName, "raised after completing: \(error.message)")
                 return
             }
-            restore(snapshot)
+            restore(journal)
             failOver(transition, reason: error.message)
         }
         // Interactive: paused at 0, driven by update/finish/cancel (or the interaction plugin).
@@ -748,6 +751,7 @@ extension Scene {
             if own.isEmpty && pendingCompletions.isEmpty { break }
             for animation in own {
                 let view = animation.view
+                touch(view)
                 if view.dirty == 0 { dirtyViews.append(view) }
                 _ = animation.evaluate(at: .max / 2)
                 removeAnimation(of: view, animation.property, finished: true)

@@ -53,7 +53,9 @@ public final class Scene {
     var queuedOutcomeOrder: [String] = []
 
     // Animation machinery.
-    var running: [PropertyAnimation] = []
+    var running = RunningAnimations()
+    /// Indexes in `running` of the animations that ended in this tick (kept to reuse its storage).
+    var endedScratch: [Int] = []
     var blockStack: [AnimationBlock] = []
     var nextGroupID = 0
     var pendingCompletions: [(group: AnimationGroup, finished: Bool)] = []
@@ -63,6 +65,11 @@ public final class Scene {
     var isTicking = false
     /// The transition whose animator code is running now: animation blocks opened meanwhile belong to it.
     var currentTransition: Transition?
+    /// Journals of the animator calls running now, innermost last (see SceneJournal).
+    var journals: [SceneJournal] = []
+    var nextJournalEpoch = 0
+    /// The number the next animation gets: `running` is in this order.
+    var nextAnimationSerial = 0
 
     public init(id: String, size: Size, clock: ClockMode, fps: Int? = nil, config: EngineConfig = EngineConfig()) {
         self.id = id
@@ -145,6 +152,9 @@ public final class Scene {
     public func addSubview(_ view: View, to superview: View) {
         guard canAdd(view, to: superview) else { return }
         structureVersion &+= 1
+        touch(view)
+        touch(view.superview)
+        touch(superview)
         view.superview?.subviews.removeAll { $0 === view }
         superview.subviews.append(view)
         view.superview = superview
@@ -153,6 +163,9 @@ public final class Scene {
     public func insertSubview(_ view: View, into superview: View, at index: Int) {
         guard canAdd(view, to: superview) else { return }
         structureVersion &+= 1
+        touch(view)
+        touch(view.superview)
+        touch(superview)
         view.superview?.subviews.removeAll { $0 === view }
         let i = max(0, min(index, superview.subviews.count))
         superview.subviews.insert(view, at: i)
@@ -161,6 +174,8 @@ public final class Scene {
 
     public func removeFromSuperview(_ view: View) {
         structureVersion &+= 1
+        touch(view)
+        touch(view.superview)
         view.superview?.subviews.removeAll { $0 === view }
         view.superview = nil
     }
@@ -168,6 +183,7 @@ public final class Scene {
     public func bringToFront(_ view: View) {
         structureVersion &+= 1
         guard let superview = view.superview else { return }
+        touch(superview)
         superview.subviews.removeAll { $0 === view }
         superview.subviews.append(view)
     }
@@ -193,6 +209,7 @@ public final class Scene {
 
     public func set(_ view: View, hidden: Bool) {
         guard view.hidden != hidden else { return }
+        touch(view)
         view.hidden = hidden
         structureVersion &+= 1
         markDirty(view, nil)
@@ -201,6 +218,7 @@ public final class Scene {
     /// zPosition: not animated (set at once, also inside a block); reported in `frame` events when it changes.
     public func set(_ view: View, z: Double) {
         guard view.z != z, z.isFinite else { return }
+        touch(view)
         view.z = z
         structureVersion &+= 1
         if view.dirty == 0 { dirtyViews.append(view) }
@@ -211,6 +229,7 @@ public final class Scene {
     /// (superseding a running animation of the property); outside, the presentation jumps with the model.
     public func set(_ view: View, _ property: AnimatableProperty, _ values: [Double]) {
         guard values.count == property.count, view.isAlive else { return }
+        touch(view)
         let old = Array(view.model.get(property))
         view.model.set(property, values)
         if let block = blockStack.last, let keyframes = block.keyframes {
@@ -245,14 +264,18 @@ public final class Scene {
         // A driven transition's animations start at its own time and stay with it.
         let drive = group.transition?.drive
         let begin = (drive?.local ?? now) + Int64((options.delay * 1e9).rounded())
-        let path = explicitPath ?? (property == .transform ? AffineDecomposition.path(from: from, to: values) : nil)
+        let affinePath = explicitPath == nil && property == .transform ? AffinePath(from: from, to: values) : nil
+        let path = explicitPath ?? affinePath?.closure
         let animation = PropertyAnimation(
             view: view, property: property, from: from, to: values, begin: begin, options: options, group: group,
-            path: path, carried: carried)
+            path: path, affinePath: affinePath, carried: carried)
         animation.createdAt = now
+        noteStarted(animation)
+        touch(group)
         group.remaining += 1
         view.animations[property.rawValue] = animation
         if let drive {
+            animation.held = true
             drive.animations.append(animation)
             valueVersion &+= 1
         } else {
@@ -269,8 +292,10 @@ public final class Scene {
     func removeAnimation(of view: View, _ property: AnimatableProperty, finished: Bool) {
         guard let animation = view.animations[property.rawValue] else { return }
         view.animations[property.rawValue] = nil
-        animation.removed = true
         let group = animation.group
+        touch(group)
+        noteStopped(animation)
+        setRemoved(animation)
         if !finished { group.transition?.timeline.stopped(animation, at: now) }
         if !finished { group.finished = false }
         group.remaining -= 1
@@ -451,31 +476,44 @@ public final class Scene {
         emitFrame()
     }
 
+    /// One frame of the animations on the scene's clock: a walk over their contiguous tracks that writes each
+    /// animation's value into its view, then the bookkeeping of the ones that ended, in start order.
     func evaluateAnimations() {
         let count = running.count
         guard count > 0 else { return }
+        let now = self.now
         var anyRemoved = false
-        for i in 0..<count {
-            let animation = running[i]
-            if animation.removed {
-                anyRemoved = true
-                continue
-            }
-            let view = animation.view
-            if view.dirty == 0 { dirtyViews.append(view) }
-            if animation.evaluate(at: now) {
-                animation.removed = true
-                anyRemoved = true
-                view.animations[animation.property.rawValue] = nil
-                let group = animation.group
-                group.remaining -= 1
-                if group.remaining == 0, !group.done {
-                    group.done = true
-                    pendingCompletions.append((group, group.finished))
+        endedScratch.removeAll(keepingCapacity: true)
+        running.tracks.withUnsafeBufferPointer { tracks in
+            for i in 0..<count {
+                if tracks[i].removed {
+                    anyRemoved = true
+                    continue
                 }
+                let view = tracks[i].view
+                if view.dirty == 0 { dirtyViews.append(view) }
+                if tracks[i].evaluate(at: now) { endedScratch.append(i) }
             }
         }
-        if anyRemoved { running.removeAll { $0.removed } }
+        guard anyRemoved || !endedScratch.isEmpty else { return }
+        for i in endedScratch {
+            let animation = running[i]
+            setRemoved(animation)
+            animation.view.animations[animation.property.rawValue] = nil
+            let group = animation.group
+            group.remaining -= 1
+            if group.remaining == 0, !group.done {
+                group.done = true
+                pendingCompletions.append((group, group.finished))
+            }
+        }
+        running.removeAll { $0.removed }
+    }
+
+    /// Marks an animation removed (or, undoing a failed call, running again) in the object and in its track.
+    func setRemoved(_ animation: PropertyAnimation, _ removed: Bool = true) {
+        animation.removed = removed
+        if animation.trackIndex >= 0 { running.tracks[animation.trackIndex].removed = removed }
     }
 
     func runPendingCompletions() {

@@ -16,6 +16,8 @@ public final class View {
     var animations: [PropertyAnimation?] = [nil, nil, nil, nil, nil, nil]
     /// Properties whose presentation value changed in the current tick (bit per property).
     var dirty: UInt8 = 0
+    /// The last journal that recorded this view (Scene.touch).
+    var journalEpoch = 0
     /// False once the view has been destroyed (a Lua proxy may still name it).
     public internal(set) var isAlive = true
 

@@ -73,6 +73,7 @@ extension Scene {
         func run(_ view: View, _ property: AnimatableProperty, options: AnimationOptions, from: [Double], to: [Double],
                  path: ((Double) -> [Double])?)
         {
+            touch(view)
             view.presentation.set(property, from)
             markDirty(view, property)
             valueVersion &+= 1
