@@ -28,6 +28,8 @@ struct AnimationTrack {
     /// Kept alive by `RunningAnimations.animations` (same index) and by the animation it belongs to.
     unowned(unsafe) let view: View
     unowned(unsafe) let animation: PropertyAnimation
+    /// The animation's group: animations of one group that begin together share their progress.
+    let group: ObjectIdentifier
     let begin: Int64
     let activeNs: Int64
     let duration: Double
@@ -49,6 +51,7 @@ struct AnimationTrack {
     init(_ animation: PropertyAnimation) {
         view = animation.view
         self.animation = animation
+        group = ObjectIdentifier(animation.group)
         begin = animation.begin
         activeNs = animation.activeNs
         duration = animation.duration
@@ -97,15 +100,27 @@ struct AnimationTrack {
 }
 
 extension AnimationTrack {
-    /// Writes the value at `now` into the view's presentation values; true when the animation is over (then the
-    /// animation object wrote its end value, as it does for every mode the loop does not handle itself). The same
-    /// floating-point operations in the same order as `PropertyAnimation`, so the values are the same to the bit.
+    /// True when the loop handles the animation `elapsed` ns after its begin itself (`write(progress:)`); false
+    /// when it has ended or the animation object evaluates itself.
     @inline(__always)
-    func evaluate(at now: Int64) -> Bool {
-        let elapsed = now - begin
-        if elapsed >= activeNs || mode == .general { return animation.evaluate(at: now) }
-        if elapsed < 0 { return false }
-        let p = timing.progress(at: Double(elapsed) / 1e9, duration: duration)
+    func isInFlight(_ elapsed: Int64) -> Bool { elapsed < activeNs && mode != .general }
+
+    /// The progress `elapsed` ns after the begin, as `PropertyAnimation.evaluate` computes it.
+    @inline(__always)
+    func progress(_ elapsed: Int64) -> Double { timing.progress(at: Double(elapsed) / 1e9, duration: duration) }
+
+    /// True when `other` has the same progress at every instant: same group, begin, duration and timing (the
+    /// animations one block made together, e.g. both views' transform and alpha of the default animator).
+    @inline(__always)
+    func sharesProgress(with other: AnimationTrack) -> Bool {
+        group == other.group && begin == other.begin && duration == other.duration && timing == other.timing
+    }
+
+    /// Writes the value at progress `p` into the view's presentation values (modes `line`, `affine`,
+    /// `decomposed`). The same floating-point operations in the same order as `PropertyAnimation`, so the values
+    /// are the same to the bit.
+    @inline(__always)
+    func write(progress p: Double) {
         let from = self.from, to = self.to, o = offset
         switch mode {
         case .line:
@@ -146,6 +161,5 @@ extension AnimationTrack {
             break
         }
         view.dirty |= dirtyBit
-        return false
     }
 }

@@ -61,7 +61,7 @@ public final class Scene {
     var pendingCompletions: [(group: AnimationGroup, finished: Bool)] = []
     var timers: [ScheduledCall] = []
     var nextTimerID = 0
-    var dirtyViews: [View] = []
+    @exclusivity(unchecked) var dirtyViews: [View] = []
     var isTicking = false
     /// The transition whose animator code is running now: animation blocks opened meanwhile belong to it.
     var currentTransition: Transition?
@@ -485,6 +485,10 @@ public final class Scene {
         var anyRemoved = false
         endedScratch.removeAll(keepingCapacity: true)
         running.tracks.withUnsafeBufferPointer { tracks in
+            // The progress last computed, and the track it was computed for: the next track of the same block
+            // reuses it (the same function of the same inputs, so the same bits).
+            var shared = -1
+            var sharedProgress = 0.0
             for i in 0..<count {
                 if tracks[i].removed {
                     anyRemoved = true
@@ -492,7 +496,18 @@ public final class Scene {
                 }
                 let view = tracks[i].view
                 if view.dirty == 0 { dirtyViews.append(view) }
-                if tracks[i].evaluate(at: now) { endedScratch.append(i) }
+                let elapsed = now - tracks[i].begin
+                guard tracks[i].isInFlight(elapsed) else {
+                    // Ended, or evaluated by the animation object (which writes its end value when it ends).
+                    if tracks[i].animation.evaluate(at: now) { endedScratch.append(i) }
+                    continue
+                }
+                if elapsed < 0 { continue }
+                if shared < 0 || !tracks[i].sharesProgress(with: tracks[shared]) {
+                    shared = i
+                    sharedProgress = tracks[i].progress(elapsed)
+                }
+                tracks[i].write(progress: sharedProgress)
             }
         }
         guard anyRemoved || !endedScratch.isEmpty else { return }
