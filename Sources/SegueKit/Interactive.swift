@@ -44,7 +44,7 @@ extension Scene {
         walk(containerView, depth: 0)
         walk(t.from.view, depth: 0)
         walk(t.to.view, depth: 0)
-        return TransitionBaseline(views: states, nextViewSerial: nextViewSerial)
+        return TransitionBaseline(views: states, nextViewSerial: tree.nextViewSerial)
     }
 
     /// Puts every view the transition could touch back where it was before the animator ran (values, order,
@@ -52,8 +52,8 @@ extension Scene {
     func restoreBaseline(_ t: Transition) {
         guard let baseline = t.baseline else { return }
         t.baseline = nil
-        structureVersion &+= 1
-        valueVersion &+= 1
+        tree.structureVersion &+= 1
+        tree.valueVersion &+= 1
         // Views made during the transition that are still inside the restored subtrees.
         var made: [View] = []
         for state in baseline.views {
@@ -82,7 +82,7 @@ extension Scene {
             if view.dirty == 0 { dirtyViews.append(view) }
             view.dirty |= 0xFF
         }
-        running.removeAll { $0.removed }
+        clock.running.removeAll { $0.removed }
     }
 
     // MARK: Driving
@@ -106,19 +106,19 @@ extension Scene {
         guard t.drive == nil, !t.isEnded else { return }
         let local = min(now - t.timeOffset, t.startedAt + Int64((t.duration * 1e9).rounded()))
         let drive = TransitionDrive(local: local)
-        for animation in running where !animation.removed && animation.group.transition === t {
+        for animation in clock.running where !animation.removed && animation.group.transition === t {
             animation.held = true
             drive.animations.append(animation)
             t.timeline.stopped(animation, at: now)
         }
         let held = Set(drive.animations.map { ObjectIdentifier($0) })
-        running.removeAll { held.contains(ObjectIdentifier($0)) }
+        clock.running.removeAll { held.contains(ObjectIdentifier($0)) }
         t.drive = drive
         t.state = .interactive
         t.context?.isInteractive = true
-        drivenTransitions.append(t)
+        coordinator.drivenTransitions.append(t)
         t.phases.append(TransitionPhase(kind: .scrub, start: now, end: nil))
-        valueVersion &+= 1
+        tree.valueVersion &+= 1
     }
 
     /// transition.pause: a running transition becomes interactive at its current percent (one finishing after
@@ -149,8 +149,8 @@ extension Scene {
         drive.local = t.startedAt + Int64((clamped * t.duration * 1e9).rounded())
         scrub(drive)
         emit("transition.updated", JSONObject([("transition", .string(t.id)), ("percent", .number(clamped))]))
-        valueVersion &+= 1
-        if !isTicking {
+        tree.valueVersion &+= 1
+        if !clock.isTicking {
             recordTimelines()
             emitFrame()
         }
@@ -208,10 +208,10 @@ extension Scene {
         emit("transition.interaction_ended", JSONObject([
             ("transition", .string(t.id)), ("cancelled", .bool(cancel)), ("completion_velocity", .number(speed)),
         ]))
-        let saved = currentTransition
-        currentTransition = t
+        let saved = coordinator.currentTransition
+        coordinator.currentTransition = t
         for handler in t.interactionChangeHandlers { handler(cancel, speed) }
-        currentTransition = saved
+        coordinator.currentTransition = saved
         guard !t.isEnded, t.drive === drive else { return }
         let end = t.startedAt + Int64((t.duration * 1e9).rounded())
         let target = cancel ? t.startedAt : end
@@ -221,21 +221,21 @@ extension Scene {
         t.phases.append(TransitionPhase(kind: cancel ? .cancel : .finish, start: now, end: nil))
         let allowance = Double(length) * config.watchdogFactor + Double(config.watchdogGraceMs) * 1e6
         t.watchdogDeadline = now + Int64(min(allowance, 1e17))
-        earliestWatchdog = min(earliestWatchdog, t.watchdogDeadline)
+        coordinator.earliestWatchdog = min(coordinator.earliestWatchdog, t.watchdogDeadline)
         if length == 0 {
             advanceRamp(t, drive)
-            if !isTicking { runPendingCompletions() }
+            if !clock.isTicking { runPendingCompletions() }
         }
     }
 
     /// Each tick: the ramps of finishing and cancelling transitions move on.
     func advanceDrives() {
-        guard !drivenTransitions.isEmpty else { return }
-        for t in drivenTransitions {
+        guard !coordinator.drivenTransitions.isEmpty else { return }
+        for t in coordinator.drivenTransitions {
             guard let drive = t.drive, drive.ramp != nil else { continue }
             advanceRamp(t, drive)
         }
-        drivenTransitions.removeAll { $0.drive == nil }
+        coordinator.drivenTransitions.removeAll { $0.drive == nil }
     }
 
     func advanceRamp(_ t: Transition, _ drive: TransitionDrive) {
@@ -243,7 +243,7 @@ extension Scene {
         let u = ramp.length > 0 ? min(1, Double(now - ramp.start) / Double(ramp.length)) : 1
         let eased = ramp.curve.value(at: u)
         drive.local = u >= 1 ? ramp.to : ramp.from + Int64((Double(ramp.to - ramp.from) * eased).rounded())
-        valueVersion &+= 1
+        tree.valueVersion &+= 1
         if ramp.cancel { scrub(drive) } else { runForward(drive) }
         guard u >= 1 else { return }
         endRamp(t, drive, cancelled: ramp.cancel)
@@ -269,10 +269,10 @@ extension Scene {
                 let moved = PropertyAnimation(copying: animation, begin: animation.begin + shift)
                 moved.createdAt = now
                 noteStarted(moved)
-                setRemoved(animation)
+                clock.setRemoved(animation)
                 animation.view.animations[animation.property.rawValue] = moved
                 t.timeline.started(moved)
-                running.append(moved)
+                clock.running.append(moved)
             }
         }
         drive.animations.removeAll()
@@ -302,7 +302,7 @@ extension Scene {
         if view.animations[animation.property.rawValue] === animation {
             removeAnimation(of: view, animation.property, finished: true)
         } else {
-            setRemoved(animation)
+            clock.setRemoved(animation)
         }
     }
 
@@ -316,7 +316,7 @@ extension Scene {
         drive.local = ramp.to
         if ramp.cancel { scrub(drive) } else { runForward(drive) }
         endRamp(t, drive, cancelled: ramp.cancel)
-        drivenTransitions.removeAll { $0.drive == nil }
+        coordinator.drivenTransitions.removeAll { $0.drive == nil }
     }
 
     // MARK: Interaction plugins
@@ -331,9 +331,9 @@ extension Scene {
         guard t.state == .interactive else {
             throw EngineError(.invalidState, "transition '\(t.id)' is \(t.state.rawValue), not interactive", id: t.id)
         }
-        let saved = currentTransition
-        currentTransition = t
-        defer { currentTransition = saved }
+        let saved = coordinator.currentTransition
+        coordinator.currentTransition = t
+        defer { coordinator.currentTransition = saved }
         do {
             try interaction.handle(gesture, transition: t)
         } catch {
@@ -354,12 +354,12 @@ extension Scene {
     /// of its duration with ease_in_out; scrubbed, finished and reversed with it.
     public func animateAlongside(_ t: Transition, _ changes: () -> Void, completion: ((Bool) -> Void)?) {
         let remaining = max(0, t.duration - percent(of: t) * t.duration)
-        let saved = currentTransition
-        currentTransition = t
+        let saved = coordinator.currentTransition
+        coordinator.currentTransition = t
         beginAnimations(AnimationOptions(duration: remaining, timing: .curve(.easeInOut)), completion: completion)
         changes()
         commitAnimations()
-        currentTransition = saved
+        coordinator.currentTransition = saved
     }
 
     /// `coordinator:on_interaction_change(fn)`.

@@ -3,39 +3,39 @@ extension Scene {
 
     /// Opens a journal: from here on every change to the scene is recorded until `closeJournal` or `restore`.
     func openJournal() -> SceneJournal {
-        nextJournalEpoch += 1
+        coordinator.nextJournalEpoch += 1
         let journal = SceneJournal(
-            epoch: nextJournalEpoch, nextViewSerial: nextViewSerial, nextAnimationSerial: nextAnimationSerial,
-            lastGroupID: nextGroupID, pendingCount: pendingCompletions.count, nextTimerID: nextTimerID)
-        journals.append(journal)
+            epoch: coordinator.nextJournalEpoch, nextViewSerial: tree.nextViewSerial, nextAnimationSerial: clock.nextAnimationSerial,
+            lastGroupID: clock.nextGroupID, pendingCount: clock.pendingCompletions.count, nextTimerID: clock.nextTimerID)
+        coordinator.journals.append(journal)
         return journal
     }
 
     /// The call went well: its changes stay.
     func closeJournal(_ journal: SceneJournal) {
-        journals.removeAll { $0 === journal }
+        coordinator.journals.removeAll { $0 === journal }
     }
 
     /// Records `view` as it is now in the open journals that have not recorded it yet (call before changing it).
     @inline(__always)
     func touch(_ view: View?) {
-        guard !journals.isEmpty, let view else { return }
+        guard !coordinator.journals.isEmpty, let view else { return }
         recordView(view)
     }
 
     private func recordView(_ view: View) {
-        guard view.journalEpoch != journals[journals.count - 1].epoch else { return }
-        view.journalEpoch = journals[journals.count - 1].epoch
+        guard view.journalEpoch != coordinator.journals[coordinator.journals.count - 1].epoch else { return }
+        view.journalEpoch = coordinator.journals[coordinator.journals.count - 1].epoch
         let state = SceneJournal.ViewState(view)
-        for journal in journals { journal.views.append(state) }
+        for journal in coordinator.journals { journal.views.append(state) }
     }
 
     /// Records a group's counts before they change, in the open journals that knew the group before their call.
     @inline(__always)
     func touch(_ group: AnimationGroup) {
-        guard !journals.isEmpty, group.journalEpoch != journals[journals.count - 1].epoch else { return }
-        group.journalEpoch = journals[journals.count - 1].epoch
-        for journal in journals where group.id <= journal.lastGroupID {
+        guard !coordinator.journals.isEmpty, group.journalEpoch != coordinator.journals[coordinator.journals.count - 1].epoch else { return }
+        group.journalEpoch = coordinator.journals[coordinator.journals.count - 1].epoch
+        for journal in coordinator.journals where group.id <= journal.lastGroupID {
             journal.groups.append((group, group.remaining, group.finished, group.done))
         }
     }
@@ -43,15 +43,15 @@ extension Scene {
     /// An animation is about to be marked removed.
     @inline(__always)
     func noteStopped(_ animation: PropertyAnimation) {
-        guard !journals.isEmpty, !animation.removed, !animation.held else { return }
-        for journal in journals where animation.serial < journal.nextAnimationSerial { journal.stopped.append(animation) }
+        guard !coordinator.journals.isEmpty, !animation.removed, !animation.held else { return }
+        for journal in coordinator.journals where animation.serial < journal.nextAnimationSerial { journal.stopped.append(animation) }
     }
 
     /// Numbers a new animation (`running` stays in this order) and records it in the open journals.
     func noteStarted(_ animation: PropertyAnimation) {
-        animation.serial = nextAnimationSerial
-        nextAnimationSerial += 1
-        for journal in journals { journal.started.append(animation) }
+        animation.serial = clock.nextAnimationSerial
+        clock.nextAnimationSerial += 1
+        for journal in coordinator.journals { journal.started.append(animation) }
     }
 
     /// Undoes everything recorded since `journal` opened (closing it): the views made since go, the views touched
@@ -60,14 +60,14 @@ extension Scene {
     /// scene is reported changed in the next frame.
     func restore(_ journal: SceneJournal) {
         closeJournal(journal)
-        structureVersion &+= 1
-        valueVersion &+= 1
+        tree.structureVersion &+= 1
+        tree.valueVersion &+= 1
         // Views made since the journal opened go away, each on its own: their parents are views of before, whose
         // subviews are restored below, or made since and going too; a view of before the call moved under a new
         // one is no subview to destroy, it goes back where it was.
-        if nextViewSerial > journal.nextViewSerial {
-            for serial in journal.nextViewSerial..<nextViewSerial {
-                if let view = viewsBySerial[serial] { discard(view) }
+        if tree.nextViewSerial > journal.nextViewSerial {
+            for serial in journal.nextViewSerial..<tree.nextViewSerial {
+                if let view = tree.viewsBySerial[serial] { discard(view) }
             }
         }
         // Newest record first, so each view ends with the state of its first record.
@@ -80,13 +80,13 @@ extension Scene {
             view.hidden = state.hidden
             view.z = state.z
         }
-        for view in viewsBySerial.values where view.serial < journal.nextViewSerial {
+        for view in tree.viewsBySerial.values where view.serial < journal.nextViewSerial {
             if view.dirty == 0 { dirtyViews.append(view) }
             view.dirty |= 0xFF
         }
         // Animations: exactly the ones that ran before, in their order, with their groups' counts.
         for animation in journal.started where !animation.removed && !animation.held {
-            setRemoved(animation)
+            clock.setRemoved(animation)
             animation.group.done = true
             animation.group.completion = nil
             if animation.view.animations[animation.property.rawValue] === animation {
@@ -94,32 +94,32 @@ extension Scene {
             }
         }
         for animation in journal.stopped {
-            setRemoved(animation, false)
+            clock.setRemoved(animation, false)
             animation.view.animations[animation.property.rawValue] = animation
         }
-        running.removeAll { $0.removed }
+        clock.running.removeAll { $0.removed }
         if !journal.stopped.isEmpty {
-            let present = Set(running.map { ObjectIdentifier($0) })
+            let present = Set(clock.running.map { ObjectIdentifier($0) })
             let missing = journal.stopped.filter { !present.contains(ObjectIdentifier($0)) }
             if !missing.isEmpty {
-                running.append(contentsOf: missing)
-                running.sortByStart()
+                clock.running.append(contentsOf: missing)
+                clock.running.sortByStart()
             }
         }
         if !journal.groups.isEmpty {
-            let live = Set(running.map { ObjectIdentifier($0.group) })
+            let live = Set(clock.running.map { ObjectIdentifier($0.group) })
             for (group, remaining, finished, done) in journal.groups.reversed() where live.contains(ObjectIdentifier(group)) {
                 group.remaining = remaining
                 group.finished = finished
                 group.done = done
             }
         }
-        if pendingCompletions.count > journal.pendingCount {
-            pendingCompletions.removeLast(pendingCompletions.count - journal.pendingCount)
+        if clock.pendingCompletions.count > journal.pendingCount {
+            clock.pendingCompletions.removeLast(clock.pendingCompletions.count - journal.pendingCount)
         }
         // Blocks opened by the failed call and never committed.
-        blockStack.removeAll()
-        timers.removeAll { $0.id > journal.nextTimerID }
+        clock.blockStack.removeAll()
+        clock.timers.removeAll { $0.id > journal.nextTimerID }
     }
 
     /// Removes a view (and its subviews) from the scene for good.
@@ -127,7 +127,7 @@ extension Scene {
         for subview in view.subviews { destroyView(subview) }
         removeFromSuperview(view)
         discard(view)
-        running.removeAll { $0.removed }
+        clock.running.removeAll { $0.removed }
     }
 
     /// Takes one view out of the scene (its animations marked removed, not yet dropped from `running`), leaving
@@ -140,14 +140,14 @@ extension Scene {
             if let animation = view.animations[property.rawValue] {
                 touch(animation.group)
                 noteStopped(animation)
-                setRemoved(animation)
+                clock.setRemoved(animation)
                 animation.group.remaining -= 1
                 view.animations[property.rawValue] = nil
             }
         }
         view.isAlive = false
-        viewsByID[view.id] = nil
-        viewsBySerial[view.serial] = nil
+        tree.viewsByID[view.id] = nil
+        tree.viewsBySerial[view.serial] = nil
     }
 }
 

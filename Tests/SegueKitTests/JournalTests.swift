@@ -73,7 +73,7 @@ final class JournalProbe: Animator {
     func transitionDuration(using context: TransitionContext) -> Double { 0.5 }
     func animateTransition(using context: TransitionContext) {
         DefaultSlideAnimator().animateTransition(using: context)
-        recorded.append(context.scene.journals.last?.views.count ?? -1)
+        recorded.append(context.scene.coordinator.journals.last?.views.count ?? -1)
     }
     func animationEnded(_ completed: Bool, context: TransitionContext) {}
 }
@@ -108,7 +108,7 @@ struct JournalTests {
     /// Everything a failed call could have changed, by view id, in a form two scenes can be compared by.
     func state(of scene: Scene) -> [String] {
         var lines: [String] = []
-        for view in scene.viewsBySerial.values.sorted(by: { $0.serial < $1.serial }) {
+        for view in scene.tree.viewsBySerial.values.sorted(by: { $0.serial < $1.serial }) {
             let animations = view.animations.map { a in a.map { "\($0.begin) \($0.from)→\($0.to)" } ?? "-" }
             lines.append("""
                 \(view.id) \(view.isAlive) model \(view.model.channels) presentation \(view.presentation.channels) \
@@ -116,11 +116,11 @@ struct JournalTests {
                 animations \(animations) dirty \(view.dirty)
                 """)
         }
-        for animation in scene.running {
+        for animation in scene.clock.running {
             let g = animation.group
             lines.append("running \(animation.view.id) \(animation.property) \(animation.removed) \(g.remaining) \(g.finished) \(g.done)")
         }
-        lines.append("pending \(scene.pendingCompletions.count) timers \(scene.timers.count) blocks \(scene.blockStack.count)")
+        lines.append("pending \(scene.clock.pendingCompletions.count) timers \(scene.clock.timers.count) blocks \(scene.clock.blockStack.count)")
         lines.append("dirty \(scene.dirtyViews.map(\.id).sorted())")
         return lines
     }
@@ -135,7 +135,7 @@ struct JournalTests {
         let t1 = try #require(try vandalScene.select(vandalContainer, index: 1, animator: "vandal").transition)
         let t2 = try #require(try cleanScene.select(cleanContainer, index: 1, animator: "vandal").transition)
         #expect(t1.failedOver && t2.failedOver)
-        #expect(vandalScene.journals.isEmpty)
+        #expect(vandalScene.coordinator.journals.isEmpty)
         #expect(state(of: vandalScene) == state(of: cleanScene))
         // The same frames and events from here on, to the end of both transitions.
         for _ in 0..<150 {
