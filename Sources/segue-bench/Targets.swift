@@ -30,11 +30,16 @@ struct Targets: ParsableCommand {
             engine: the 1000-container scene, every container selected (untimed), then one connection advances the \
             clock by 0.9 s in one clock.advance with no subscriber: ns per animated property per frame = request \
             time ÷ frames ÷ animated properties (4 per transition). Then a second connection subscribes to the \
-            scene's frames and reads every frame event while the first steps the clock one frame per request.
+            scene's frames and reads every frame event while the first steps the clock one frame per request. \
+            Each round then runs the C reference of the `engine` subcommand (CEngineReference) over the same frame \
+            times: both figures are also given as engine ÷ reference, wall (median of the rounds' ratios) and CPU.
             """)
 
     @Option(help: "The config file segued starts with.")
     var config: String = "config/segued.toml"
+
+    @Option(help: "The segued to start (default: the one next to this binary), e.g. an older build to compare.")
+    var segued: String?
 
     @Option(help: "Interleaved rounds (each figure is the median over them).")
     var rounds: Int = 5
@@ -53,7 +58,7 @@ struct Targets: ParsableCommand {
         guard FileManager.default.fileExists(atPath: config) else {
             throw ValidationError("no config at \(config) (run from the repository's folder, or pass --config)")
         }
-        let daemon = try BenchDaemon(config: config)
+        let daemon = try BenchDaemon(config: config, executable: segued)
         defer { daemon.stop() }
         let client = try BenchConnection(socket: daemon.socket)
         let fps = 120
@@ -65,6 +70,10 @@ struct Targets: ParsableCommand {
         var selects: [Phase] = [], pings: [Phase] = []
         var engineQuiet: [Phase] = [], engineSubscribed: [Phase] = []
         var properties = 0
+        // The C reference (Sources/CEngineReference, the `engine` subcommand's) over the same frame times, each
+        // round right after the engine's: the same load for both.
+        var reference: [(wall: Double, cpu: Double)] = []
+        let referenceTimes = (1...(fps * 9 / 10)).map { Int64($0) * 1_000_000_000 / Int64(fps) }
         for round in 0..<rounds {
             let index = (round + 1) % 2
             // As many selects in the small scene as in the large one: passes, the clock advanced between them.
@@ -98,6 +107,7 @@ struct Targets: ParsableCommand {
                 try listener.call("events.unsubscribe", ["subscription": subscription])
             }
             try client.advance("large", ms: 2000)
+            reference.append(ReferenceViews(transitions: large, begin: 0, duration: 1).run(referenceTimes))
             print("round \(round + 1)/\(rounds) done")
         }
         let frames = Double(fps * 9 / 10)
@@ -130,6 +140,16 @@ struct Targets: ParsableCommand {
         print(String(format: "  daemon CPU: %.1f ns per animated property per frame (all rounds); %.2f core; %.0f frames/s",
                      subscribedAll.cpuSeconds * 1e9 / frames / Double(rounds * properties), subscribedAll.cores,
                      median(engineSubscribed.map { frames / $0.seconds })))
+        let perProperty = frames * Double(properties)
+        let referenceWall = median(reference.map { $0.wall / perProperty })
+        let referenceCPU = reference.reduce(0) { $0 + $1.cpu } / (perProperty * Double(rounds))
+        print(String(format: "C reference (same work, same run): %.1f ns per animated property per frame (CPU %.1f ns)",
+                     referenceWall, referenceCPU))
+        print(String(format: "engine through the socket ÷ C reference: no subscriber %.2f× (CPU %.2f×), a subscriber %.2f× (CPU %.2f×)",
+                     median(zip(engineQuiet, reference).map { $0.seconds * 1e9 / $1.wall }),
+                     quietAll.cpuSeconds * 1e9 / Double(rounds) / perProperty / max(referenceCPU, 1e-9),
+                     median(zip(engineSubscribed, reference).map { $0.seconds * 1e9 / $1.wall }),
+                     subscribedAll.cpuSeconds * 1e9 / Double(rounds) / perProperty / max(referenceCPU, 1e-9)))
     }
 }
 
@@ -158,13 +178,14 @@ final class BenchDaemon {
     let process = Process()
     let socket: String
 
-    init(config: String) throws {
+    init(config: String, executable: String?) throws {
         let dir = "/tmp/sgb-" + String(UUID().uuidString.prefix(8))
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         socket = dir + "/s.sock"
         let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0])
-        process.executableURL = exe.deletingLastPathComponent().appendingPathComponent("segued")
+        process.executableURL = executable.map { URL(fileURLWithPath: $0) }
+            ?? exe.deletingLastPathComponent().appendingPathComponent("segued")
         process.arguments = ["--config", config, "--socket", socket, "--log-level", "warning"]
         try process.run()
         for _ in 0..<400 where (try? SegueClient(socketPath: socket)) == nil { usleep(25_000) }

@@ -9,7 +9,7 @@
 enum AllocationCeilings {
     static let debug: [String: Double] = [
         "engine.frame": 201,
-        "engine.select": 717.04,
+        "engine.select": 230,
         "daemon.ping": 1,
         "daemon.frame": 10236.33,
     ]
