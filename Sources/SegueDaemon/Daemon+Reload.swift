@@ -93,11 +93,8 @@ extension Daemon {
             "config.file": file ?? "(none: defaults and flags)",
             "config.changed": outcome.changed.joined(separator: ","),
         ]))
-        reportPluginsFolder()
-        for event in plugins.loadAll() {
-            outcome.plugins.append(.init(type: event.type, name: event.name))
-            emitDaemonEvent(event)
-        }
+        pluginService.reportFolder(config.pluginsDir)
+        outcome.plugins = pluginService.loadAll().map { .init(type: $0.type, name: $0.name) }
         return outcome
     }
 

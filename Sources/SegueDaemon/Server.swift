@@ -425,6 +425,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
             stallDetector.stop()
             return
         }
+        daemon.confinement.bindToCurrentThread()  // from here the daemon is touched on this thread only
         loop.run()
         stallDetector.stop()
     }

@@ -136,7 +136,7 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
     private var readyToClose: Bool {
         guard pendingBytes == 0 else { return false }
         guard let connection else { return true }
-        return !daemon.hasPendingWaits(connection)
+        return connection.owedAnswers == 0
     }
 
     /// Frames and handles the bytes just read (the read buffer's, valid during the call).
