@@ -63,21 +63,17 @@ extension Daemon {
         }
         dispatcher.owed.remove(waiter)
         dispatcher.owed.answer(waiter, check.report)
-        flushAll()
     }
 
     /// Rescans the plugins folder (new and changed files load, deleted ones unload) and reports the events.
     @discardableResult
     public func reloadPlugins(force: Bool = false) -> JSONValue {
-        let events = pluginService.rescan(force: force)
-        flushAll()
-        return PluginService.summary(of: events)
+        PluginService.summary(of: pluginService.rescan(force: force))
     }
 
     /// Applies a batch from the watcher (on the event loop).
     public func pluginFilesChanged(_ batch: PluginWatcher.Batch) {
         pluginService.filesChanged(batch)
-        flushAll()
     }
 
     /// Starts watching the plugins folder with inotify; batches hop onto the loop through `post`.

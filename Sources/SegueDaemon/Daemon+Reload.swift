@@ -102,7 +102,6 @@ extension Daemon {
     public func reloadFromSignal() {
         logger.info("SIGHUP: reloading the config and rescanning plugins")
         _ = try? reload()
-        flushAll()
     }
 }
 

@@ -43,7 +43,6 @@ extension Daemon {
         guard let waiter = dispatcher.owed.remove(number: number) else { return }
         let state = scenes[waiter.scene].flatMap { transitionState($0, waiter.transition) } ?? "unknown"
         dispatcher.owed.answer(waiter, .object(JSONObject([("ended", false), ("state", .string(state))])))
-        flushAll()
     }
 
     /// A transition ended (its `transition.completed` event): answer everyone waiting for it.

@@ -135,8 +135,15 @@ public final class Daemon: EventSink, @unchecked Sendable {
         connections[connection.id] = nil
     }
 
-    /// Writes out every connection that has queued lines.
-    public func flushAll() {
+    /// Writes out every connection that has queued lines: the one place the daemon's bytes go to the sockets.
+    ///
+    /// Responses and events are only appended to the connections' output as they are made; the event loop calls
+    /// this before it polls (and sleeps), and between serving its ready sockets and running its timers, so a turn
+    /// that served many requests writes each connection once, a request's events before its response. Tests that
+    /// step the loop by hand call it where the loop would.
+    public func flushPending() {
+        confinement.check()
+        guard !flushQueue.connections.isEmpty else { return }
         // Flushing may queue more (a reader that caught up is sent what was held back): those wait for the next flush.
         swap(&flushQueue.connections, &flushQueue.spare)
         for connection in flushQueue.spare where connection.needsFlush {
@@ -320,10 +327,10 @@ public final class Daemon: EventSink, @unchecked Sendable {
         confinement.check()
         guard scenes.holds(scene) else { return }
         scene.advance(to: elapsedNanoseconds)
-        flushAll()
     }
 
-    /// Graceful stop: refuse new requests, complete every running transition (their events are sent), flush.
+    /// Graceful stop: refuse new requests, complete every running transition (their events are queued: the server
+    /// writes them out as it closes each connection).
     public func drain() {
         guard state == .running || state == .starting else { return }
         state = .draining
@@ -333,7 +340,6 @@ public final class Daemon: EventSink, @unchecked Sendable {
         for waiter in dispatcher.owed.removeAll(where: \.isCheck) {
             dispatcher.owed.answer(waiter, error: .shuttingDown)
         }
-        flushAll()
     }
 
     public func stop() {

@@ -426,6 +426,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
             return
         }
         daemon.confinement.bindToCurrentThread()  // from here the daemon is touched on this thread only
+        loop.flushOutput = { [daemon] in daemon.flushPending() }  // where the bytes go out
         loop.run()
         stallDetector.stop()
     }

@@ -11,8 +11,8 @@ import CEventLoop
 /// straight from that buffer; only the start of an unfinished line is copied. A line over `maxLineBytes` gets
 /// -32004 and the connection is closed, as soon as the limit is passed, newline or not.
 ///
-/// Writing: lines are gathered in one buffer until the daemon flushes (after a request, a tick), so a request's
-/// events and its response leave in one `write`. What the peer does not take yet stays queued and goes out when the
+/// Writing: lines are gathered in one buffer until the daemon flushes (`Daemon.flushPending`, once per turn of the
+/// loop, before it polls), so a request's events and its response leave in one `write`. What the peer does not take yet stays queued and goes out when the
 /// socket is writable again. Over `Daemon.highWatermark` unwritten bytes the connection is not writable (the daemon
 /// coalesces frames and stops reading its requests) until it is back under half of that, when the daemon is told
 /// (`connectionDrained`).
@@ -119,7 +119,6 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
             let line = partial
             partial.removeAll()
             line.withUnsafeBufferPointer { handleLine($0, connection) }
-            daemon.flushAll()
         }
         guard !closed else { return }
         readingPaused = true
@@ -161,7 +160,6 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
             partial.removeFirst(consumed)
             if partial.count > maxLineBytes { return refuseLongLine() }
         }
-        daemon.flushAll()
         // A client that sends requests and does not read the responses: stop reading its requests until it has
         // read some (over the high watermark), so its unread responses cannot grow without bound.
         if !writable, !readingPaused, !closed {
@@ -197,7 +195,6 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
         guard !closed else { return }
         partial.removeAll()
         let rpc = RPCError.limit("line longer than \(maxLineBytes) bytes (limits.max_line_bytes); closing", limit: maxLineBytes)
-        daemon.flushAll()
         send(Daemon.response(id: .null, error: rpc))
         daemon.logger.warning("closing a connection: line over limits.max_line_bytes",
                               metadata: ["connection.id": "\(connection?.id ?? 0)"])

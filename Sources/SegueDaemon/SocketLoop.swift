@@ -51,6 +51,10 @@ final class SocketLoop: @unchecked Sendable {
     @exclusivity(unchecked) var spinNanoseconds: Int64 = 0
     /// Told of every turn, and of every sleep in `epoll_wait` (the stall detector watches it).
     let heartbeat = LoopHeartbeat()
+    /// Writes out what the connections have queued (`Daemon.flushPending`, the one place their bytes go out): the
+    /// loop calls it before it polls (and maybe sleeps), and after serving ready sockets, before the timers run (a
+    /// realtime scene's tick can be long: the answers to the requests just read do not wait for it).
+    @exclusivity(unchecked) var flushOutput: (() -> Void)?
 
     init() throws(ServerError) {
         epoll = seg_epoll_create()
@@ -139,6 +143,7 @@ final class SocketLoop: @unchecked Sendable {
         var events = [seg_event](repeating: seg_event(), count: 64)
         var busy = false
         while !stopFlag.load(ordering: .relaxed) {
+            flushOutput?()
             heartbeat.beat()
             armTimer()
             var count: Int32 = 0
@@ -175,6 +180,7 @@ final class SocketLoop: @unchecked Sendable {
                     busy = true
                 }
             }
+            if busy, !timers.isEmpty { flushOutput?() }
             if !timers.isEmpty { runDueTimers() }
             if woken { runInbox() }
         }

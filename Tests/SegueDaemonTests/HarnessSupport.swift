@@ -93,6 +93,7 @@ struct PeerError: Error, CustomStringConvertible {
 final class TestPeer {
     let server: Server
     let connection: SocketConnection
+    private let daemon: Daemon
     private let fd: Int32
     private var received: [UInt8] = []
     /// False: the client stops reading what the server writes (a slow reader).
@@ -104,6 +105,7 @@ final class TestPeer {
             throw PeerError(description: "socketpair: \(errno)")
         }
         server = try Server(daemon: daemon)
+        self.daemon = daemon
         fd = fds[0]
         connection = SocketConnection(fd: fds[1], server: server, daemon: daemon, maxLineBytes: maxLineBytes)
         guard connection.open(peerUID: nil) else { throw PeerError(description: "the loop refused the socket") }
@@ -158,14 +160,17 @@ final class TestPeer {
         return String(decoding: received, as: UTF8.self)
     }
 
-    /// The loop's steps for this connection: take what the server wrote, then give the connection the readiness
-    /// epoll would (what `poll` reports for the events it watches, plus hang-up and error), until nothing moves.
+    /// The loop's steps for this connection: write out what was queued, take what the server wrote, then give the
+    /// connection the readiness epoll would (what `poll` reports for the events it watches, plus hang-up and
+    /// error), until nothing moves.
     @discardableResult
     private func pump() -> Bool {
         var buffer = [UInt8](repeating: 0, count: 65536)
         var anything = false
         for _ in 0..<100_000 {
             var moved = false
+            // Where the loop writes out what its last turn queued: before it polls.
+            daemon.flushPending()
             let got = !reading ? 0 : buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if got > 0 {
                 received.append(contentsOf: buffer[0..<got])
