@@ -49,6 +49,7 @@ extension Daemon {
 
     /// Reads the config again and applies it; on a bad file nothing changes and the error names the key and file.
     func reload() throws(RPCError) -> ReloadOutcome {
+        confinement.check()
         let file = config.file
         var next: DaemonConfig
         do throws(DaemonConfig.Problem) {

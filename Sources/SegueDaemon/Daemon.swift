@@ -332,6 +332,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
     /// Graceful stop: refuse new requests, complete every running transition (their events are queued: the server
     /// writes them out as it closes each connection).
     public func drain() {
+        confinement.check()
         guard state == .running || state == .starting else { return }
         state = .draining
         scenes.finishAllTransitions()
