@@ -123,7 +123,7 @@ final class Dispatcher {
         switch request.method {
         case .known(let n):
             number = n
-            activity.serving(method: n, id: request.id)
+            activity.serving(method: n, packed: request.packedID, id: request.id)
             defer { activity.served() }
             let refused = daemon.state == .draining || daemon.state == .stopped
             result = refused ? .failure(.shuttingDown) : call(n, request.params, connection, daemon)

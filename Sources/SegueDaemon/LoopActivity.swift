@@ -25,15 +25,19 @@ final class LoopActivity: Sendable {
         self.lua = lua
     }
 
+    /// A request starts: `packed` is its id (`RequestEnvelope.packedID`); `id` is read only when that is `long`.
     @inline(__always)
-    func serving(method number: Int, id: RequestID?) {
-        var packed = PackedID(id)
-        if packed == nil {
-            longID.withLock { $0 = id }
-            packed = PackedID.long
+    func serving(method number: Int, packed: PackedID, id: @autoclosure () -> RequestID?) {
+        if packed == .long {
+            let long = id()
+            longID.withLock { $0 = long }
         }
-        packedID.store(packed?.rawValue ?? 0, ordering: .relaxed)
+        packedID.store(packed.rawValue, ordering: .relaxed)
         method.store(number, ordering: .releasing)
+    }
+
+    func serving(method number: Int, id: RequestID?) {
+        serving(method: number, packed: PackedID(id) ?? .long, id: id)
     }
 
     func served() { method.store(-1, ordering: .relaxed) }

@@ -3,12 +3,29 @@
 struct PackedID: Equatable {
     let rawValue: UInt64
 
-    private static let notification: UInt64 = 0, null: UInt64 = 1, string: UInt64 = 2, number: UInt64 = 3
+    static let notification: UInt64 = 0, null: UInt64 = 1, string: UInt64 = 2, number: UInt64 = 3
     private static let longKind: UInt64 = 4
     /// The id did not fit: it is held under `LoopActivity`'s lock.
     static let long = PackedID(rawValue: longKind)
 
     init(rawValue: UInt64) { self.rawValue = rawValue }
+
+    /// The id whose text is `bytes` (a number's text, or a string's value without escapes), read off the request
+    /// line by the scan, so the loop records it without walking a String; `long` when it is over 7 bytes.
+    @inline(__always)
+    init(kind: UInt64, bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count <= 7 else {
+            self = .long
+            return
+        }
+        var word = kind | UInt64(bytes.count) << 3
+        var shift: UInt64 = 8
+        for byte in bytes {
+            word |= UInt64(byte) << shift
+            shift += 8
+        }
+        rawValue = word
+    }
 
     /// Nil when the id is longer than 7 bytes.
     @inline(__always)
