@@ -34,7 +34,7 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
     @exclusivity(unchecked) private var waitingForWritable = false
     @exclusivity(unchecked) private var readingPaused = false
     @exclusivity(unchecked) private var writable = true
-    @exclusivity(unchecked) private var interest: UInt32 = 0
+    @exclusivity(unchecked) private var interest: LoopEvents = []
     /// Set while the daemon is being told the connection drained (it writes to it then).
     @exclusivity(unchecked) private var notifying = false
     /// Close once everything queued is written (a graceful shutdown).
@@ -51,7 +51,7 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
 
     /// Starts watching the socket and makes it a daemon connection; false when the loop would not take it.
     func open(peerUID: UInt32?) -> Bool {
-        interest = UInt32(SEG_EV_IN)
+        interest = .readable
         guard let token = server.loop.register(self, fd: fd, events: interest) else { return false }
         self.token = token
         connection = daemon.connect(output: self, peerUID: peerUID)
@@ -89,15 +89,15 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
 
     // MARK: Readiness
 
-    func ready(_ events: UInt32) {
-        if events & UInt32(SEG_EV_OUT) != 0, !closed {
+    func ready(_ events: LoopEvents) {
+        if events.contains(.writable), !closed {
             writeOut()
             afterWrite()
         }
         guard !closed else { return }
-        if events & UInt32(SEG_EV_IN) != 0 {
+        if events.contains(.readable) {
             readOnce()
-        } else if events & UInt32(SEG_EV_HUP | SEG_EV_ERR) != 0 {
+        } else if !events.isDisjoint(with: [.hangUp, .error]) {
             // Gone while its requests were not being read (it was not reading its output either): nothing to save.
             closeNow()
         }
@@ -262,9 +262,9 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
 
     private func updateInterest() {
         guard !closed else { return }
-        var wanted: UInt32 = 0
-        if !readingPaused { wanted |= UInt32(SEG_EV_IN) }
-        if waitingForWritable { wanted |= UInt32(SEG_EV_OUT) }
+        var wanted: LoopEvents = []
+        if !readingPaused { wanted.insert(.readable) }
+        if waitingForWritable { wanted.insert(.writable) }
         guard wanted != interest else { return }
         interest = wanted
         server.loop.update(fd: fd, token: token, events: wanted)

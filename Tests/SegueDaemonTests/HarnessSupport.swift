@@ -176,12 +176,12 @@ final class TestPeer {
                 received.append(contentsOf: buffer[0..<got])
                 moved = true
             }
-            let events = connection.closed ? 0 : TestPeer.readiness(connection)
-            if events != 0 {
+            let events = connection.closed ? [] : TestPeer.readiness(connection)
+            if !events.isEmpty {
                 let before = (connection.pendingBytes, connection.watchesReads)
                 connection.ready(events)
                 // Readable input is always consumed; write readiness counts when bytes left.
-                if events & UInt32(SEG_EV_IN | SEG_EV_HUP | SEG_EV_ERR) != 0 || connection.closed
+                if !events.isDisjoint(with: [.readable, .hangUp, .error]) || connection.closed
                     || (connection.pendingBytes, connection.watchesReads) != before { moved = true }
             }
             if !moved { return anything }
@@ -191,17 +191,17 @@ final class TestPeer {
     }
 
     /// What a level-triggered epoll would report for the connection now.
-    static func readiness(_ connection: SocketConnection) -> UInt32 {
+    static func readiness(_ connection: SocketConnection) -> LoopEvents {
         var wanted: Int16 = 0
         if connection.watchesReads { wanted |= Int16(POLLIN) }
         if connection.watchesWrites { wanted |= Int16(POLLOUT) }
         var entry = pollfd(fd: connection.fd, events: wanted, revents: 0)
-        guard poll(&entry, 1, 0) == 1 else { return 0 }
-        var events: UInt32 = 0
-        if entry.revents & Int16(POLLIN) != 0 { events |= UInt32(SEG_EV_IN) }
-        if entry.revents & Int16(POLLOUT) != 0 { events |= UInt32(SEG_EV_OUT) }
-        if entry.revents & Int16(POLLHUP) != 0 { events |= UInt32(SEG_EV_HUP) }
-        if entry.revents & Int16(POLLERR) != 0 { events |= UInt32(SEG_EV_ERR) }
+        guard poll(&entry, 1, 0) == 1 else { return [] }
+        var events: LoopEvents = []
+        if entry.revents & Int16(POLLIN) != 0 { events.insert(.readable) }
+        if entry.revents & Int16(POLLOUT) != 0 { events.insert(.writable) }
+        if entry.revents & Int16(POLLHUP) != 0 { events.insert(.hangUp) }
+        if entry.revents & Int16(POLLERR) != 0 { events.insert(.error) }
         return events
     }
 }
