@@ -108,7 +108,7 @@ enum SegueAllocs {
                         _ output: NullOutput)
     {
         if let response = daemon.handle(line: line, from: connection) { output.send(response) }
-        daemon.flushAll()
+        daemon.flushPending()
     }
 
     static func daemonPing() -> Double {
