@@ -64,8 +64,7 @@ extension Daemon {
     }
 
     func transitionState(_ scene: Scene, _ id: String) -> String? {
-        if let t = scene.transition(id) { return t.state.rawValue }
-        return scene.queuedJSON(id)?["state"]?.stringValue
+        scene.transitionState(id)?.rawValue
     }
 
     /// Registers the wait the handler asked for; nil response now. `batch` is set for a member of a batch.
