@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import SegueClient
 import SegueDaemon
 import SegueJSON
@@ -294,12 +295,49 @@ struct Engine: ParsableCommand {
     @Flag(help: "No frame subscriber: the engine skips building frame events (the daemon does this too).")
     var noFrames = false
 
+    @Flag(help: """
+        Frames go through an in-process daemon's event bus (Daemon.emit, EventBus, EventEncoder) to one connection \
+        subscribed to them, whose output keeps each line's bytes until the next tick (no socket).
+        """)
+    var daemon = false
+
+    /// The subscribed connection's output in `--daemon`: the lines' bytes, kept as a socket's output buffer keeps
+    /// them, forgotten before each tick.
+    final class KeptOutput: ConnectionOutput {
+        var isWritable: Bool { true }
+        var bytes: [UInt8] = []
+        var lines = 0
+        func send(_ line: String) {
+            var line = line
+            line.withUTF8 { send(bytes: $0) }
+        }
+        func send(bytes line: UnsafeBufferPointer<UInt8>) {
+            bytes.append(contentsOf: line)
+            bytes.append(UInt8(ascii: "\n"))
+            lines += 1
+        }
+        func flush() {}
+        func close() {}
+    }
+
     func run() throws {
         var config = EngineConfig()
         config.maxViewsPerScene = max(10_000, transitions * 3 + 10)
         let scene = Scene(id: "bench", size: Size(w: 320, h: 480), clock: .manual, fps: fps, config: config)
         let sink = BenchSink(serialize: serialize, listening: !noFrames)
         scene.sink = sink
+        var daemonConfig = DaemonConfig()
+        daemonConfig.pluginsDir = "/nonexistent"
+        let inProcess = Daemon(config: daemonConfig, logger: Logger(label: "bench"))
+        let output = KeptOutput()
+        if daemon {
+            let connection = inProcess.connect(output: output)
+            let subscribe = #"{"jsonrpc":"2.0","id":1,"method":"events.subscribe","params":{"types":["frame"]}}"#
+            guard inProcess.handle(line: subscribe, from: connection)?.contains("\"subscription\"") == true else {
+                throw ValidationError("the in-process daemon refused the frame subscription")
+            }
+            scene.sink = inProcess
+        }
         let animator = SlideAnimator(duration: duration)
         scene.animatorProvider = animator
         var containers: [ContainerViewController] = []
@@ -318,6 +356,7 @@ struct Engine: ParsableCommand {
             let startCost = Double(DispatchTime.now().uptimeNanoseconds - startNs) / Double(transitions)
             properties = scene.runningAnimationCount
             for _ in 0..<framesPerRound {
+                output.bytes.removeAll(keepingCapacity: true)
                 let t0 = DispatchTime.now().uptimeNanoseconds
                 scene.step(frames: 1)
                 ticks.append(Double(DispatchTime.now().uptimeNanoseconds - t0))
@@ -331,7 +370,8 @@ struct Engine: ParsableCommand {
         let median = ticks[ticks.count / 2], p99 = ticks[min(ticks.count - 1, ticks.count * 99 / 100)]
         let perProperty = median / Double(max(1, properties))
         print(String(format: "engine  transitions=%d  animated properties=%d  fps=%d%@", transitions, properties, fps,
-                     serialize ? "  (frames serialized)" : ""))
+                     daemon ? "  (frames through the daemon's event bus, \(output.lines) lines)"
+                         : serialize ? "  (frames serialized)" : ""))
         print(String(format: "tick: median %.1f µs, p99 %.1f µs  →  %.1f ns per animated property per frame", median / 1000,
                      p99 / 1000, perProperty))
         print(String(format: "sustained: %.0f frames/s on one core (%.1f%% of a core at %d Hz)", 1e9 / median,
