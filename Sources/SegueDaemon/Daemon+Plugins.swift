@@ -4,7 +4,7 @@ import SegueKit
 import SegueLua
 
 /// plugins.reload, plugins.check and hot reload: everything that changes the plugin host runs on the daemon's
-/// event loop; the inotify watcher only tells the loop which files changed.
+/// event loop; the inotify watcher (on the loop too) only tells it which files changed.
 extension Daemon {
     /// `plugins.reload {name?}`: one plugin's file, or a full rescan that reloads every file.
     func pluginsReload(_ p: Params) throws(RPCError) -> JSONValue {
@@ -77,7 +77,7 @@ extension Daemon {
     }
 
     /// Applies a batch from the watcher (on the event loop).
-    public func pluginFilesChanged(_ batch: PluginWatcher.Batch) {
+    func pluginFilesChanged(_ batch: PluginWatcher.Batch) {
         var events: [PluginEvent] = []
         if batch.rescan {
             events = plugins.rescan()
@@ -88,13 +88,14 @@ extension Daemon {
         flushAll()
     }
 
-    /// Starts watching the plugins folder with inotify; batches hop onto the loop through `post`. A folder that
-    /// cannot be watched is logged and hot reload is off (SIGHUP and plugins.reload still rescan).
-    public func startWatchingPlugins(post: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+    /// Starts watching the plugins folder with inotify, on the server's event loop (the descriptor is in its epoll
+    /// set, batches are delivered there). A folder that cannot be watched is logged and hot reload is off (SIGHUP and
+    /// plugins.reload still rescan). Without a loop (in-process tests) nothing is watched.
+    func startWatchingPlugins() {
         stopWatchingPlugins()
-        let ref = WeakDaemon(daemon: self)
-        let watcher = PluginWatcher(directory: config.pluginsDir) { batch in
-            post { ref.daemon?.pluginFilesChanged(batch) }
+        guard let loop = pluginWatcherBox.loop else { return }
+        let watcher = PluginWatcher(directory: config.pluginsDir, loop: loop) { [weak self] batch in
+            self?.pluginFilesChanged(batch)
         }
         // A folder that is not there has been reported already (reportPluginsFolder).
         if watcher == nil, FileSystem.isDirectory(config.pluginsDir) {
@@ -121,18 +122,10 @@ extension Daemon {
     }
 }
 
-/// Holds the daemon's watcher (a stored property the Daemon class keeps, so this file owns its type).
+/// Holds the daemon's watcher and the event loop it runs on (a stored property the Daemon class keeps, so this file
+/// owns its type). The server sets `loop` before the daemon starts.
 final class PluginWatcherBox {
+    weak var loop: SocketLoop?
     var watcher: PluginWatcher?
     deinit { watcher?.stop() }
-}
-
-/// The server's scheduler (thread-safe: `SocketLoop.scheduleFromAnyThread`), callable from the watcher's thread.
-struct UncheckedScheduler: @unchecked Sendable {
-    let schedule: (Int64, @escaping () -> Void) -> Void
-}
-
-/// The watcher's way back to the daemon, without keeping it alive.
-struct WeakDaemon: @unchecked Sendable {
-    weak var daemon: Daemon?
 }

@@ -117,11 +117,8 @@ public final class Daemon: EventSink, @unchecked Sendable {
         reportPluginsFolder()
         for event in plugins.loadAll() { emitDaemonEvent(event) }
         state = .running
-        // Hot reload: the watcher's batches land on the loop through the same scheduler timers use.
-        if let schedule = scheduleAfter {
-            let post = UncheckedScheduler(schedule: schedule)
-            startWatchingPlugins { work in post.schedule(0, work) }
-        }
+        // Hot reload: the folder's inotify descriptor is watched on the server's loop (none in in-process tests).
+        startWatchingPlugins()
     }
 
     // MARK: Connections
@@ -511,11 +508,11 @@ public final class Daemon: EventSink, @unchecked Sendable {
         return scene
     }
 
-    /// Realtime scenes: moves the clock to the wall time elapsed (times the scene's speed).
+    /// Realtime scenes: moves the clock to the wall time elapsed (times the scene's speed). The caller flushes (the
+    /// server's frame grid ticks every scene due, then flushes once).
     public func tickRealtime(_ scene: Scene, elapsedNanoseconds: Int64) {
         guard scenes[scene.id] === scene else { return }
         scene.advance(to: elapsedNanoseconds)
-        flushAll()
     }
 
     /// Graceful stop: refuse new requests, complete every running transition (their events are sent), flush.
