@@ -158,7 +158,7 @@ final class SocketLoop: @unchecked Sendable {
                 // first look finds work.
                 count = poll(&events)
                 if count == 0 {
-                    let until = servedAt + spinGauge.budget
+                    let until = servedAt + spinNanoseconds
                     repeat {
                         sched_yield()
                         count = poll(&events)

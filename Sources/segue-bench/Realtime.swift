@@ -90,6 +90,9 @@ struct Realtime: ParsableCommand {
                      subscribed, window, Double(windowStart - startWall) / 1e9))
         print(String(format: "frames: %d received, %d missing of %d grid times (%d events.dropped lines)",
                      report.received, report.missing, report.expected, frames.droppedLines.load(ordering: .relaxed)))
+        if report.gaps > 0 {
+            print("  in \(report.gaps) gaps, the longest \(report.longestGap) frames")
+        }
         print(String(format: "transitions completed: %.0f/s over the window (%d select errors)",
                      Double(completedAfter - completedBefore) / window,
                      controls.reduce(0) { $0 + $1.errors.load(ordering: .relaxed) }))
@@ -248,17 +251,23 @@ final class RealtimeFrameReader: RealtimeWorker, @unchecked Sendable {
 
     /// Over the frames that arrived in the window: per scene, the grid times between its first and last frame
     /// (inclusive) that have no frame event.
-    func missing(from start: UInt64, to end: UInt64, fps: Int) -> (received: Int, expected: Int, missing: Int) {
-        var received = 0, expected = 0, missing = 0
+    func missing(from start: UInt64, to end: UInt64, fps: Int)
+        -> (received: Int, expected: Int, missing: Int, gaps: Int, longestGap: Int)
+    {
+        var received = 0, expected = 0, missing = 0, gaps = 0, longestGap = 0
         for (_, list) in frames {
             let grid = Set(list.filter { $0.arrival >= start && $0.arrival < end }.map {
                 Int64(($0.time * Double(fps)).rounded())
-            })
-            guard let first = grid.min(), let last = grid.max() else { continue }
+            }).sorted()
+            guard let first = grid.first, let last = grid.last else { continue }
             received += grid.count
             expected += Int(last - first + 1)
             missing += Int(last - first + 1) - grid.count
+            for (a, b) in zip(grid, grid.dropFirst()) where b - a > 1 {
+                gaps += 1
+                longestGap = max(longestGap, Int(b - a - 1))
+            }
         }
-        return (received, expected, missing)
+        return (received, expected, missing, gaps, longestGap)
     }
 }
