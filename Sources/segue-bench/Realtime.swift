@@ -90,6 +90,8 @@ struct Realtime: ParsableCommand {
                      subscribed, window, Double(windowStart - startWall) / 1e9))
         print(String(format: "frames: %d received, %d missing of %d grid times (%d events.dropped lines)",
                      report.received, report.missing, report.expected, frames.droppedLines.load(ordering: .relaxed)))
+        print(String(format: "  scene clocks: %.4f s of scene time per second of wall time",
+                     frames.pace(from: windowStart, to: windowEnd)))
         if report.gaps > 0 {
             print("  in \(report.gaps) gaps, the longest \(report.longestGap) frames")
         }
@@ -247,6 +249,18 @@ final class RealtimeFrameReader: RealtimeWorker, @unchecked Sendable {
         } catch {
             failure = "\(error)"
         }
+    }
+
+    /// Scene time over wall time between each subscribed scene's first and last frame of the window, averaged: 1 when
+    /// the realtime clocks keep pace with the wall clock.
+    func pace(from start: UInt64, to end: UInt64) -> Double {
+        var ratios: [Double] = []
+        for (_, list) in frames {
+            let inWindow = list.filter { $0.arrival >= start && $0.arrival < end }
+            guard let first = inWindow.first, let last = inWindow.last, last.arrival > first.arrival else { continue }
+            ratios.append((last.time - first.time) / (Double(last.arrival - first.arrival) / 1e9))
+        }
+        return ratios.isEmpty ? 0 : ratios.reduce(0, +) / Double(ratios.count)
     }
 
     /// Over the frames that arrived in the window: per scene, the grid times between its first and last frame
