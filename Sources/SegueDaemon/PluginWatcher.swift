@@ -57,7 +57,7 @@ final class PluginWatcher: LoopHandler {
             return nil
         }
         inotifyFD = fd
-        guard let token = loop.register(self, fd: fd, events: UInt32(SEG_EV_IN)) else {
+        guard let token = loop.register(self, fd: fd, events: .readable) else {
             close(fd)
             inotifyFD = -1
             return nil
@@ -93,7 +93,7 @@ final class PluginWatcher: LoopHandler {
     deinit { stop() }
 
     /// The inotify descriptor is readable: take one read's worth of events (level-triggered: more wakes us again).
-    func ready(_ events: UInt32) {
+    func ready(_ events: LoopEvents) {
         guard inotifyFD >= 0 else { return }
         let n = buffer.withUnsafeMutableBytes { read(inotifyFD, $0.baseAddress, $0.count) }
         guard n > 0 else { return }

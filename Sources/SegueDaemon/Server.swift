@@ -105,7 +105,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         // one until `waitUntilStopped()` runs it, so the daemon is still confined to one thread at a time.
         daemon.realtimeDriver = self
         let loop = self.loop
-        daemon.pluginWatcherBox.loop = loop
+        daemon.pluginService.loop = loop
         daemon.scheduleAfter = { nanoseconds, action in loop.scheduleFromAnyThread(in: nanoseconds, action) }
         daemon.onShutdownRequest = { [weak self] in
             // After the response to daemon.shutdown has been written.
@@ -124,7 +124,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
             listener = socket.fd
             bound = socket
         }
-        guard let token = loop.register(self, fd: listener, events: UInt32(SEG_EV_IN)) else {
+        guard let token = loop.register(self, fd: listener, events: .readable) else {
             close(listener)
             if let bound { Server.removeSocketFile(bound) }
             throw ServerError(message: "cannot watch the socket \(path)")
@@ -247,7 +247,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
     // MARK: Accepting
 
     /// The listening socket is readable: accept what is waiting (up to 64 a round, so requests keep flowing).
-    func ready(_ events: UInt32) {
+    func ready(_ events: LoopEvents) {
         var reaped = false
         for _ in 0..<64 {
             let fd = seg_accept(listener)
@@ -269,10 +269,10 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         let reason = String(cString: strerror(errno))
         daemon.logger.warning("cannot accept a connection (\(reason)); accepting again in 100 ms",
                               metadata: ["connections": "\(daemon.connectionCount)"])
-        loop.update(fd: listener, token: listenerToken, events: 0)
+        loop.update(fd: listener, token: listenerToken, events: [])
         loop.schedule(in: 100_000_000) { [weak self] in
             guard let self, self.listener >= 0 else { return }
-            self.loop.update(fd: self.listener, token: self.listenerToken, events: UInt32(SEG_EV_IN))
+            self.loop.update(fd: self.listener, token: self.listenerToken, events: .readable)
         }
     }
 
@@ -319,7 +319,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
     /// Only children whose requests are being read (not behind backpressure).
     private func reapHungUpPeers() {
         for child in Array(children.values) where child.watchesReads && seg_peer_gone(child.fd) == 1 {
-            for _ in 0..<64 where child.watchesReads { child.ready(UInt32(SEG_EV_IN)) }
+            for _ in 0..<64 where child.watchesReads { child.ready(.readable) }
         }
     }
 
@@ -426,6 +426,8 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
             stallDetector.stop()
             return
         }
+        daemon.confinement.bindToCurrentThread()  // from here the daemon is touched on this thread only
+        loop.flushOutput = { [daemon] in daemon.flushPending() }  // where the bytes go out
         loop.run()
         stallDetector.stop()
     }
@@ -435,7 +437,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
     /// Ticks a realtime scene on its frame rate's grid (`FrameGrid`), like a display link: one loop timer per frame
     /// rate whatever the number of scenes; each tick advances every scene on the grid to the last frame boundary
     /// the wall clock (times the scene's speed) has passed — one `frame` event per frame, and after a late wake-up
-    /// one per frame missed, never an extra one between frames — then flushes once.
+    /// one per frame missed, never an extra one between frames. Their output goes out at the loop's one flush point.
     public func start(scene: Scene, daemon: Daemon) {
         let now = FileSystem.monotonicNanoseconds()
         let grid: FrameGrid
@@ -449,7 +451,6 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
                 grid.tick(wall: grid.gridTime(at: FileSystem.monotonicNanoseconds())) { scene, frame in
                     daemon.tickRealtime(scene, elapsedNanoseconds: frame)
                 }
-                daemon.flushAll()
             }
         }
         grid.add(scene, now: now)
