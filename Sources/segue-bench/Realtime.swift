@@ -92,6 +92,9 @@ struct Realtime: ParsableCommand {
                      report.received, report.missing, report.expected, frames.droppedLines.load(ordering: .relaxed)))
         print(String(format: "  scene clocks: %.4f s of scene time per second of wall time",
                      frames.pace(from: windowStart, to: windowEnd)))
+        let arrival = frames.arrivalGaps(from: windowStart, to: windowEnd)
+        print(String(format: "  between a scene's frame events: median %.1f ms, longest %.1f ms", arrival.median,
+                     arrival.longest))
         if report.gaps > 0 {
             print("  in \(report.gaps) gaps, the longest \(report.longestGap) frames")
         }
@@ -261,6 +264,19 @@ final class RealtimeFrameReader: RealtimeWorker, @unchecked Sendable {
             ratios.append((last.time - first.time) / (Double(last.arrival - first.arrival) / 1e9))
         }
         return ratios.isEmpty ? 0 : ratios.reduce(0, +) / Double(ratios.count)
+    }
+
+    /// The longest wall time (ms) between two consecutive frame events of one scene within the window, and the
+    /// median one: how evenly frames arrive (1/fps when every tick is delivered as it is made).
+    func arrivalGaps(from start: UInt64, to end: UInt64) -> (median: Double, longest: Double) {
+        var gaps: [UInt64] = []
+        for (_, list) in frames {
+            let inWindow = list.filter { $0.arrival >= start && $0.arrival < end }.map(\.arrival)
+            gaps += zip(inWindow, inWindow.dropFirst()).map { $1 - $0 }
+        }
+        gaps.sort()
+        guard let longest = gaps.last else { return (0, 0) }
+        return (Double(gaps[gaps.count / 2]) / 1e6, Double(longest) / 1e6)
     }
 
     /// Over the frames that arrived in the window: per scene, the grid times between its first and last frame
