@@ -411,7 +411,7 @@ public final class PluginHost: AnimatorProvider {
         // defines `bounce-port` said `bounce`); a state shared by several plugins names its file.
         let plugin = file.records.count == 1 ? file.records[0].name : PluginHost.baseName(file.file)
         instance.onLog = { [weak scene] message in
-            scene?.emit("log", JSONObject([("level", "info"), ("plugin", .string(plugin)), ("message", .string(message))]))
+            scene?.emit(.log(level: "info", plugin: plugin, message: message))
         }
         instance.onWarning = { [weak scene] message in scene?.warn(plugin, message) }
         instances[key, default: [:]][file.instanceKey] = instance
