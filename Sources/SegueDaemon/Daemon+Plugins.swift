@@ -37,7 +37,7 @@ extension Daemon {
         }
         guard scheduleAfter != nil else {
             while !check.isFinished { check.step() }
-            return check.report
+            return check.report.json
         }
         try checkRoomForWaiter("plugins.check")
         deferredCheck = check
@@ -62,7 +62,7 @@ extension Daemon {
             return
         }
         waiters.removeAll { $0 === waiter }
-        answer(waiter, check.report)
+        answer(waiter, check.report.json)
         flushAll()
     }
 
