@@ -31,7 +31,7 @@ struct Lua: ParsableCommand {
     @Option(help: "Saves to time for save-to-live.")
     var saves: Int = 30
 
-    @Option(help: "Run only these parts, comma-separated: call, load, select, save (default: all).")
+    @Option(help: "Run only these parts, comma-separated: call, load, select, select-in-process, save (default: all).")
     var only: String?
 
     func run() throws {
@@ -40,6 +40,7 @@ struct Lua: ParsableCommand {
         if parts.contains("call") { try callOverhead(plugins) }
         if parts.contains("load") { try loadHundred(plugins) }
         if parts.contains("select") { try selectVersusPing(plugins) }
+        if parts.contains("select") || parts.contains("select-in-process") { try selectInProcess(plugins) }
         if parts.contains("save") { try saveToLive(plugins) }
     }
 
@@ -179,6 +180,41 @@ struct Lua: ParsableCommand {
         print(String(format: "daemon.ping on the same connection, interleaved          p50 %.1f µs  p99 %.1f µs", pct(ping, 0.5), pct(ping, 0.99)))
         print(String(format: "ratio Lua select/ping (p50)  %.2f×   built-in select/ping (p50)  %.2f×",
                      pct(select, 0.5) / pct(ping, 0.5), pct(builtIn, 0.5) / pct(ping, 0.5)))
+    }
+
+    /// The same selects in this process, without the socket: the engine's and the Lua host's share of a select.
+    func selectInProcess(_ plugins: String) throws { try selectInProcess(plugins, animator: "dt-slide") }
+
+    func selectInProcess(_ plugins: String, animator: String) throws {
+        let host = PluginHost(directory: plugins)
+        host.loadAll()
+        let scene = Scene(id: "bench", size: Size(w: 320, h: 480), clock: .manual)
+        scene.animatorProvider = host
+        let a = try scene.createViewController(id: "a", title: nil, color: nil)
+        let b = try scene.createViewController(id: "b", title: nil, color: nil)
+        let container = try scene.createContainer(id: "c", kind: .custom, items: [a, b])
+        try scene.setRoot(container)
+        var lua: [UInt64] = [], builtIn: [UInt64] = []
+        for i in 0..<(roundTrips + 200) {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let started = try scene.select(container, index: 1, animator: animator)
+            let t1 = DispatchTime.now().uptimeNanoseconds
+            guard let first = started.transition, first.duration > 0 else { throw ValidationError("no Lua transition") }
+            _ = scene.advance(by: Int64(first.duration * 1e9) + 100_000_000)
+            let t2 = DispatchTime.now().uptimeNanoseconds
+            let back = try scene.select(container, index: 0)
+            let t3 = DispatchTime.now().uptimeNanoseconds
+            guard let second = back.transition, second.duration > 0 else { throw ValidationError("no transition") }
+            _ = scene.advance(by: Int64(second.duration * 1e9) + 100_000_000)
+            if i >= 200 {
+                lua.append(t1 - t0)
+                builtIn.append(t3 - t2)
+            }
+        }
+        lua.sort()
+        builtIn.sort()
+        print(String(format: "in process (no socket): select with %@ p50 %.1f µs; with the built-in p50 %.1f µs",
+                     animator, Double(lua[lua.count / 2]) / 1000, Double(builtIn[builtIn.count / 2]) / 1000))
     }
 
     func saveToLive(_ plugins: String) throws {
