@@ -48,14 +48,7 @@ struct Lua: ParsableCommand {
         let dir = try LuaBenchSupport.temporaryFolder()
         try "return segue.animator { duration = function(ctx) return 0.3 end, animate = function(ctx) ctx:complete(true) end }"
             .write(toFile: dir + "/trivial.lua", atomically: true, encoding: .utf8)
-        let host = PluginHost(directory: dir)
-        host.loadAll()
-        let scene = Scene(id: "bench", size: Size(w: 320, h: 480), clock: .manual)
-        scene.animatorProvider = host
-        let a = try scene.createViewController(id: "a", title: nil, color: nil)
-        let b = try scene.createViewController(id: "b", title: nil, color: nil)
-        let container = try scene.createContainer(id: "c", kind: .custom, items: [a, b])
-        try scene.setRoot(container)
+        let (host, scene, container) = try LuaBenchSupport.twoPageScene(plugins: dir)
         guard let transition = try scene.select(container, index: 1, animator: "trivial").transition,
             let context = transition.context, let lua = try host.animator(named: "trivial", for: scene)
         else { throw ValidationError("could not set up the call benchmark") }
@@ -186,14 +179,8 @@ struct Lua: ParsableCommand {
     func selectInProcess(_ plugins: String) throws { try selectInProcess(plugins, animator: "dt-slide") }
 
     func selectInProcess(_ plugins: String, animator: String) throws {
-        let host = PluginHost(directory: plugins)
-        host.loadAll()
-        let scene = Scene(id: "bench", size: Size(w: 320, h: 480), clock: .manual)
-        scene.animatorProvider = host
-        let a = try scene.createViewController(id: "a", title: nil, color: nil)
-        let b = try scene.createViewController(id: "b", title: nil, color: nil)
-        let container = try scene.createContainer(id: "c", kind: .custom, items: [a, b])
-        try scene.setRoot(container)
+        let (host, scene, container) = try LuaBenchSupport.twoPageScene(plugins: plugins)
+        defer { withExtendedLifetime(host) {} }  // the scene holds its animator provider weakly
         var lua: [UInt64] = [], builtIn: [UInt64] = []
         for i in 0..<(roundTrips + 200) {
             let t0 = DispatchTime.now().uptimeNanoseconds
@@ -246,6 +233,20 @@ struct Lua: ParsableCommand {
 }
 
 enum LuaBenchSupport {
+    /// A manual scene whose root is a custom container of two view controllers (index 0 selected), its animators
+    /// from the plugins of `plugins`.
+    static func twoPageScene(plugins: String) throws -> (PluginHost, Scene, ContainerViewController) {
+        let host = PluginHost(directory: plugins)
+        host.loadAll()
+        let scene = Scene(id: "bench", size: Size(w: 320, h: 480), clock: .manual)
+        scene.animatorProvider = host
+        let a = try scene.createViewController(id: "a", title: nil, color: nil)
+        let b = try scene.createViewController(id: "b", title: nil, color: nil)
+        let container = try scene.createContainer(id: "c", kind: .custom, items: [a, b])
+        try scene.setRoot(container)
+        return (host, scene, container)
+    }
+
     /// The duration a transition-starting reply names, after checking that it started one with `animator`: the
     /// reply must carry that animator and a duration > 0, else the benchmark would be timing a no-op.
     static func transitionDuration(_ reply: String?, animator: String) throws -> Double {
