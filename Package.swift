@@ -39,6 +39,8 @@ let package = Package(
         .target(name: "SegueLua", dependencies: ["SegueKit", "CLuaShim"]),
         // The Linux calls the daemon's event loop needs that Swift's Glibc module does not import (epoll and co.).
         .target(name: "CEventLoop"),
+        // segue-bench's C reference for the engine's per-frame work (`segue-bench engine`), always -O2.
+        .target(name: "CEngineReference", cSettings: [.unsafeFlags(["-O2"])]),
         .target(
             name: "SegueDaemon",
             dependencies: [
@@ -88,7 +90,7 @@ let package = Package(
         .executableTarget(
             name: "segue-bench",
             dependencies: [
-                "SegueClient", "SegueJSON", "SegueKit", "SegueLua",
+                "SegueClient", "SegueJSON", "SegueKit", "SegueLua", "CEngineReference",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `dispatch` (the daemon's share of a request) and `floor` (a bare SwiftNIO server).
                 "SegueDaemon",

@@ -22,6 +22,9 @@ public final class ClientConnection {
     /// The last event (`Daemon.eventNumber`) given to this connection: a second subscription that wants it skips it.
     var lastEventNumber = 0
     @exclusivity(unchecked) var needsFlush = false
+    /// Answers owed to this connection and not given yet (transition.wait, plugins.check; `OwedAnswers` counts
+    /// them): a connection that shut down its sending side stays open while there are any.
+    var owedAnswers = 0
     /// The peer's uid, when known.
     public let peerUID: UInt32?
     /// While the reader is slow: the latest frame event per scene, held back, and how many frames were dropped

@@ -109,7 +109,7 @@ extension Daemon {
             result: .array(.ref("scene_summary"))
         ) { d, p, _ throws(RPCError) in
             try p.finish()
-            return .array(d.sceneOrder.compactMap { d.scenes[$0]?.summary })
+            return .array(d.scenes.inOrder.map(\.summary))
         },
         "scene.destroy": MethodEntry(
             "Destroys a scene; its running transitions are force-completed and reported first.",
@@ -118,12 +118,8 @@ extension Daemon {
         ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             try p.finish()
-            scene.finishAllTransitions()
-            d.realtimeDriver?.stop(scene: scene)
+            d.scenes.destroy(scene)
             d.plugins.forget(scene: scene)
-            d.counters.framesOfDestroyedScenes += scene.framesEvaluated
-            d.scenes[scene.id] = nil
-            d.sceneOrder.removeAll { $0 == scene.id }
             for connection in d.connections.values where connection.currentScene == scene.id {
                 connection.currentScene = nil
             }
@@ -478,6 +474,7 @@ extension Daemon {
     var statsJSON: JSONValue {
         var latency = JSONObject()
         // Method numbers follow name order, so the table comes out sorted by name.
+        let stats = dispatcher.stats
         for (number, m) in stats.methods.enumerated() where m.count > 0 {
             let method = Daemon.methodTable.names[number]
             let sorted = m.samples.sorted()
@@ -500,7 +497,7 @@ extension Daemon {
                 ("failed_over", .number(Double(counters.transitionsFailedOver))),
                 ("watchdog", .number(Double(counters.transitionsWatchdog))),
             ]))),
-            ("frames", .number(Double(framesEvaluated))), ("events_dropped", .number(Double(counters.eventsDropped))),
+            ("frames", .number(Double(scenes.framesEvaluated))), ("events_dropped", .number(Double(counters.eventsDropped))),
             ("latency", .object(latency)),
         ]))
     }
@@ -674,27 +671,14 @@ extension Daemon {
         let speed = try p.number("speed", in: 0...100)
         if let speed, speed <= 0 { throw .invalidParams("speed", "'speed' must be > 0") }
         try p.finish()
-        guard scenes.count < config.limits.maxScenes else {
-            throw .limit("the daemon has \(config.limits.maxScenes) scenes (limits.max_scenes)", limit: config.limits.maxScenes)
-        }
-        let id: String
-        if let requested {
-            guard scenes[requested] == nil else { throw .invalidParams("id", "a scene with id '\(requested)' already exists") }
-            id = requested
-        } else {
-            while scenes["scene-\(nextSceneNumber)"] != nil { nextSceneNumber += 1 }
-            id = "scene-\(nextSceneNumber)"
-            nextSceneNumber += 1
-        }
-        let scene = Scene(id: id, size: size, clock: clockName == "manual" ? .manual : .realtime, fps: fps,
-                          config: config.engine)
-        scene.speed = speed ?? 1
+        let scene = try scenes.create(id: requested, size: size, clock: clockName == "manual" ? .manual : .realtime,
+                                      fps: fps, speed: speed ?? 1, config: config.engine,
+                                      limit: config.limits.maxScenes)
         scene.sink = self
         scene.animatorProvider = plugins
-        scenes[id] = scene
-        sceneOrder.append(id)
-        c.currentScene = id
-        if scene.clockMode == .realtime { realtimeDriver?.start(scene: scene, daemon: self) }
+        c.currentScene = scene.id
+        scenes.add(scene, daemon: self)
+        let id = scene.id
         return .object(JSONObject([
             ("scene", .string(id)), ("size", Shapes.size(size)), ("clock", .string(clockName)),
             ("fps", .number(Double(scene.fps))),

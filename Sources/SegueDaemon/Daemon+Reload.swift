@@ -49,6 +49,7 @@ extension Daemon {
 
     /// Reads the config again and applies it; on a bad file nothing changes and the error names the key and file.
     func reload() throws(RPCError) -> ReloadOutcome {
+        confinement.check()
         let file = config.file
         var next: DaemonConfig
         do throws(DaemonConfig.Problem) {
@@ -93,11 +94,8 @@ extension Daemon {
             "config.file": file ?? "(none: defaults and flags)",
             "config.changed": outcome.changed.joined(separator: ","),
         ]))
-        reportPluginsFolder()
-        for event in plugins.loadAll() {
-            outcome.plugins.append(.init(type: event.type, name: event.name))
-            emitDaemonEvent(event)
-        }
+        pluginService.reportFolder(config.pluginsDir)
+        outcome.plugins = pluginService.loadAll().map { .init(type: $0.type, name: $0.name) }
         return outcome
     }
 
@@ -105,7 +103,6 @@ extension Daemon {
     public func reloadFromSignal() {
         logger.info("SIGHUP: reloading the config and rescanning plugins")
         _ = try? reload()
-        flushAll()
     }
 }
 

@@ -15,10 +15,14 @@ public protocol RealtimeDriver: AnyObject {
     func stop(scene: Scene)
 }
 
-/// The daemon's state: scenes, plugins, connections and subscriptions, and the JSON-RPC dispatcher.
+/// The daemon the server holds: the composition of its owners, each with one job — `Dispatcher` (a request line in,
+/// its response out, answers owed for later), `SceneRegistry` (the scenes), `PluginService` (the plugins folder), the
+/// event bus (subscriptions and the slow-reader policy) — and the connections they serve. docs/DESIGN.md walks the
+/// data path through them.
 ///
-/// Not thread-safe by design: the server confines it to one event loop, and every request, tick and event runs
-/// there, so a request's events are written before its response (docs/PROTOCOL.md "Ordering").
+/// Not thread-safe by design: the server confines it to one event loop (asserted in debug builds:
+/// `LoopConfinement`), and every request, tick and event runs there, so a request's events are written before its
+/// response (docs/PROTOCOL.md "Ordering").
 public final class Daemon: EventSink, @unchecked Sendable {
     /// The daemon's life: it serves while `running`, refuses new work while `draining`, and is gone once `stopped`.
     public enum State: String, Sendable { case starting, running, draining, stopped }
@@ -36,12 +40,21 @@ public final class Daemon: EventSink, @unchecked Sendable {
     var reloads = 0
     var lastReloadError: String?
     public let logger: Logger
-    public let plugins: PluginHost
-    /// Read by every request: its exclusivity, like that of the request path's state below, is not checked at run
-    /// time (see `stats`).
+    /// Asserts (debug builds) that the daemon is touched on its event loop's thread only.
+    public let confinement = LoopConfinement()
+    /// Requests: the method table, envelopes, batches, answers owed.
+    let dispatcher = Dispatcher()
+    /// The scenes, by id and in creation order.
+    public let scenes: SceneRegistry
+    /// The plugins folder: the host, reloads and the watcher.
+    let pluginService: PluginService
+    /// Read by every request: its exclusivity, like that of the request path's state (`Dispatcher.stats`), is not
+    /// checked at run time.
     @exclusivity(unchecked) public internal(set) var state: State = .starting
-    public weak var realtimeDriver: (any RealtimeDriver)?
-    /// Called when a client asks the daemon to stop (daemon.shutdown).
+    public var realtimeDriver: (any RealtimeDriver)? {
+        get { scenes.realtimeDriver }
+        set { scenes.realtimeDriver = newValue }
+    }
     public var onShutdownRequest: (() -> Void)?
     /// The socket came from systemd (socket activation): its unit owns the path, so a reload never reports
     /// `daemon.socket` as changed and shutdown does not remove it.
@@ -53,9 +66,6 @@ public final class Daemon: EventSink, @unchecked Sendable {
     /// calls by their budgets); a frame that never ends is still a stall.
     public var onProgress: (() -> Void)?
 
-    var scenes: [String: Scene] = [:]
-    var sceneOrder: [String] = []
-    var nextSceneNumber = 1
     var connections: [Int: ClientConnection] = [:]
     let flushQueue = FlushQueue()
     var nextConnectionID = 1
@@ -65,34 +75,11 @@ public final class Daemon: EventSink, @unchecked Sendable {
     var eventNumber = 0
     var nextSubscriptionID = 1
     var daemonSeq = 0
-    /// transition.wait requests not answered yet, oldest first.
-    var waiters: [Waiter] = []
-    var nextWaiterNumber = 0
-    /// Most answers owed at once (pending transition.wait and plugins.check requests); tests lower it.
-    var maxWaiters = 65_536
-    /// Set by the transition.wait handler for `dispatch` to pick up.
-    @exclusivity(unchecked) var deferredWait: DeferredWait?
-    /// Set by the plugins.check handler for `dispatch` to pick up: the check runs a case per turn of the loop.
-    var deferredCheck: PluginCheck?
-    /// The waiter the last request registered (for batches to collect).
-    var lastWaiter: Waiter?
     var endedTransition: (String?, String?, Bool)?
     /// Runs an action after a wall-clock delay on the daemon's event loop (the server sets it).
     public var scheduleAfter: ((Int64, @escaping () -> Void) -> Void)?
-    /// The method table, held here so the request path reads it without a global's once-check.
-    let methodTable = Daemon.methodTable
     /// The request being served and the plugin function running, for the stall detector's report.
-    let activity = LoopActivity(names: Daemon.methodTable.names)
-    /// Every request records itself here. Its exclusivity is not checked at run time, nor that of the other state
-    /// every request touches (`state`, `deferredWait`, `responseBytes`, `spareParams`): the daemon runs on one event
-    /// loop, no access to them overlaps another, and the checks were a tenth of a daemon.ping's instructions.
-    @exclusivity(unchecked) var stats = RequestStats(methodCount: Daemon.methodTable.count)
-    /// The bytes of the response being written, kept so every request reuses their storage.
-    @exclusivity(unchecked) var responseBytes = JSONOutput(capacity: 256)
-    /// The Params handed to methods, reused from one request to the next (`params(for:)`).
-    @exclusivity(unchecked) var spareParams = Params(JSONObject())
-    /// The plugins folder's inotify watcher (Daemon+Plugins.swift).
-    let pluginWatcherBox = PluginWatcherBox()
+    var activity: LoopActivity { dispatcher.activity }
     var counters = Counters()
     let startedAt = FileSystem.monotonicNanoseconds()
 
@@ -102,20 +89,22 @@ public final class Daemon: EventSink, @unchecked Sendable {
         var transitionsCancelled = 0
         var transitionsFailedOver = 0
         var transitionsWatchdog = 0
-        var framesOfDestroyedScenes = 0
         var eventsDropped = 0
     }
 
     public init(config: DaemonConfig, logger: Logger) {
         self.config = config
         self.logger = logger
-        self.plugins = PluginHost(directory: config.pluginsDir, settings: config.lua)
+        scenes = SceneRegistry(confinement: confinement)
+        pluginService = PluginService(directory: config.pluginsDir, settings: config.lua, logger: logger,
+                                      confinement: confinement)
+        pluginService.publish = { [unowned self] event in self.emitDaemonEvent(event) }
     }
 
     /// Loads the plugins folder and starts serving.
     public func start() {
-        reportPluginsFolder()
-        for event in plugins.loadAll() { emitDaemonEvent(event) }
+        pluginService.reportFolder(config.pluginsDir)
+        _ = pluginService.loadAll()
         state = .running
         // Hot reload: the watcher's batches land on the loop through the same scheduler timers use.
         if let schedule = scheduleAfter {
@@ -129,6 +118,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
     public var connectionCount: Int { connections.count }
 
     public func connect(output: any ConnectionOutput, peerUID: UInt32? = nil) -> ClientConnection {
+        confinement.check()
         let connection = ClientConnection(id: nextConnectionID, output: output, peerUID: peerUID, flushQueue: flushQueue)
         nextConnectionID += 1
         connections[connection.id] = connection
@@ -137,15 +127,23 @@ public final class Daemon: EventSink, @unchecked Sendable {
 
     /// Subscriptions die with their connection.
     public func disconnect(_ connection: ClientConnection) {
-        dropWaiters(of: connection)
+        confinement.check()
+        dispatcher.owed.drop(of: connection)
         for id in connection.subscriptions { subscriptions[id] = nil }
         subscriptionOrder.removeAll { subscriptions[$0] == nil }
         connection.subscriptions.removeAll()
         connections[connection.id] = nil
     }
 
-    /// Writes out every connection that has queued lines.
-    public func flushAll() {
+    /// Writes out every connection that has queued lines: the one place the daemon's bytes go to the sockets.
+    ///
+    /// Responses and events are only appended to the connections' output as they are made; the event loop calls
+    /// this before it polls (and sleeps), and between serving its ready sockets and running its timers, so a turn
+    /// that served many requests writes each connection once, a request's events before its response. Tests that
+    /// step the loop by hand call it where the loop would.
+    public func flushPending() {
+        confinement.check()
+        guard !flushQueue.connections.isEmpty else { return }
         // Flushing may queue more (a reader that caught up is sent what was held back): those wait for the next flush.
         swap(&flushQueue.connections, &flushQueue.spare)
         for connection in flushQueue.spare where connection.needsFlush {
@@ -282,9 +280,6 @@ public final class Daemon: EventSink, @unchecked Sendable {
         return false
     }
 
-    /// Frames evaluated by every scene, the destroyed ones included.
-    var framesEvaluated: Int { counters.framesOfDestroyedScenes + scenes.values.reduce(0) { $0 + $1.framesEvaluated } }
-
     func emitDaemonEvent(_ event: PluginEvent) {
         daemonSeq += 1
         // Failures and warnings are logged by emit; a load and an unload (the file deleted) are logged here, so the
@@ -300,71 +295,12 @@ public final class Daemon: EventSink, @unchecked Sendable {
 
     // MARK: Requests
 
-    /// Handles one line from a connection. Returns the response line, or nil when there is nothing to answer
-    /// (notifications only). Events the request caused have been queued on their connections before it returns.
+    /// Handles one line from a connection (`Dispatcher`). Returns the response line, or nil when there is nothing
+    /// to answer (notifications only, or an answer owed for later). Events the request caused have been queued on
+    /// their connections before it returns.
     public func handle(line bytes: UnsafeBufferPointer<UInt8>, from connection: ClientConnection) -> String? {
-        // A plain request, or a batch of them, is read straight from its bytes; every other line (anything to
-        // refuse, escapes, repeated members) is parsed whole and checked below, as before.
-        if let request = RequestEnvelope.scan(bytes, methods: methodTable) {
-            return dispatch(request, from: connection)
-        }
-        if let requests = RequestEnvelope.scanBatch(bytes, methods: methodTable) {
-            return handleBatch(of: requests.count, from: connection) { dispatch(requests[$0], from: connection) }
-        }
-        let value: JSONValue
-        do throws(JSONParseError) {
-            value = try JSONParser.parse(bytes: bytes)
-        } catch {
-            stats.recordError(code: -32700)
-            return response(id: .null, error: .parse(error))
-        }
-        // Number ids keep their text (the parser gives Doubles): looked up on the line only when there is one.
-        switch value {
-        case .array(let elements):
-            guard !elements.isEmpty else {
-                stats.recordError(code: -32600)
-                return response(id: .null, error: .invalidRequest("an empty batch"))
-            }
-            let texts = elements.contains { $0["id"]?.doubleValue != nil } ? RequestEnvelope.idTexts(in: bytes) : []
-            return handleBatch(of: elements.count, from: connection) {
-                handleRequest(elements[$0], idText: $0 < texts.count ? texts[$0] : nil, from: connection)
-            }
-        default:
-            let text = value["id"]?.doubleValue != nil ? RequestEnvelope.idTexts(in: bytes).first ?? nil : nil
-            return handleRequest(value, idText: text, from: connection)
-        }
-    }
-
-    /// Runs a batch's members in order (`member(i)` answers member i) and answers them together.
-    func handleBatch(of count: Int, from connection: ClientConnection, member: (Int) -> String?) -> String? {
-        var slots: [String?] = []
-        slots.reserveCapacity(count)
-        var pending: [Waiter] = []
-        for i in 0..<count {
-            // Only a waiter this member registers is the batch's: one left by an earlier plain request (a
-            // transition.wait still pending, on any connection, or a check long answered) is not.
-            lastWaiter = nil
-            slots.append(member(i))
-            if let waiter = lastWaiter {
-                waiter.slot = slots.count - 1
-                pending.append(waiter)
-                lastWaiter = nil
-            }
-        }
-        if !pending.isEmpty {
-            // A transition.wait in the batch has not ended: the whole batch is answered when it has.
-            let batch = PendingBatch(connection: connection, slots: slots, remaining: pending.count)
-            for waiter in pending { waiter.batch = batch }
-            return nil
-        }
-        responseBytes.removeAll()
-        for case var response? in slots {
-            responseBytes.append(responseBytes.count == 0 ? UInt8(ascii: "[") : UInt8(ascii: ","))
-            response.withUTF8 { responseBytes.append($0) }
-        }
-        guard responseBytes.count > 0 else { return nil }
-        responseBytes.append(UInt8(ascii: "]"))
-        return responseBytes.string
+        confinement.check()
+        return dispatcher.handle(line: bytes, from: connection, daemon: self)
     }
 
     public func handle(line: String, from connection: ClientConnection) -> String? {
@@ -372,137 +308,12 @@ public final class Daemon: EventSink, @unchecked Sendable {
         return bytes.withUnsafeMutableBufferPointer { handle(line: UnsafeBufferPointer($0), from: connection) }
     }
 
-    func handleRequest(_ value: JSONValue, idText: String? = nil, from connection: ClientConnection) -> String? {
-        let request: RequestEnvelope
-        do throws(EnvelopeRefusal) {
-            request = try RequestEnvelope.check(value, idText: idText, methods: methodTable)
-        } catch {
-            stats.recordError(code: error.error.code)
-            return error.answered ? response(id: error.id, error: error.error) : nil
-        }
-        return dispatch(request, from: connection)
-    }
-
-    /// Runs a request whose envelope passed the checks, records its latency and writes its answer.
-    func dispatch(_ request: RequestEnvelope, from connection: ClientConnection) -> String? {
-        let responseID = request.id ?? .null
-        let started = FileSystem.monotonicNanoseconds()
-        let result: Result<JSONValue, RPCError>
-        let number: Int?
-        switch request.method {
-        case .known(let n):
-            number = n
-            activity.serving(method: n, id: request.id)
-            defer { activity.served() }
-            let refused = state == .draining || state == .stopped
-            result = refused ? .failure(.shuttingDown) : call(n, request.params, connection)
-        case .unknown(let name):
-            number = nil
-            result = .failure(.methodNotFound(name, nearest: NearestName.nearest(to: name, in: methodTable.names)))
-        }
-        let elapsed = FileSystem.monotonicNanoseconds() - started
-        // A transition.wait or plugins.check that answers later: its response is owed, not written now.
-        if deferredWait != nil || deferredCheck != nil {
-            let wait = deferredWait, check = deferredCheck
-            deferredWait = nil
-            deferredCheck = nil
-            if case .success = result, let number {
-                stats.record(method: number, nanoseconds: elapsed, errorCode: nil)
-                if request.id != nil {
-                    if let wait { lastWaiter = registerWait(wait, connection: connection, id: responseID) }
-                    if let check { lastWaiter = startCheck(check, connection: connection, id: responseID) }
-                }
-                return nil
-            }
-        }
-        switch result {
-        case .success(let value):
-            // Only a method of the table succeeds.
-            if let number { stats.record(method: number, nanoseconds: elapsed, errorCode: nil) }
-            return request.id == nil ? nil : response(id: responseID, result: value)
-        case .failure(let error):
-            // Latency is kept per method of the table only: an unknown name is counted (requests, errors by
-            // code) but gets no bucket, so clients cannot grow the stats with made-up method names.
-            if let number {
-                stats.record(method: number, nanoseconds: elapsed, errorCode: error.code)
-            } else {
-                stats.recordError(code: error.code)
-            }
-            return request.id == nil ? nil : response(id: responseID, error: error)
-        }
-    }
-
-    /// Runs method `number` of the table.
-    private func call(_ number: Int, _ params: JSONObject, _ connection: ClientConnection)
-        -> Result<JSONValue, RPCError>
-    {
-        do throws(RPCError) {
-            return .success(try methodTable.handlers[number](self, self.params(for: params), connection))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// A Params for a request: the spare one, unless a method kept hold of it (then a new one becomes the spare).
-    /// Allocating and freeing one per request was a tenth of a daemon.ping. The spare holds the last request's
-    /// parameters until the next request (one line's worth at most).
-    func params(for object: JSONObject) -> Params {
-        if isKnownUniquelyReferenced(&spareParams) {
-            spareParams.reset(to: object)
-        } else {
-            spareParams = Params(object)
-        }
-        return spareParams
-    }
-
-    /// A response line, written in `responseBytes` (whose storage every request reuses).
-    func response(id: RequestID, result: JSONValue) -> String {
-        responseBytes.removeAll()
-        Daemon.writeResponse(id: id, result: result, to: &responseBytes)
-        return responseBytes.string
-    }
-
-    func response(id: RequestID, error: RPCError) -> String {
-        responseBytes.removeAll()
-        Daemon.writeResponse(id: id, error: error, to: &responseBytes)
-        return responseBytes.string
-    }
-
-    static func response(id: RequestID, result: JSONValue) -> String {
-        var out = JSONOutput()
-        writeResponse(id: id, result: result, to: &out)
-        return out.string
-    }
-
-    static func response(id: RequestID, error: RPCError) -> String {
-        var out = JSONOutput(capacity: 256)
-        writeResponse(id: id, error: error, to: &out)
-        return out.string
-    }
-
-    static func writeResponse(id: RequestID, result: JSONValue, to out: inout JSONOutput) {
-        out.append(#"{"jsonrpc":"2.0","id":"#)
-        id.write(to: &out)
-        out.append(#","result":"#)
-        result.write(to: &out)
-        out.append(UInt8(ascii: "}"))
-    }
-
-    /// The error object is written member by member: the same text as `error.json`, without building it.
-    static func writeResponse(id: RequestID, error: RPCError, to out: inout JSONOutput) {
-        out.append(#"{"jsonrpc":"2.0","id":"#)
-        id.write(to: &out)
-        out.append(#","error":{"code":"#)
-        JSONValue.writeNumber(Double(error.code), to: &out)
-        out.append(#","message":"#)
-        JSONValue.writeString(error.message, to: &out)
-        out.append(#","data":"#)
-        JSONValue.object(error.data).write(to: &out)
-        out.append("}}")
-    }
+    /// An error response with no request to answer (a line over the limit, a connection refused).
+    static func response(id: RequestID, error: RPCError) -> String { Dispatcher.response(id: id, error: error) }
 
     // MARK: Scenes
 
+    /// The scene a request names (`scene`), or the connection's current one.
     func scene(_ p: Params, _ connection: ClientConnection) throws(RPCError) -> Scene {
         guard let id = try p.id("scene") ?? connection.currentScene else {
             throw .invalidParams("scene", "missing parameter 'scene' (this connection has no current scene: pass scene, or call scene.create or scene.use first)")
@@ -513,30 +324,29 @@ public final class Daemon: EventSink, @unchecked Sendable {
 
     /// Realtime scenes: moves the clock to the wall time elapsed (times the scene's speed).
     public func tickRealtime(_ scene: Scene, elapsedNanoseconds: Int64) {
-        guard scenes[scene.id] === scene else { return }
+        confinement.check()
+        guard scenes.holds(scene) else { return }
         scene.advance(to: elapsedNanoseconds)
-        flushAll()
     }
 
-    /// Graceful stop: refuse new requests, complete every running transition (their events are sent), flush.
+    /// Graceful stop: refuse new requests, complete every running transition (their events are queued: the server
+    /// writes them out as it closes each connection).
     public func drain() {
+        confinement.check()
         guard state == .running || state == .starting else { return }
         state = .draining
-        for id in sceneOrder { scenes[id]?.finishAllTransitions() }
+        scenes.finishAllTransitions()
         // plugins.check requests still running case by case (waiters with no scene) get no more turns: they are
         // answered -32005 now rather than left to a connection that closes with no answer.
-        let checks = waiters.filter { $0.scene.isEmpty }
-        waiters.removeAll { $0.scene.isEmpty }
-        for waiter in checks { answer(waiter, error: .shuttingDown) }
-        flushAll()
+        for waiter in dispatcher.owed.removeAll(where: \.isCheck) {
+            dispatcher.owed.answer(waiter, error: .shuttingDown)
+        }
     }
 
     public func stop() {
         stopWatchingPlugins()
         drain()
         state = .stopped
-        for id in sceneOrder {
-            if let scene = scenes[id] { realtimeDriver?.stop(scene: scene) }
-        }
+        scenes.stopClocks()
     }
 }

@@ -46,6 +46,7 @@ extension RequestEnvelope {
         var i = skipWhitespace(bytes, from: start + 1)
         var seen: Member = []
         var id: RequestID?
+        var packedID = PackedID(rawValue: PackedID.notification)
         var method: Method?
         var params = JSONObject()
         while true {
@@ -71,17 +72,28 @@ extension RequestEnvelope {
             case .id:
                 // A number id is kept as its text (RequestID): the answer carries it as sent.
                 if let next = smallInteger(bytes, at: i) {
-                    id = .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<next]), as: UTF8.self))
+                    let text = UnsafeBufferPointer(rebasing: bytes[i..<next])
+                    id = .number(String(decoding: text, as: UTF8.self))
+                    packedID = PackedID(kind: PackedID.number, bytes: text)
                     i = next
                     break
                 }
                 guard let (value, next) = try? JSONParser.parseValue(in: bytes, at: i, depth: depth) else { return nil }
                 switch value {
                 case .string(let s) where s.utf8.count > 256: return nil
-                case .string(let s): id = .string(s)
-                case .null: id = .null
+                case .string(let s):
+                    id = .string(s)
+                    // Without escapes the value is the bytes between the quotes.
+                    let raw = UnsafeBufferPointer(rebasing: bytes[(i + 1)..<(next - 1)])
+                    packedID = raw.contains(UInt8(ascii: "\\")) ? PackedID(id) ?? .long
+                        : PackedID(kind: PackedID.string, bytes: raw)
+                case .null:
+                    id = .null
+                    packedID = PackedID(rawValue: PackedID.null)
                 case .number:
-                    id = .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<next]), as: UTF8.self))
+                    let text = UnsafeBufferPointer(rebasing: bytes[i..<next])
+                    id = .number(String(decoding: text, as: UTF8.self))
+                    packedID = PackedID(kind: PackedID.number, bytes: text)
                 default: return nil
                 }
                 i = next
@@ -99,7 +111,7 @@ extension RequestEnvelope {
                 continue
             }
             guard bytes[i] == UInt8(ascii: "}"), seen.contains(.jsonrpc), let method else { return nil }
-            return (RequestEnvelope(id: id, method: method, params: params), i + 1)
+            return (RequestEnvelope(id: id, method: method, params: params, packedID: packedID), i + 1)
         }
     }
 

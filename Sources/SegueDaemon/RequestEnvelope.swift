@@ -16,6 +16,16 @@ struct RequestEnvelope: Equatable {
     let id: RequestID?
     let method: Method
     let params: JSONObject
+    /// The id packed in a word for the loop's activity record (`LoopActivity`): made once, by the scan from the
+    /// line's bytes when it can.
+    let packedID: PackedID
+
+    init(id: RequestID?, method: Method, params: JSONObject, packedID: PackedID? = nil) {
+        self.id = id
+        self.method = method
+        self.params = params
+        self.packedID = packedID ?? PackedID(id) ?? .long
+    }
 
     /// Checks a parsed request's envelope, in the order the errors are reported: the id, `jsonrpc`, `method`,
     /// members JSON-RPC does not define, then `params`. `idText` is a number id's text on the line (`idTexts`), so

@@ -123,7 +123,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
             listener = socket.fd
             bound = socket
         }
-        guard let token = loop.register(self, fd: listener, events: UInt32(SEG_EV_IN)) else {
+        guard let token = loop.register(self, fd: listener, events: .readable) else {
             close(listener)
             if let bound { Server.removeSocketFile(bound) }
             throw ServerError(message: "cannot watch the socket \(path)")
@@ -246,7 +246,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
     // MARK: Accepting
 
     /// The listening socket is readable: accept what is waiting (up to 64 a round, so requests keep flowing).
-    func ready(_ events: UInt32) {
+    func ready(_ events: LoopEvents) {
         var reaped = false
         for _ in 0..<64 {
             let fd = seg_accept(listener)
@@ -268,10 +268,10 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         let reason = String(cString: strerror(errno))
         daemon.logger.warning("cannot accept a connection (\(reason)); accepting again in 100 ms",
                               metadata: ["connections": "\(daemon.connectionCount)"])
-        loop.update(fd: listener, token: listenerToken, events: 0)
+        loop.update(fd: listener, token: listenerToken, events: [])
         loop.schedule(in: 100_000_000) { [weak self] in
             guard let self, self.listener >= 0 else { return }
-            self.loop.update(fd: self.listener, token: self.listenerToken, events: UInt32(SEG_EV_IN))
+            self.loop.update(fd: self.listener, token: self.listenerToken, events: .readable)
         }
     }
 
@@ -318,7 +318,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
     /// Only children whose requests are being read (not behind backpressure).
     private func reapHungUpPeers() {
         for child in Array(children.values) where child.watchesReads && seg_peer_gone(child.fd) == 1 {
-            for _ in 0..<64 where child.watchesReads { child.ready(UInt32(SEG_EV_IN)) }
+            for _ in 0..<64 where child.watchesReads { child.ready(.readable) }
         }
     }
 
@@ -425,6 +425,8 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
             stallDetector.stop()
             return
         }
+        daemon.confinement.bindToCurrentThread()  // from here the daemon is touched on this thread only
+        loop.flushOutput = { [daemon] in daemon.flushPending() }  // where the bytes go out
         loop.run()
         stallDetector.stop()
     }

@@ -11,8 +11,8 @@ import CEventLoop
 /// straight from that buffer; only the start of an unfinished line is copied. A line over `maxLineBytes` gets
 /// -32004 and the connection is closed, as soon as the limit is passed, newline or not.
 ///
-/// Writing: lines are gathered in one buffer until the daemon flushes (after a request, a tick), so a request's
-/// events and its response leave in one `write`. What the peer does not take yet stays queued and goes out when the
+/// Writing: lines are gathered in one buffer until the daemon flushes (`Daemon.flushPending`, once per turn of the
+/// loop, before it polls), so a request's events and its response leave in one `write`. What the peer does not take yet stays queued and goes out when the
 /// socket is writable again. Over `Daemon.highWatermark` unwritten bytes the connection is not writable (the daemon
 /// coalesces frames and stops reading its requests) until it is back under half of that, when the daemon is told
 /// (`connectionDrained`).
@@ -34,7 +34,7 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
     @exclusivity(unchecked) private var waitingForWritable = false
     @exclusivity(unchecked) private var readingPaused = false
     @exclusivity(unchecked) private var writable = true
-    @exclusivity(unchecked) private var interest: UInt32 = 0
+    @exclusivity(unchecked) private var interest: LoopEvents = []
     /// Set while the daemon is being told the connection drained (it writes to it then).
     @exclusivity(unchecked) private var notifying = false
     /// Close once everything queued is written (a graceful shutdown).
@@ -51,7 +51,7 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
 
     /// Starts watching the socket and makes it a daemon connection; false when the loop would not take it.
     func open(peerUID: UInt32?) -> Bool {
-        interest = UInt32(SEG_EV_IN)
+        interest = .readable
         guard let token = server.loop.register(self, fd: fd, events: interest) else { return false }
         self.token = token
         connection = daemon.connect(output: self, peerUID: peerUID)
@@ -89,15 +89,15 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
 
     // MARK: Readiness
 
-    func ready(_ events: UInt32) {
-        if events & UInt32(SEG_EV_OUT) != 0, !closed {
+    func ready(_ events: LoopEvents) {
+        if events.contains(.writable), !closed {
             writeOut()
             afterWrite()
         }
         guard !closed else { return }
-        if events & UInt32(SEG_EV_IN) != 0 {
+        if events.contains(.readable) {
             readOnce()
-        } else if events & UInt32(SEG_EV_HUP | SEG_EV_ERR) != 0 {
+        } else if !events.isDisjoint(with: [.hangUp, .error]) {
             // Gone while its requests were not being read (it was not reading its output either): nothing to save.
             closeNow()
         }
@@ -119,7 +119,6 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
             let line = partial
             partial.removeAll()
             line.withUnsafeBufferPointer { handleLine($0, connection) }
-            daemon.flushAll()
         }
         guard !closed else { return }
         readingPaused = true
@@ -136,7 +135,7 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
     private var readyToClose: Bool {
         guard pendingBytes == 0 else { return false }
         guard let connection else { return true }
-        return !daemon.hasPendingWaits(connection)
+        return connection.owedAnswers == 0
     }
 
     /// Frames and handles the bytes just read (the read buffer's, valid during the call).
@@ -161,7 +160,6 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
             partial.removeFirst(consumed)
             if partial.count > maxLineBytes { return refuseLongLine() }
         }
-        daemon.flushAll()
         // A client that sends requests and does not read the responses: stop reading its requests until it has
         // read some (over the high watermark), so its unread responses cannot grow without bound.
         if !writable, !readingPaused, !closed {
@@ -197,7 +195,6 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
         guard !closed else { return }
         partial.removeAll()
         let rpc = RPCError.limit("line longer than \(maxLineBytes) bytes (limits.max_line_bytes); closing", limit: maxLineBytes)
-        daemon.flushAll()
         send(Daemon.response(id: .null, error: rpc))
         daemon.logger.warning("closing a connection: line over limits.max_line_bytes",
                               metadata: ["connection.id": "\(connection?.id ?? 0)"])
@@ -265,9 +262,9 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
 
     private func updateInterest() {
         guard !closed else { return }
-        var wanted: UInt32 = 0
-        if !readingPaused { wanted |= UInt32(SEG_EV_IN) }
-        if waitingForWritable { wanted |= UInt32(SEG_EV_OUT) }
+        var wanted: LoopEvents = []
+        if !readingPaused { wanted.insert(.readable) }
+        if waitingForWritable { wanted.insert(.writable) }
         guard wanted != interest else { return }
         interest = wanted
         server.loop.update(fd: fd, token: token, events: wanted)

@@ -5,9 +5,9 @@ import CEventLoop
 import SegueLua
 import Synchronization
 
-/// Something registered with the loop: told which readiness bits (`SEG_EV_IN`, `SEG_EV_OUT`, …) its descriptor has.
+/// Something registered with the loop: told how its descriptor is ready (`LoopEvents`).
 protocol LoopHandler: AnyObject {
-    func ready(_ events: UInt32)
+    func ready(_ events: LoopEvents)
 }
 
 /// An action the loop runs at a deadline (once, or every `interval`); `cancel()` keeps it from running again.
@@ -51,6 +51,10 @@ final class SocketLoop: @unchecked Sendable {
     @exclusivity(unchecked) var spinNanoseconds: Int64 = 0
     /// Told of every turn, and of every sleep in `epoll_wait` (the stall detector watches it).
     let heartbeat = LoopHeartbeat()
+    /// Writes out what the connections have queued (`Daemon.flushPending`, the one place their bytes go out): the
+    /// loop calls it before it polls (and maybe sleeps), and after serving ready sockets, before the timers run (a
+    /// realtime scene's tick can be long: the answers to the requests just read do not wait for it).
+    @exclusivity(unchecked) var flushOutput: (() -> Void)?
 
     init() throws(ServerError) {
         epoll = seg_epoll_create()
@@ -59,8 +63,8 @@ final class SocketLoop: @unchecked Sendable {
         guard epoll >= 0, wakeFD >= 0, timerFD >= 0 else {
             throw ServerError(message: "cannot create the event loop: \(String(cString: strerror(errno)))")
         }
-        _ = seg_epoll_set(epoll, wakeFD, UInt32(SEG_EV_IN), SocketLoop.wakeToken, 1)
-        _ = seg_epoll_set(epoll, timerFD, UInt32(SEG_EV_IN), SocketLoop.timerToken, 1)
+        _ = seg_epoll_set(epoll, wakeFD, LoopEvents.readable.rawValue, SocketLoop.wakeToken, 1)
+        _ = seg_epoll_set(epoll, timerFD, LoopEvents.readable.rawValue, SocketLoop.timerToken, 1)
     }
 
     deinit {
@@ -72,16 +76,16 @@ final class SocketLoop: @unchecked Sendable {
     // MARK: Descriptors (loop thread)
 
     /// Watches `fd` for `events`; returns the token to change or remove it with.
-    func register(_ handler: any LoopHandler, fd: Int32, events: UInt32) -> UInt64? {
+    func register(_ handler: any LoopHandler, fd: Int32, events: LoopEvents) -> UInt64? {
         let token = nextToken
         nextToken += 1
-        guard seg_epoll_set(epoll, fd, events, token, 1) == 0 else { return nil }
+        guard seg_epoll_set(epoll, fd, events.rawValue, token, 1) == 0 else { return nil }
         handlers[token] = handler
         return token
     }
 
-    func update(fd: Int32, token: UInt64, events: UInt32) {
-        _ = seg_epoll_set(epoll, fd, events, token, 0)
+    func update(fd: Int32, token: UInt64, events: LoopEvents) {
+        _ = seg_epoll_set(epoll, fd, events.rawValue, token, 0)
     }
 
     /// Stops watching `fd` (before it is closed: its number may be reused at once).
@@ -139,6 +143,7 @@ final class SocketLoop: @unchecked Sendable {
         var events = [seg_event](repeating: seg_event(), count: 64)
         var busy = false
         while !stopFlag.load(ordering: .relaxed) {
+            flushOutput?()
             heartbeat.beat()
             armTimer()
             var count: Int32 = 0
@@ -171,10 +176,11 @@ final class SocketLoop: @unchecked Sendable {
                     seg_timerfd_drain(timerFD)
                     armedDeadline = 0  // the one-shot has fired: the next deadline must be armed, even an equal one
                 default:
-                    handlers[event.token]?.ready(event.events)
+                    handlers[event.token]?.ready(LoopEvents(rawValue: event.events))
                     busy = true
                 }
             }
+            if busy, !timers.isEmpty { flushOutput?() }
             if !timers.isEmpty { runDueTimers() }
             if woken { runInbox() }
         }

@@ -49,6 +49,8 @@ final class PropertyAnimation {
     /// The values along the way for a given progress, when they are not a straight line: transforms
     /// interpolated by decomposition, flips, keyframes.
     let path: ((Double) -> [Double])?
+    /// The path when it is a 2-D transform's decomposition (so the per-frame loop interpolates 6 values itself).
+    let affinePath: AffinePath?
     /// Absolute velocity per channel carried over from a superseded animation (springs only), per second.
     let carried: [Double]?
     /// Plain: one pass, straight line, nothing carried — the fast path.
@@ -56,9 +58,16 @@ final class PropertyAnimation {
     /// Scene time (ns) at which the animation was made.
     var createdAt: Int64 = 0
     var removed = false
+    /// Scene-wide start order (`Scene.running` is sorted by it).
+    var serial = 0
+    /// Taken off the scene's clock by a driven transition (it never goes back: a copy does).
+    var held = false
+    /// Index in `Scene.running` (its track), −1 when not there.
+    var trackIndex = -1
 
     init(view: View, property: AnimatableProperty, from: [Double], to: [Double], begin: Int64, options: AnimationOptions,
-         group: AnimationGroup, path: ((Double) -> [Double])? = nil, carried: [Double]? = nil)
+         group: AnimationGroup, path: ((Double) -> [Double])? = nil, affinePath: AffinePath? = nil,
+         carried: [Double]? = nil)
     {
         self.view = view
         self.property = property
@@ -72,6 +81,7 @@ final class PropertyAnimation {
         self.group = group
         self.autoreverses = options.autoreverses
         self.path = path
+        self.affinePath = affinePath
         self.carried = carried
         plain = path == nil && carried == nil && activeNs == durationNs
     }
@@ -91,6 +101,7 @@ final class PropertyAnimation {
         group = other.group
         autoreverses = other.autoreverses
         path = other.path
+        affinePath = other.affinePath
         carried = other.carried
         plain = other.plain
     }
@@ -176,6 +187,8 @@ final class AnimationGroup {
     var done = false
     /// The transition whose animator made the block, so the transition can be jumped to its end.
     weak var transition: Transition?
+    /// The last journal that recorded the group's counts.
+    var journalEpoch = 0
 
     init(id: Int, completion: ((Bool) -> Void)?) {
         self.id = id
@@ -209,16 +222,35 @@ struct AffineDecomposition: Equatable {
     }
 
     var transform: Transform3D {
+        let (a, b, c, d, tx, ty) = affine
+        return Transform3D(a: a, b: b, c: c, d: d, tx: tx, ty: ty)
+    }
+
+    /// The recomposed 2-D affine transform (a, b, c, d, tx, ty).
+    @inline(__always)
+    var affine: (Double, Double, Double, Double, Double, Double) {
         let cosA = cos(angle), sinA = sin(angle)
         let a = sx * cosA, b = sx * sinA
         let c = shear * sx * cosA - sy * sinA
         let d = shear * sx * sinA + sy * cosA
-        return Transform3D(a: a, b: b, c: c, d: d, tx: tx, ty: ty)
+        return (a, b, c, d, tx, ty)
     }
 
     /// A path from `from` to `to` for animations of the transform: nil when a straight line is exact (only the
     /// translation changes) or the transforms are not 2-D affine.
     static func path(from: [Double], to: [Double]) -> ((Double) -> [Double])? {
+        AffinePath(from: from, to: to)?.closure
+    }
+}
+
+/// A 2-D transform interpolated by decomposition: the start, the end, and the angle to turn (the short way).
+struct AffinePath {
+    let start: AffineDecomposition
+    let end: AffineDecomposition
+    let delta: Double
+
+    /// Nil when a straight line is exact (only the translation changes) or the transforms are not 2-D affine.
+    init?(from: [Double], to: [Double]) {
         let f = Transform3D(values: from), t = Transform3D(values: to)
         guard f.isAffine, t.isAffine else { return nil }
         let fa = f.affine, ta = t.affine
@@ -231,16 +263,23 @@ struct AffineDecomposition: Equatable {
         var delta = b.angle - a.angle
         while delta > .pi { delta -= 2 * .pi }
         while delta <= -.pi { delta += 2 * .pi }
-        let start = a
-        return { p in
-            var m = start
-            m.tx += (b.tx - start.tx) * p
-            m.ty += (b.ty - start.ty) * p
-            m.sx += (b.sx - start.sx) * p
-            m.sy += (b.sy - start.sy) * p
-            m.shear += (b.shear - start.shear) * p
-            m.angle += delta * p
-            return m.transform.values
-        }
+        start = a
+        end = b
+        self.delta = delta
     }
+
+    /// The decomposition at progress `p`.
+    @inline(__always)
+    func at(_ p: Double) -> AffineDecomposition {
+        var m = start
+        m.tx += (end.tx - start.tx) * p
+        m.ty += (end.ty - start.ty) * p
+        m.sx += (end.sx - start.sx) * p
+        m.sy += (end.sy - start.sy) * p
+        m.shear += (end.shear - start.shear) * p
+        m.angle += delta * p
+        return m
+    }
+
+    var closure: (Double) -> [Double] { { p in at(p).transform.values } }
 }

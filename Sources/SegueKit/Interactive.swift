@@ -24,7 +24,7 @@ final class TransitionDrive {
 
 /// The views a transition's animator can reach, as they were before it ran.
 struct TransitionBaseline {
-    let views: [SceneSnapshot.ViewState]
+    let views: [SceneJournal.ViewState]
     let nextViewSerial: Int
 }
 
@@ -34,19 +34,17 @@ extension Scene {
     /// The container view's subtree and the from/to views' subtrees, before the animator runs.
     func captureBaseline(_ t: Transition, containerView: View) -> TransitionBaseline {
         var seen = Set<Int>()
-        var states: [SceneSnapshot.ViewState] = []
+        var states: [SceneJournal.ViewState] = []
         func walk(_ view: View, depth: Int) {
             guard seen.insert(view.serial).inserted else { return }
-            states.append(SceneSnapshot.ViewState(
-                view: view, model: view.model, presentation: view.presentation, superview: view.superview,
-                subviews: view.subviews, hidden: view.hidden, z: view.z))
+            states.append(SceneJournal.ViewState(view))
             guard depth < Scene.maxViewDepth else { return }
             for sub in view.subviews { walk(sub, depth: depth + 1) }
         }
         walk(containerView, depth: 0)
         walk(t.from.view, depth: 0)
         walk(t.to.view, depth: 0)
-        return TransitionBaseline(views: states, nextViewSerial: nextViewSerial)
+        return TransitionBaseline(views: states, nextViewSerial: tree.nextViewSerial)
     }
 
     /// Puts every view the transition could touch back where it was before the animator ran (values, order,
@@ -54,8 +52,8 @@ extension Scene {
     func restoreBaseline(_ t: Transition) {
         guard let baseline = t.baseline else { return }
         t.baseline = nil
-        structureVersion &+= 1
-        valueVersion &+= 1
+        tree.structureVersion &+= 1
+        tree.valueVersion &+= 1
         // Views made during the transition that are still inside the restored subtrees.
         var made: [View] = []
         for state in baseline.views {
@@ -66,6 +64,9 @@ extension Scene {
         for view in made where view.isAlive { destroyView(view) }
         for state in baseline.views where state.view.isAlive {
             let view = state.view
+            touch(view)
+            touch(view.superview)
+            for sub in state.subviews where sub.superview !== view { touch(sub); touch(sub.superview) }
             for property in AnimatableProperty.allCases { removeAnimation(of: view, property, finished: false) }
             view.model = state.model
             view.presentation = state.presentation
@@ -81,7 +82,7 @@ extension Scene {
             if view.dirty == 0 { dirtyViews.append(view) }
             view.dirty |= 0xFF
         }
-        running.removeAll { $0.removed }
+        clock.running.removeAll { $0.removed }
     }
 
     // MARK: Driving
@@ -105,18 +106,19 @@ extension Scene {
         guard t.drive == nil, !t.isEnded else { return }
         let local = min(now - t.timeOffset, t.startedAt + Int64((t.duration * 1e9).rounded()))
         let drive = TransitionDrive(local: local)
-        for animation in running where !animation.removed && animation.group.transition === t {
+        for animation in clock.running where !animation.removed && animation.group.transition === t {
+            animation.held = true
             drive.animations.append(animation)
             t.timeline.stopped(animation, at: now)
         }
         let held = Set(drive.animations.map { ObjectIdentifier($0) })
-        running.removeAll { held.contains(ObjectIdentifier($0)) }
+        clock.running.removeAll { held.contains(ObjectIdentifier($0)) }
         t.drive = drive
         t.state = .interactive
         t.context?.isInteractive = true
-        drivenTransitions.append(t)
+        coordinator.drivenTransitions.append(t)
         t.phases.append(TransitionPhase(kind: .scrub, start: now, end: nil))
-        valueVersion &+= 1
+        tree.valueVersion &+= 1
     }
 
     /// transition.pause: a running transition becomes interactive at its current percent (one finishing after
@@ -147,8 +149,8 @@ extension Scene {
         drive.local = t.startedAt + Int64((clamped * t.duration * 1e9).rounded())
         scrub(drive)
         emit("transition.updated", JSONObject([("transition", .string(t.id)), ("percent", .number(clamped))]))
-        valueVersion &+= 1
-        if !isTicking {
+        tree.valueVersion &+= 1
+        if !clock.isTicking {
             recordTimelines()
             emitFrame()
         }
@@ -157,6 +159,7 @@ extension Scene {
     func scrub(_ drive: TransitionDrive) {
         for animation in drive.animations where !animation.removed {
             let view = animation.view
+            touch(view)
             if view.dirty == 0 { dirtyViews.append(view) }
             animation.scrub(toElapsed: drive.local - animation.begin)
         }
@@ -205,10 +208,10 @@ extension Scene {
         emit("transition.interaction_ended", JSONObject([
             ("transition", .string(t.id)), ("cancelled", .bool(cancel)), ("completion_velocity", .number(speed)),
         ]))
-        let saved = currentTransition
-        currentTransition = t
+        let saved = coordinator.currentTransition
+        coordinator.currentTransition = t
         for handler in t.interactionChangeHandlers { handler(cancel, speed) }
-        currentTransition = saved
+        coordinator.currentTransition = saved
         guard !t.isEnded, t.drive === drive else { return }
         let end = t.startedAt + Int64((t.duration * 1e9).rounded())
         let target = cancel ? t.startedAt : end
@@ -218,21 +221,21 @@ extension Scene {
         t.phases.append(TransitionPhase(kind: cancel ? .cancel : .finish, start: now, end: nil))
         let allowance = Double(length) * config.watchdogFactor + Double(config.watchdogGraceMs) * 1e6
         t.watchdogDeadline = now + Int64(min(allowance, 1e17))
-        earliestWatchdog = min(earliestWatchdog, t.watchdogDeadline)
+        coordinator.earliestWatchdog = min(coordinator.earliestWatchdog, t.watchdogDeadline)
         if length == 0 {
             advanceRamp(t, drive)
-            if !isTicking { runPendingCompletions() }
+            if !clock.isTicking { runPendingCompletions() }
         }
     }
 
     /// Each tick: the ramps of finishing and cancelling transitions move on.
     func advanceDrives() {
-        guard !drivenTransitions.isEmpty else { return }
-        for t in drivenTransitions {
+        guard !coordinator.drivenTransitions.isEmpty else { return }
+        for t in coordinator.drivenTransitions {
             guard let drive = t.drive, drive.ramp != nil else { continue }
             advanceRamp(t, drive)
         }
-        drivenTransitions.removeAll { $0.drive == nil }
+        coordinator.drivenTransitions.removeAll { $0.drive == nil }
     }
 
     func advanceRamp(_ t: Transition, _ drive: TransitionDrive) {
@@ -240,7 +243,7 @@ extension Scene {
         let u = ramp.length > 0 ? min(1, Double(now - ramp.start) / Double(ramp.length)) : 1
         let eased = ramp.curve.value(at: u)
         drive.local = u >= 1 ? ramp.to : ramp.from + Int64((Double(ramp.to - ramp.from) * eased).rounded())
-        valueVersion &+= 1
+        tree.valueVersion &+= 1
         if ramp.cancel { scrub(drive) } else { runForward(drive) }
         guard u >= 1 else { return }
         endRamp(t, drive, cancelled: ramp.cancel)
@@ -255,6 +258,7 @@ extension Scene {
         closeOpenPhase(t)
         if cancelled {
             for animation in drive.animations where !animation.removed {
+                touch(animation.view)
                 animation.scrub(toElapsed: drive.local - animation.begin)
                 retire(animation)
             }
@@ -264,10 +268,11 @@ extension Scene {
             for animation in drive.animations where !animation.removed {
                 let moved = PropertyAnimation(copying: animation, begin: animation.begin + shift)
                 moved.createdAt = now
-                animation.removed = true
+                noteStarted(moved)
+                clock.setRemoved(animation)
                 animation.view.animations[animation.property.rawValue] = moved
                 t.timeline.started(moved)
-                running.append(moved)
+                clock.running.append(moved)
             }
         }
         drive.animations.removeAll()
@@ -277,6 +282,7 @@ extension Scene {
     func runForward(_ drive: TransitionDrive) {
         for animation in drive.animations where !animation.removed {
             let view = animation.view
+            touch(view)
             if view.dirty == 0 { dirtyViews.append(view) }
             if animation.evaluate(at: drive.local) { retire(animation) }
         }
@@ -296,7 +302,7 @@ extension Scene {
         if view.animations[animation.property.rawValue] === animation {
             removeAnimation(of: view, animation.property, finished: true)
         } else {
-            animation.removed = true
+            clock.setRemoved(animation)
         }
     }
 
@@ -310,7 +316,7 @@ extension Scene {
         drive.local = ramp.to
         if ramp.cancel { scrub(drive) } else { runForward(drive) }
         endRamp(t, drive, cancelled: ramp.cancel)
-        drivenTransitions.removeAll { $0.drive == nil }
+        coordinator.drivenTransitions.removeAll { $0.drive == nil }
     }
 
     // MARK: Interaction plugins
@@ -325,9 +331,9 @@ extension Scene {
         guard t.state == .interactive else {
             throw EngineError(.invalidState, "transition '\(t.id)' is \(t.state.rawValue), not interactive", id: t.id)
         }
-        let saved = currentTransition
-        currentTransition = t
-        defer { currentTransition = saved }
+        let saved = coordinator.currentTransition
+        coordinator.currentTransition = t
+        defer { coordinator.currentTransition = saved }
         do {
             try interaction.handle(gesture, transition: t)
         } catch {
@@ -348,12 +354,12 @@ extension Scene {
     /// of its duration with ease_in_out; scrubbed, finished and reversed with it.
     public func animateAlongside(_ t: Transition, _ changes: () -> Void, completion: ((Bool) -> Void)?) {
         let remaining = max(0, t.duration - percent(of: t) * t.duration)
-        let saved = currentTransition
-        currentTransition = t
+        let saved = coordinator.currentTransition
+        coordinator.currentTransition = t
         beginAnimations(AnimationOptions(duration: remaining, timing: .curve(.easeInOut)), completion: completion)
         changes()
         commitAnimations()
-        currentTransition = saved
+        coordinator.currentTransition = saved
     }
 
     /// `coordinator:on_interaction_change(fn)`.

@@ -119,7 +119,7 @@ extension Scene {
                                   controller: controller, host: host)
         presented.presentation = record
         context.presentedViewController = presented
-        presentations.append(record)
+        coordinator.presentations.append(record)
 
         let op = TransitionOperation(kind: .present, container: host, from: context, to: presented, fromIndex: nil,
                                      toIndex: nil, direction: "forward")
@@ -140,11 +140,11 @@ extension Scene {
     public func dismiss(_ presented: ViewController, animated: Bool = true, interactive: Interactivity = .none,
                         animator requested: String? = nil) throws(EngineError) -> TransitionStart
     {
-        guard let record = presented.presentation, let index = presentations.firstIndex(where: { $0 === record }) else {
+        guard let record = presented.presentation, let index = coordinator.presentations.firstIndex(where: { $0 === record }) else {
             throw EngineError(.invalidState, "'\(presented.id)' is not presented", id: presented.id)
         }
-        guard let top = presentations.last else { return .nothing }
-        for p in presentations[index...] {
+        guard let top = coordinator.presentations.last else { return .nothing }
+        for p in coordinator.presentations[index...] {
             if let busy = p.transition, !busy.isEnded {
                 throw EngineError(.invalidState, "presentation of '\(p.presented.id)' is running transition '\(busy.id)'", id: busy.id)
             }
@@ -158,7 +158,7 @@ extension Scene {
             insertSubview(record.context.view, into: removed.superview, at: removed.index)
         }
         let t = begin(op, animated: animated, animator: animator, id: nil, interactive: interactive, interaction: interaction,
-                      leaving: presentations[index..<(presentations.count - 1)].map(\.presented))
+                      leaving: coordinator.presentations[index..<(coordinator.presentations.count - 1)].map(\.presented))
         return .started(t)
     }
 
@@ -239,9 +239,9 @@ extension Scene {
     func callPresentation(_ controller: any PresentationController, _ hook: String, _ record: Presentation, completed: Bool?,
                           transition: Transition?)
     {
-        let saved = currentTransition
-        currentTransition = transition
-        defer { currentTransition = saved }
+        let saved = coordinator.currentTransition
+        coordinator.currentTransition = transition
+        defer { coordinator.currentTransition = saved }
         do {
             try controller.call(hook, record, completed: completed)
         } catch {
@@ -267,9 +267,9 @@ extension Scene {
         }
         // Dismiss: the presenting view goes back where it was; every presentation from the dismissed one up ends.
         guard let bottom = t.to.presentedViewController?.presentation,
-            let index = presentations.firstIndex(where: { $0 === bottom })
+            let index = coordinator.presentations.firstIndex(where: { $0 === bottom })
         else { return }
-        let ending = Array(presentations[index...])
+        let ending = Array(coordinator.presentations[index...])
         if let removed = bottom.removedPresenter, removed.superview.isAlive {
             if t.to.view.superview !== removed.superview {
                 insertSubview(t.to.view, into: removed.superview, at: min(removed.index, removed.superview.subviews.count))
@@ -312,7 +312,7 @@ extension Scene {
     /// Takes a presentation away: its container view (and what a plugin left in it) goes; view controllers'
     /// views are taken out first, never destroyed.
     func dropPresentation(_ record: Presentation) {
-        presentations.removeAll { $0 === record }
+        coordinator.presentations.removeAll { $0 === record }
         if record.presenting.presentedViewController === record.presented { record.presenting.presentedViewController = nil }
         if record.presented.presentation === record { record.presented.presentation = nil }
         func rescue(_ view: View) {
@@ -329,7 +329,7 @@ extension Scene {
     /// others' presented views fill it (or take frame_of_presented_view) unless a transition is moving them.
     func layoutPresentations() {
         let bounds = window.model.bounds
-        for record in presentations {
+        for record in coordinator.presentations {
             set(record.containerView, frame: bounds)
             if let controller = record.controller {
                 callPresentation(controller, "layout", record, completed: nil, transition: record.transition)

@@ -26,9 +26,9 @@ public struct QueuedOutcome: Sendable {
 }
 
 extension Scene {
-    public func transition(_ id: String) -> Transition? { transitionsByID[id] }
+    public func transition(_ id: String) -> Transition? { coordinator.transitionsByID[id] }
 
-    public var transitions: [Transition] { transitionOrder }
+    public var transitions: [Transition] { coordinator.transitionOrder }
 
     /// A request waiting in a container's queue (`when_busy: queue`), or one that left the queue without
     /// starting a transition.
@@ -39,13 +39,9 @@ extension Scene {
         return nil
     }
 
-    public func queuedOutcome(_ id: String) -> QueuedOutcome? { queuedOutcomes[id] }
+    public func queuedOutcome(_ id: String) -> QueuedOutcome? { coordinator.queuedOutcomes[id] }
 
-    func newTransitionID() -> String {
-        while transitionsByID["t-\(nextTransitionNumber)"] != nil { nextTransitionNumber += 1 }
-        defer { nextTransitionNumber += 1 }
-        return "t-\(nextTransitionNumber)"
-    }
+    func newTransitionID() -> String { coordinator.newTransitionID() }
 
     // MARK: Animator resolution (docs/DESIGN.md §1)
 
@@ -142,7 +138,7 @@ extension Scene {
                 throw EngineError(.limitExceeded, "container '\(container.id)' already has \(Scene.maxQueuedPerContainer) queued transitions")
             }
             let id = newTransitionID()
-            reservedTransitionIDs.insert(id)
+            coordinator.reservedTransitionIDs.insert(id)
             container.queue.append(QueuedTransition(id: id, kind: kind, start: retry))
             return TransitionStart(transition: nil, queuedID: id, animator: nil, duration: 0)
         case .interrupt:
@@ -162,7 +158,7 @@ extension Scene {
     func startNextQueued(_ container: ContainerViewController) {
         while container.activeTransition == nil, !container.queue.isEmpty {
             let next = container.queue.removeFirst()
-            reservedTransitionIDs.remove(next.id)
+            coordinator.reservedTransitionIDs.remove(next.id)
             var message: String?
             var state = TransitionState.completed
             do {
@@ -172,10 +168,10 @@ extension Scene {
                 message = error.message
                 state = .cancelled
             }
-            queuedOutcomes[next.id] = QueuedOutcome(id: next.id, kind: next.kind, container: container.id, state: state, message: message)
-            queuedOutcomeOrder.append(next.id)
-            if queuedOutcomeOrder.count > max(1, config.timelineRetention) {
-                queuedOutcomes[queuedOutcomeOrder.removeFirst()] = nil
+            coordinator.queuedOutcomes[next.id] = QueuedOutcome(id: next.id, kind: next.kind, container: container.id, state: state, message: message)
+            coordinator.queuedOutcomeOrder.append(next.id)
+            if coordinator.queuedOutcomeOrder.count > max(1, config.timelineRetention) {
+                coordinator.queuedOutcomes[coordinator.queuedOutcomeOrder.removeFirst()] = nil
             }
             var fields = JSONObject([
                 ("transition", .string(next.id)), ("completed", .bool(state == .completed)), ("forced", false),
@@ -391,9 +387,9 @@ extension Scene {
         transition.interaction = transition.startedInteractive ? interaction : nil
         transition.interactionName = transition.interaction?.name
         context.isInteractive = transition.startedInteractive
-        transitionsByID[transition.id] = transition
-        transitionOrder.append(transition)
-        activeTransitionCount += 1
+        coordinator.transitionsByID[transition.id] = transition
+        coordinator.transitionOrder.append(transition)
+        coordinator.activeTransitionCount += 1
         container.activeTransition = transition
 
         // Containment, in docs/DESIGN.md §3's order for the kind.
@@ -447,16 +443,18 @@ extension Scene {
             completeTransition(transition, didComplete: true, forced: false)
             return
         }
-        var snapshot = captureSnapshot()
+        // What the animator's calls change is journaled as they change it, so a failed call can be undone.
+        var journal = openJournal()
+        defer { closeJournal(journal) }
         transition.baseline = captureBaseline(transition, containerView: context.containerView)
-        let saved = currentTransition
-        currentTransition = transition
-        defer { currentTransition = saved }
+        let saved = coordinator.currentTransition
+        coordinator.currentTransition = transition
+        defer { coordinator.currentTransition = saved }
         var duration: Double
         do {
             duration = try transition.animator.transitionDuration(using: context)
         } catch {
-            restore(snapshot)
+            restore(journal)
             emitBegan(transition, interactive: transition.startedInteractive)
             failOver(transition, reason: error.message)
             if transition.startedInteractive, !transition.isEnded { beginDriving(transition) }
@@ -476,18 +474,19 @@ extension Scene {
         // is kept if the animator then fails.
         if transition.container.isModalHost {
             modalBeforeAnimate(transition)
-            snapshot = captureSnapshot()
+            closeJournal(journal)
+            journal = openJournal()
             transition.presentationViews = context.containerView.subviews.filter { $0.owner == nil }
         }
         do {
             try transition.animator.animateTransition(using: context)
-            if !transition.isEnded, let root = transition.timelineRoot { transition.timeline.record(root, at: now, structureVersion: structureVersion, valueVersion: valueVersion) }
+            if !transition.isEnded, let root = transition.timelineRoot { transition.timeline.record(root, at: now, structureVersion: tree.structureVersion, valueVersion: tree.valueVersion) }
         } catch {
             guard !transition.isEnded else {
                 warn(transition.animatorName, "raised after completing: \(error.message)")
                 return
             }
-            restore(snapshot)
+            restore(journal)
             failOver(transition, reason: error.message)
         }
         // Interactive: paused at 0, driven by update/finish/cancel (or the interaction plugin).
@@ -499,7 +498,7 @@ extension Scene {
         transition.context?.duration = duration
         let allowance = duration * config.watchdogFactor * 1e9 + Double(config.watchdogGraceMs) * 1e6
         transition.watchdogDeadline = now + Int64(min(allowance, 1e17))
-        earliestWatchdog = min(earliestWatchdog, transition.watchdogDeadline)
+        coordinator.earliestWatchdog = min(coordinator.earliestWatchdog, transition.watchdogDeadline)
     }
 
     func emitBegan(_ transition: Transition, interactive: Bool) {
@@ -523,10 +522,10 @@ extension Scene {
         transition.animator = fallback
         guard let context = transition.context else { return }
         setDuration(transition, fallback.transitionDuration(using: context))
-        let saved = currentTransition
-        currentTransition = transition
+        let saved = coordinator.currentTransition
+        coordinator.currentTransition = transition
         fallback.animateTransition(using: context)
-        currentTransition = saved
+        coordinator.currentTransition = saved
     }
 
     /// completeTransition: finishes containment and appearance for the transition's kind (or returns everything
@@ -569,7 +568,7 @@ extension Scene {
             // Completed while still driven (the animator called complete early): its animations end here.
             transition.drive = nil
             for animation in drive.animations where !animation.removed { retire(animation) }
-            drivenTransitions.removeAll { $0 === transition }
+            coordinator.drivenTransitions.removeAll { $0 === transition }
         }
         closeOpenPhase(transition)
         transition.interaction?.transitionEnded(transition)
@@ -577,9 +576,9 @@ extension Scene {
         transition.endedAt = now
         transition.forced = transition.forced || forced
         if let root = transition.timelineRoot {
-            transition.timeline.record(root, at: now, structureVersion: structureVersion, valueVersion: valueVersion, final: true)
+            transition.timeline.record(root, at: now, structureVersion: tree.structureVersion, valueVersion: tree.valueVersion, final: true)
         }
-        activeTransitionCount -= 1
+        coordinator.activeTransitionCount -= 1
         if container.activeTransition === transition { container.activeTransition = nil }
         do {
             try transition.animator.animationEnded(completed, context: context)
@@ -700,12 +699,12 @@ extension Scene {
     }
 
     func trimFinishedTransitions() {
-        var finished = transitionOrder.filter(\.isEnded).count
+        var finished = coordinator.transitionOrder.filter(\.isEnded).count
         guard finished > config.timelineRetention else { return }
-        transitionOrder.removeAll { t in
+        coordinator.transitionOrder.removeAll { t in
             guard finished > config.timelineRetention, t.isEnded else { return false }
             finished -= 1
-            transitionsByID[t.id] = nil
+            coordinator.transitionsByID[t.id] = nil
             return true
         }
     }
@@ -713,12 +712,12 @@ extension Scene {
     /// The watchdog: a transition whose animator never called complete is completed after
     /// duration × watchdog_factor + watchdog_grace_ms of scene time.
     func checkWatchdogs() {
-        guard now >= earliestWatchdog else { return }
+        guard now >= coordinator.earliestWatchdog else { return }
         var earliest = Int64.max
-        earliestWatchdog = .max  // transitions started from here on (the queue's next) lower it again
-        defer { earliestWatchdog = min(earliestWatchdog, earliest) }
+        coordinator.earliestWatchdog = .max  // transitions started from here on (the queue's next) lower it again
+        defer { coordinator.earliestWatchdog = min(coordinator.earliestWatchdog, earliest) }
         // Suspended while interactive; a finish or cancel ramp sets a new deadline.
-        for transition in transitionOrder where !transition.isEnded && transition.state != .interactive
+        for transition in coordinator.transitionOrder where !transition.isEnded && transition.state != .interactive
             && transition.drive?.ramp == nil
         {
             guard now >= transition.watchdogDeadline else {
@@ -744,15 +743,16 @@ extension Scene {
         var rounds = 0
         while !transition.isEnded, rounds < 16 {
             rounds += 1
-            let own = running.filter { !$0.removed && $0.group.transition === transition }
-            if own.isEmpty && pendingCompletions.isEmpty { break }
+            let own = clock.running.filter { !$0.removed && $0.group.transition === transition }
+            if own.isEmpty && clock.pendingCompletions.isEmpty { break }
             for animation in own {
                 let view = animation.view
+                touch(view)
                 if view.dirty == 0 { dirtyViews.append(view) }
                 _ = animation.evaluate(at: .max / 2)
                 removeAnimation(of: view, animation.property, finished: true)
             }
-            running.removeAll { $0.removed }
+            clock.running.removeAll { $0.removed }
             runPendingCompletions()
         }
         if !transition.isEnded {
@@ -764,7 +764,7 @@ extension Scene {
 
     /// Forces every running transition of the scene to its end (scene.destroy, daemon shutdown).
     public func finishAllTransitions() {
-        for transition in transitionOrder where !transition.isEnded { finishNow(transition) }
+        for transition in coordinator.transitionOrder where !transition.isEnded { finishNow(transition) }
     }
 
     /// transition.get's result.

@@ -97,7 +97,7 @@ extension Scene {
                 ("forced", false), ("failed_over", false), ("problems", []),
             ]))
         }
-        guard let outcome = queuedOutcomes[id] else { return nil }
+        guard let outcome = coordinator.queuedOutcomes[id] else { return nil }
         var o = JSONObject([
             ("transition", .string(id)), ("scene", .string(self.id)), ("kind", .string(outcome.kind.rawValue)),
             ("container", .string(outcome.container)), ("state", .string(outcome.state.rawValue)),

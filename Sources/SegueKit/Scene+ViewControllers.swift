@@ -31,7 +31,7 @@ extension Scene {
             guard Scene.isValidID(requested) else {
                 throw .invalidParams("id", "id must be 1-64 letters, digits, '-', '_' or '.'")
             }
-            guard viewControllersByID[requested] == nil, viewsByID[requested + ".view"] == nil else {
+            guard viewControllersByID[requested] == nil, tree.viewsByID[requested + ".view"] == nil else {
                 throw .invalidParams("id", "a view controller with id '\(requested)' already exists in scene '\(id)'")
             }
             return requested

@@ -11,10 +11,13 @@ public final class Scene {
     public let fps: Int
     public var speed: Double = 1
     public let config: EngineConfig
-    /// Scene time in nanoseconds.
-    public internal(set) var now: Int64 = 0
+    /// Scene time in nanoseconds (the animation clock's).
+    public internal(set) var now: Int64 {
+        get { clock.now }
+        set { clock.now = newValue }
+    }
     /// The window: the root of the view tree.
-    public let window: View
+    public var window: View { tree.window }
     public internal(set) var root: ViewController?
     public weak var sink: (any EventSink)?
     public weak var animatorProvider: (any AnimatorProvider)?
@@ -23,46 +26,21 @@ public final class Scene {
     /// Ticks in which some presentation value changed (one `frame` event each, whether or not anyone listened).
     public internal(set) var framesEvaluated = 0
 
-    var viewsByID: [String: View] = [:]
-    var viewsBySerial: [Int: View] = [:]
-    var nextViewSerial = 0
     var viewControllersByID: [String: ViewController] = [:]
     var nextVCNumber = 1
-    var transitionsByID: [String: Transition] = [:]
-    /// Transitions in start order (running and retained finished ones).
-    var transitionOrder: [Transition] = []
-    var nextTransitionNumber = 1
-    /// Increases whenever a view moves in the tree, is destroyed, or changes `hidden` or `z` (timelines reuse the
-    /// tree's shape while it stays the same).
-    var structureVersion = 0
-    /// Increases whenever a property is set outside an animation block.
-    var valueVersion = 0
-    /// The versions `recordTimelines` last recorded at.
-    var timelinesRecorded = (structure: -1, value: -1)
-    /// No watchdog deadline of a running transition is earlier than this (a lower bound; `.max` when none runs).
-    var earliestWatchdog: Int64 = .max
-    /// Transitions that have started and not ended.
-    var activeTransitionCount = 0
-    /// Modal presentations, bottom first.
-    var presentations: [Presentation] = []
-    /// Transitions held on their own clock (interactive, finishing or cancelling).
-    var drivenTransitions: [Transition] = []
-    /// Ids handed to queued requests, not yet started.
-    var reservedTransitionIDs: Set<String> = []
-    var queuedOutcomes: [String: QueuedOutcome] = [:]
-    var queuedOutcomeOrder: [String] = []
 
-    // Animation machinery.
-    var running: [PropertyAnimation] = []
-    var blockStack: [AnimationBlock] = []
-    var nextGroupID = 0
-    var pendingCompletions: [(group: AnimationGroup, finished: Bool)] = []
-    var timers: [ScheduledCall] = []
-    var nextTimerID = 0
-    var dirtyViews: [View] = []
-    var isTicking = false
-    /// The transition whose animator code is running now: animation blocks opened meanwhile belong to it.
-    var currentTransition: Transition?
+    /// The view tree: views by id and serial, the window, this tick's changed views.
+    let tree: ViewTree
+    /// The animation clock: scene time, running animations (the frame loop), blocks, completions, timers.
+    let clock: AnimationClock
+    /// Transition coordination: transitions, driven ones, presentations, queues, the watchdog, journals.
+    let coordinator = TransitionCoordinator()
+
+    /// Views whose presentation changed in this tick (the tree's; `emitFrame` reports them).
+    var dirtyViews: [View] {
+        get { tree.dirtyViews }
+        _modify { yield &tree.dirtyViews }
+    }
 
     public init(id: String, size: Size, clock: ClockMode, fps: Int? = nil, config: EngineConfig = EngineConfig()) {
         self.id = id
@@ -70,16 +48,14 @@ public final class Scene {
         self.clockMode = clock
         self.fps = max(1, min(fps ?? config.fps, 1000))
         self.config = config
-        window = View(id: "window", serial: 0, frame: Rect(x: 0, y: 0, w: size.w, h: size.h), color: .clear)
-        nextViewSerial = 1
-        viewsByID["window"] = window
-        viewsBySerial[0] = window
+        tree = ViewTree(size: size)
+        self.clock = AnimationClock()
     }
 
     public var time: Double { Double(now) / 1e9 }
     /// Property animations running now.
-    public var runningAnimationCount: Int { running.count { !$0.removed } }
-    public var views: Int { viewsByID.count }
+    public var runningAnimationCount: Int { clock.running.count { !$0.removed } }
+    public var views: Int { tree.viewsByID.count }
 
     // MARK: Events
 
@@ -97,23 +73,21 @@ public final class Scene {
 
     /// Makes a new view (not yet in the tree).
     public func makeView(id: String? = nil, frame: Rect, color: Color = .white) throws(EngineError) -> View {
-        guard viewsByID.count < config.maxViewsPerScene else {
+        guard tree.viewsByID.count < config.maxViewsPerScene else {
             throw EngineError(.limitExceeded, "scene '\(self.id)' has \(config.maxViewsPerScene) views (limits.max_views_per_scene)")
         }
-        let serial = nextViewSerial
+        let serial = tree.nextViewSerial
         let viewID = id ?? "v-\(serial)"
-        guard viewsByID[viewID] == nil else {
+        guard tree.viewsByID[viewID] == nil else {
             throw EngineError(.invalidParams, "a view with id '\(viewID)' already exists", param: "id")
         }
-        nextViewSerial += 1
         let view = View(id: viewID, serial: serial, frame: frame, color: color)
-        viewsByID[viewID] = view
-        viewsBySerial[serial] = view
+        tree.insert(view)
         return view
     }
 
-    public func view(_ id: String) -> View? { viewsByID[id] }
-    public func view(serial: Int) -> View? { viewsBySerial[serial] }
+    public func view(_ id: String) -> View? { tree.viewsByID[id] }
+    public func view(serial: Int) -> View? { tree.viewsBySerial[serial] }
 
     /// How deep the view tree may go (the window is depth 0): deeper trees are refused, so nothing that walks the
     /// tree recursively (scene.tree, serialization) can run out of stack.
@@ -121,30 +95,16 @@ public final class Scene {
 
     /// Whether `view` (with its own subtree) can go into `superview`: not into itself, not too deep.
     public func canAdd(_ view: View, to superview: View) -> Bool {
-        guard view !== superview, !superview.isDescendant(of: view) else { return false }
-        var depth = 0
-        var current: View? = superview
-        while let v = current, depth <= Scene.maxViewDepth {
-            depth += 1
-            current = v.superview
-        }
-        return depth + subtreeHeight(view) <= Scene.maxViewDepth
-    }
-
-    func subtreeHeight(_ view: View) -> Int {
-        var height = 0
-        var level = view.subviews
-        while !level.isEmpty, height <= Scene.maxViewDepth {
-            height += 1
-            level = level.flatMap(\.subviews)
-        }
-        return height
+        tree.canAdd(view, to: superview, maxDepth: Scene.maxViewDepth)
     }
 
     /// addSubview: moves `view` to the top of `superview`'s subviews.
     public func addSubview(_ view: View, to superview: View) {
         guard canAdd(view, to: superview) else { return }
-        structureVersion &+= 1
+        tree.structureVersion &+= 1
+        touch(view)
+        touch(view.superview)
+        touch(superview)
         view.superview?.subviews.removeAll { $0 === view }
         superview.subviews.append(view)
         view.superview = superview
@@ -152,7 +112,10 @@ public final class Scene {
 
     public func insertSubview(_ view: View, into superview: View, at index: Int) {
         guard canAdd(view, to: superview) else { return }
-        structureVersion &+= 1
+        tree.structureVersion &+= 1
+        touch(view)
+        touch(view.superview)
+        touch(superview)
         view.superview?.subviews.removeAll { $0 === view }
         let i = max(0, min(index, superview.subviews.count))
         superview.subviews.insert(view, at: i)
@@ -160,14 +123,17 @@ public final class Scene {
     }
 
     public func removeFromSuperview(_ view: View) {
-        structureVersion &+= 1
+        tree.structureVersion &+= 1
+        touch(view)
+        touch(view.superview)
         view.superview?.subviews.removeAll { $0 === view }
         view.superview = nil
     }
 
     public func bringToFront(_ view: View) {
-        structureVersion &+= 1
+        tree.structureVersion &+= 1
         guard let superview = view.superview else { return }
+        touch(superview)
         superview.subviews.removeAll { $0 === view }
         superview.subviews.append(view)
     }
@@ -193,16 +159,18 @@ public final class Scene {
 
     public func set(_ view: View, hidden: Bool) {
         guard view.hidden != hidden else { return }
+        touch(view)
         view.hidden = hidden
-        structureVersion &+= 1
+        tree.structureVersion &+= 1
         markDirty(view, nil)
     }
 
     /// zPosition: not animated (set at once, also inside a block); reported in `frame` events when it changes.
     public func set(_ view: View, z: Double) {
         guard view.z != z, z.isFinite else { return }
+        touch(view)
         view.z = z
-        structureVersion &+= 1
+        tree.structureVersion &+= 1
         if view.dirty == 0 { dirtyViews.append(view) }
         view.dirty |= 0x40
     }
@@ -211,13 +179,14 @@ public final class Scene {
     /// (superseding a running animation of the property); outside, the presentation jumps with the model.
     public func set(_ view: View, _ property: AnimatableProperty, _ values: [Double]) {
         guard values.count == property.count, view.isAlive else { return }
+        touch(view)
         let old = Array(view.model.get(property))
         view.model.set(property, values)
-        if let block = blockStack.last, let keyframes = block.keyframes {
+        if let block = clock.blockStack.last, let keyframes = block.keyframes {
             keyframes.record(view, property, values)
             return
         }
-        if let block = blockStack.last, block.options.duration > 0 || block.options.delay > 0 {
+        if let block = clock.blockStack.last, block.options.duration > 0 || block.options.delay > 0 {
             guard old != values || view.animations[property.rawValue] != nil else { return }
             let from = Array(view.presentation.get(property))
             addAnimation(view, property, from: from, to: values, options: block.options, group: block.group)
@@ -227,7 +196,7 @@ public final class Scene {
             guard old != values || wasAnimating else { return }
             view.presentation.set(property, values)
             markDirty(view, property)
-            valueVersion &+= 1
+            tree.valueVersion &+= 1
         }
     }
 
@@ -245,19 +214,23 @@ public final class Scene {
         // A driven transition's animations start at its own time and stay with it.
         let drive = group.transition?.drive
         let begin = (drive?.local ?? now) + Int64((options.delay * 1e9).rounded())
-        let path = explicitPath ?? (property == .transform ? AffineDecomposition.path(from: from, to: values) : nil)
+        let affinePath = explicitPath == nil && property == .transform ? AffinePath(from: from, to: values) : nil
+        let path = explicitPath ?? affinePath?.closure
         let animation = PropertyAnimation(
             view: view, property: property, from: from, to: values, begin: begin, options: options, group: group,
-            path: path, carried: carried)
+            path: path, affinePath: affinePath, carried: carried)
         animation.createdAt = now
+        noteStarted(animation)
+        touch(group)
         group.remaining += 1
         view.animations[property.rawValue] = animation
         if let drive {
+            animation.held = true
             drive.animations.append(animation)
-            valueVersion &+= 1
+            tree.valueVersion &+= 1
         } else {
             group.transition?.timeline.started(animation)
-            running.append(animation)
+            clock.running.append(animation)
         }
     }
 
@@ -269,14 +242,16 @@ public final class Scene {
     func removeAnimation(of view: View, _ property: AnimatableProperty, finished: Bool) {
         guard let animation = view.animations[property.rawValue] else { return }
         view.animations[property.rawValue] = nil
-        animation.removed = true
         let group = animation.group
+        touch(group)
+        noteStopped(animation)
+        clock.setRemoved(animation)
         if !finished { group.transition?.timeline.stopped(animation, at: now) }
         if !finished { group.finished = false }
         group.remaining -= 1
         if group.remaining == 0, !group.done {
             group.done = true
-            pendingCompletions.append((group, group.finished))
+            clock.pendingCompletions.append((group, group.finished))
         }
     }
 
@@ -292,19 +267,19 @@ public final class Scene {
 
     /// Opens an animation block (for callers that cannot pass a closure, like the Lua bridge).
     public func beginAnimations(_ options: AnimationOptions, completion: ((Bool) -> Void)?) {
-        nextGroupID += 1
-        let group = AnimationGroup(id: nextGroupID, completion: completion)
-        group.transition = currentTransition
-        blockStack.append(AnimationBlock(options: options, group: group, keyframes: nil))
+        clock.nextGroupID += 1
+        let group = AnimationGroup(id: clock.nextGroupID, completion: completion)
+        group.transition = coordinator.currentTransition
+        clock.blockStack.append(AnimationBlock(options: options, group: group, keyframes: nil))
     }
 
     /// Closes the innermost block. A block that animated nothing completes (finished = true) at the next tick.
     public func commitAnimations() {
-        guard let block = blockStack.popLast() else { return }
+        guard let block = clock.blockStack.popLast() else { return }
         if let keyframes = block.keyframes { commitKeyframes(keyframes, block) }
         if block.group.remaining == 0, !block.group.done {
             block.group.done = true
-            pendingCompletions.append((block.group, true))
+            clock.pendingCompletions.append((block.group, true))
         }
     }
 
@@ -313,16 +288,16 @@ public final class Scene {
     /// Opens a keyframe block: properties set inside `addKeyframe` windows become segments of one animation per
     /// property, run over `options.duration` with `options.timing` applied to the whole (default linear).
     public func beginKeyframes(_ options: AnimationOptions, completion: ((Bool) -> Void)?) {
-        nextGroupID += 1
-        let group = AnimationGroup(id: nextGroupID, completion: completion)
-        group.transition = currentTransition
-        blockStack.append(AnimationBlock(options: options, group: group, keyframes: KeyframeRecorder()))
+        clock.nextGroupID += 1
+        let group = AnimationGroup(id: clock.nextGroupID, completion: completion)
+        group.transition = coordinator.currentTransition
+        clock.blockStack.append(AnimationBlock(options: options, group: group, keyframes: KeyframeRecorder()))
     }
 
     /// addKeyframe(withRelativeStartTime:relativeDuration:): `changes` run with their sets recorded as the
     /// segment [start, start + duration] (fractions of the block's duration).
     public func addKeyframe(start: Double, duration: Double, _ changes: () -> Void) {
-        guard let keyframes = blockStack.last?.keyframes else {
+        guard let keyframes = clock.blockStack.last?.keyframes else {
             changes()
             return
         }
@@ -336,7 +311,7 @@ public final class Scene {
 
     func commitKeyframes(_ keyframes: KeyframeRecorder, _ block: AnimationBlock) {
         for track in keyframes.tracks {
-            guard let view = viewsBySerial[track.serial], view.isAlive,
+            guard let view = tree.viewsBySerial[track.serial], view.isAlive,
                 let property = AnimatableProperty(rawValue: track.property), let last = track.segments.last
             else { continue }
             let initial = track.initial
@@ -366,22 +341,16 @@ public final class Scene {
         }
     }
 
-    public var isInAnimationBlock: Bool { !blockStack.isEmpty }
+    public var isInAnimationBlock: Bool { !clock.blockStack.isEmpty }
 
     // MARK: Timers
 
-    struct ScheduledCall {
-        let id: Int
-        let at: Int64
-        let action: () -> Void
-    }
-
     /// Runs `action` after `seconds` of scene time (at the first tick at or after that time).
     public func after(_ seconds: Double, _ action: @escaping () -> Void) {
-        nextTimerID += 1
+        clock.nextTimerID += 1
         let clamped = seconds.isFinite ? min(max(0, seconds), 1e6) : 0
         let at = now + Int64((clamped * 1e9).rounded())
-        timers.append(ScheduledCall(id: nextTimerID, at: at, action: action))
+        clock.timers.append(AnimationClock.ScheduledCall(id: clock.nextTimerID, at: at, action: action))
     }
 
     // MARK: Clock
@@ -437,9 +406,9 @@ public final class Scene {
     /// One tick: animations are evaluated, then completions run (their lifecycle and transition events), timers
     /// fire, the watchdog looks at running transitions, and last the tick's `frame` event is emitted.
     public func tick(to time: Int64) {
-        guard !isTicking else { return }
-        isTicking = true
-        defer { isTicking = false }
+        guard !clock.isTicking else { return }
+        clock.isTicking = true
+        defer { clock.isTicking = false }
         now = max(now, time)
         evaluateAnimations()
         advanceDrives()
@@ -451,67 +420,45 @@ public final class Scene {
         emitFrame()
     }
 
+    /// One frame of the animations on the scene's clock (AnimationClock.evaluate).
     func evaluateAnimations() {
-        let count = running.count
-        guard count > 0 else { return }
-        var anyRemoved = false
-        for i in 0..<count {
-            let animation = running[i]
-            if animation.removed {
-                anyRemoved = true
-                continue
-            }
-            let view = animation.view
-            if view.dirty == 0 { dirtyViews.append(view) }
-            if animation.evaluate(at: now) {
-                animation.removed = true
-                anyRemoved = true
-                view.animations[animation.property.rawValue] = nil
-                let group = animation.group
-                group.remaining -= 1
-                if group.remaining == 0, !group.done {
-                    group.done = true
-                    pendingCompletions.append((group, group.finished))
-                }
-            }
-        }
-        if anyRemoved { running.removeAll { $0.removed } }
+        clock.evaluate(dirtyViews: &tree.dirtyViews)
     }
 
     func runPendingCompletions() {
         var guardCount = 0
-        while !pendingCompletions.isEmpty, guardCount < 100_000 {
-            let (group, finished) = pendingCompletions.removeFirst()
+        while !clock.pendingCompletions.isEmpty, guardCount < 100_000 {
+            let (group, finished) = clock.pendingCompletions.removeFirst()
             guardCount += 1
             let completion = group.completion
             group.completion = nil
             guard let completion else { continue }
-            let saved = currentTransition
-            currentTransition = group.transition
+            let saved = coordinator.currentTransition
+            coordinator.currentTransition = group.transition
             completion(finished)
-            currentTransition = saved
+            coordinator.currentTransition = saved
         }
     }
 
     func fireTimers() {
-        guard !timers.isEmpty else { return }
-        let due = timers.filter { $0.at <= now }.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
+        guard !clock.timers.isEmpty else { return }
+        let due = clock.timers.filter { $0.at <= now }.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
         guard !due.isEmpty else { return }
         let dueIDs = Set(due.map(\.id))
-        timers.removeAll { dueIDs.contains($0.id) }
+        clock.timers.removeAll { dueIDs.contains($0.id) }
         for call in due { call.action() }
     }
 
     /// Adds this tick to the timeline of every running transition.
     func recordTimelines() {
-        guard activeTransitionCount > 0 else { return }
+        guard coordinator.activeTransitionCount > 0 else { return }
         // Nothing changed since the last pass: every running timeline already holds this state (a transition that
         // started since recorded it when it began).
-        guard structureVersion != timelinesRecorded.structure || valueVersion != timelinesRecorded.value else { return }
-        timelinesRecorded = (structureVersion, valueVersion)
-        for transition in transitionOrder where !transition.isEnded {
+        guard tree.structureVersion != coordinator.timelinesRecorded.structure || tree.valueVersion != coordinator.timelinesRecorded.value else { return }
+        coordinator.timelinesRecorded = (tree.structureVersion, tree.valueVersion)
+        for transition in coordinator.transitionOrder where !transition.isEnded {
             guard let container = transition.timelineRoot else { continue }
-            transition.timeline.record(container, at: now, structureVersion: structureVersion, valueVersion: valueVersion)
+            transition.timeline.record(container, at: now, structureVersion: tree.structureVersion, valueVersion: tree.valueVersion)
         }
     }
 

@@ -5,7 +5,9 @@ public final class View {
     /// Scene-unique, increasing with creation: the order used wherever the engine must be deterministic.
     public let serial: Int
     public internal(set) var model: ViewValues
-    public internal(set) var presentation: ViewValues
+    /// Written by the frame loop without an exclusivity check per write (a view is only touched on its scene's
+    /// thread, and nothing holds an access to it across a call).
+    @exclusivity(unchecked) public internal(set) var presentation: ViewValues
     public internal(set) weak var superview: View?
     public internal(set) var subviews: [View] = []
     public internal(set) var hidden = false
@@ -15,7 +17,9 @@ public final class View {
     /// The running animation of each property, by `AnimatableProperty.rawValue`.
     var animations: [PropertyAnimation?] = [nil, nil, nil, nil, nil, nil]
     /// Properties whose presentation value changed in the current tick (bit per property).
-    var dirty: UInt8 = 0
+    @exclusivity(unchecked) var dirty: UInt8 = 0
+    /// The last journal that recorded this view (Scene.touch).
+    var journalEpoch = 0
     /// False once the view has been destroyed (a Lua proxy may still name it).
     public internal(set) var isAlive = true
 

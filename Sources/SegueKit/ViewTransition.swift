@@ -47,12 +47,12 @@ extension Scene {
         let below = style == .curlDown
         insertSubview(snapshot, into: superview, at: below ? index : index + 1)
 
-        nextGroupID += 1
-        let group = AnimationGroup(id: nextGroupID, completion: { [weak self, weak snapshot] finished in
+        clock.nextGroupID += 1
+        let group = AnimationGroup(id: clock.nextGroupID, completion: { [weak self, weak snapshot] finished in
             if let self, let snapshot, snapshot.isAlive { self.destroyView(snapshot) }
             completion?(finished)
         })
-        group.transition = currentTransition
+        group.transition = coordinator.currentTransition
         let half = AnimationOptions(duration: duration / 2, timing: .curve(.easeIn))
         let toTransform = Array(to.model.transform.values)
         let p = Transform3D.perspective(Scene.flipPerspective)
@@ -73,9 +73,10 @@ extension Scene {
         func run(_ view: View, _ property: AnimatableProperty, options: AnimationOptions, from: [Double], to: [Double],
                  path: ((Double) -> [Double])?)
         {
+            touch(view)
             view.presentation.set(property, from)
             markDirty(view, property)
-            valueVersion &+= 1
+            tree.valueVersion &+= 1
             addAnimation(view, property, from: from, to: to, options: options, group: group, path: path)
         }
         let snapshotTransform = Array(snapshot.presentation.transform.values)
@@ -112,7 +113,7 @@ extension Scene {
         }
         if group.remaining == 0, !group.done {
             group.done = true
-            pendingCompletions.append((group, true))
+            clock.pendingCompletions.append((group, true))
         }
     }
 }

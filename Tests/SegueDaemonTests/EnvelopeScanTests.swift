@@ -175,16 +175,16 @@ struct ParamsTests {
     @Test("the daemon reuses its Params only while no one else holds it")
     func reuse() throws {
         let h = try Harness()
-        let first = h.daemon.params(for: ["a": 1])
+        let first = h.daemon.dispatcher.params(for: ["a": 1])
         var spare: ObjectIdentifier?
         do {
             // `first` is still held, so this request gets a Params of its own, which becomes the spare.
-            let second = h.daemon.params(for: ["b": 2])
+            let second = h.daemon.dispatcher.params(for: ["b": 2])
             #expect(first !== second)
             #expect(first.object == ["a": 1])
             #expect(second.object == ["b": 2])
             spare = ObjectIdentifier(second)
         }
-        #expect(ObjectIdentifier(h.daemon.params(for: ["c": 3])) == spare)
+        #expect(ObjectIdentifier(h.daemon.dispatcher.params(for: ["c": 3])) == spare)
     }
 }

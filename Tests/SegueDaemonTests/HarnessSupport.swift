@@ -93,6 +93,7 @@ struct PeerError: Error, CustomStringConvertible {
 final class TestPeer {
     let server: Server
     let connection: SocketConnection
+    private let daemon: Daemon
     private let fd: Int32
     private var received: [UInt8] = []
     /// False: the client stops reading what the server writes (a slow reader).
@@ -104,6 +105,7 @@ final class TestPeer {
             throw PeerError(description: "socketpair: \(errno)")
         }
         server = try Server(daemon: daemon)
+        self.daemon = daemon
         fd = fds[0]
         connection = SocketConnection(fd: fds[1], server: server, daemon: daemon, maxLineBytes: maxLineBytes)
         guard connection.open(peerUID: nil) else { throw PeerError(description: "the loop refused the socket") }
@@ -158,25 +160,28 @@ final class TestPeer {
         return String(decoding: received, as: UTF8.self)
     }
 
-    /// The loop's steps for this connection: take what the server wrote, then give the connection the readiness
-    /// epoll would (what `poll` reports for the events it watches, plus hang-up and error), until nothing moves.
+    /// The loop's steps for this connection: write out what was queued, take what the server wrote, then give the
+    /// connection the readiness epoll would (what `poll` reports for the events it watches, plus hang-up and
+    /// error), until nothing moves.
     @discardableResult
     private func pump() -> Bool {
         var buffer = [UInt8](repeating: 0, count: 65536)
         var anything = false
         for _ in 0..<100_000 {
             var moved = false
+            // Where the loop writes out what its last turn queued: before it polls.
+            daemon.flushPending()
             let got = !reading ? 0 : buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if got > 0 {
                 received.append(contentsOf: buffer[0..<got])
                 moved = true
             }
-            let events = connection.closed ? 0 : TestPeer.readiness(connection)
-            if events != 0 {
+            let events = connection.closed ? [] : TestPeer.readiness(connection)
+            if !events.isEmpty {
                 let before = (connection.pendingBytes, connection.watchesReads)
                 connection.ready(events)
                 // Readable input is always consumed; write readiness counts when bytes left.
-                if events & UInt32(SEG_EV_IN | SEG_EV_HUP | SEG_EV_ERR) != 0 || connection.closed
+                if !events.isDisjoint(with: [.readable, .hangUp, .error]) || connection.closed
                     || (connection.pendingBytes, connection.watchesReads) != before { moved = true }
             }
             if !moved { return anything }
@@ -186,17 +191,17 @@ final class TestPeer {
     }
 
     /// What a level-triggered epoll would report for the connection now.
-    static func readiness(_ connection: SocketConnection) -> UInt32 {
+    static func readiness(_ connection: SocketConnection) -> LoopEvents {
         var wanted: Int16 = 0
         if connection.watchesReads { wanted |= Int16(POLLIN) }
         if connection.watchesWrites { wanted |= Int16(POLLOUT) }
         var entry = pollfd(fd: connection.fd, events: wanted, revents: 0)
-        guard poll(&entry, 1, 0) == 1 else { return 0 }
-        var events: UInt32 = 0
-        if entry.revents & Int16(POLLIN) != 0 { events |= UInt32(SEG_EV_IN) }
-        if entry.revents & Int16(POLLOUT) != 0 { events |= UInt32(SEG_EV_OUT) }
-        if entry.revents & Int16(POLLHUP) != 0 { events |= UInt32(SEG_EV_HUP) }
-        if entry.revents & Int16(POLLERR) != 0 { events |= UInt32(SEG_EV_ERR) }
+        guard poll(&entry, 1, 0) == 1 else { return [] }
+        var events: LoopEvents = []
+        if entry.revents & Int16(POLLIN) != 0 { events.insert(.readable) }
+        if entry.revents & Int16(POLLOUT) != 0 { events.insert(.writable) }
+        if entry.revents & Int16(POLLHUP) != 0 { events.insert(.hangUp) }
+        if entry.revents & Int16(POLLERR) != 0 { events.insert(.error) }
         return events
     }
 }

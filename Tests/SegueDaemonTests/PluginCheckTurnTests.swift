@@ -56,7 +56,7 @@ struct PluginCheckTurnTests {
         turns.runOne()
         #expect(turns.queue.count == 1)
         h.channel.hangUp()
-        #expect(h.daemon.waiters.isEmpty)
+        #expect(h.daemon.dispatcher.owed.waiters.isEmpty)
         turns.runOne()
         #expect(turns.queue.isEmpty)  // no further case was scheduled
         #expect(h.daemon.plugins.scenesWithPluginState == 0)
@@ -93,14 +93,14 @@ struct PluginCheckTurnTests {
     @Test("a pending check is an owed answer: past the limit a check is refused with -32004, and nothing starts")
     func waiterLimit() throws {
         let (h, turns) = try Self.daemonWithTurns()
-        h.daemon.maxWaiters = 1
+        h.daemon.dispatcher.owed.limit = 1
         #expect(try h.call("plugins.check", ["name": "dt-slide"]).isEmpty)
         let refused = try h.call("plugins.check", ["name": "flip"]).last?["error"]
         #expect(refused?["code"] == -32004 && refused?["data"]?["limit"] == 1)
-        #expect(h.daemon.waiters.count == 1 && turns.queue.count == 1)
+        #expect(h.daemon.dispatcher.owed.waiters.count == 1 && turns.queue.count == 1)
         while !turns.queue.isEmpty { turns.runOne() }
         #expect(try h.readLines().first?["result"]?["plugin"] == "dt-slide")
-        #expect(h.daemon.waiters.isEmpty)
+        #expect(h.daemon.dispatcher.owed.waiters.isEmpty)
     }
 
     @Test("a check still running when the daemon drains is answered -32005 with its id, and runs no further case")
@@ -112,7 +112,7 @@ struct PluginCheckTurnTests {
         let lines = try h.readLines()
         #expect(lines.count == 1)
         #expect(lines.first?["id"] == 42 && lines.first?["error"]?["code"] == -32005)
-        #expect(h.daemon.waiters.isEmpty)
+        #expect(h.daemon.dispatcher.owed.waiters.isEmpty)
         turns.runOne()
         #expect(turns.queue.isEmpty)
         #expect(h.daemon.plugins.scenesWithPluginState == 0)

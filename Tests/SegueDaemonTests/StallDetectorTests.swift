@@ -76,4 +76,33 @@ struct StallDetectorTests {
         activity.serving(method: 1, id: nil)
         #expect(activity.description == "request clock.advance (a notification)")
     }
+
+    @Test("the activity record names every kind of id, short ones packed in a word and long ones under the lock")
+    func activityIDs() {
+        let activity = LoopActivity(names: ["daemon.ping"], lua: LuaActivity())
+        let cases: [(RequestID, String)] = [
+            (.null, "(id null)"), (.number("7"), "(id 7)"), (.number("-1.5e3"), "(id -1.5e3)"),
+            (.number("1234567"), "(id 1234567)"), (.number("12345678901234567890"), "(id 12345678901234567890)"),
+            (.string(""), #"(id "")"#), (.string("abcdefg"), #"(id "abcdefg")"#),
+            (.string("abcdefgh"), #"(id "abcdefgh")"#), (.string("é\\"), #"(id "é\\")"#),
+        ]
+        for (id, text) in cases {
+            activity.serving(method: 0, id: id)
+            #expect(activity.description == "request daemon.ping \(text)")
+            activity.served()
+        }
+        // A short id after a long one is not read from the lock's stale copy.
+        activity.serving(method: 0, id: .string("a-long-request-id"))
+        activity.serving(method: 0, id: 42)
+        #expect(activity.description == "request daemon.ping (id 42)")
+    }
+
+    @Test("a packed id is the id: up to 7 bytes fit, more do not")
+    func packedID() {
+        for id: RequestID? in [nil, .null, .number("0"), .number("9999999"), .string("ü-7"), .string("")] {
+            #expect(PackedID(id)?.id == id)
+        }
+        #expect(PackedID(.number("12345678")) == nil)
+        #expect(PackedID(.string("ab\u{1F600}cd")) == nil)  // 8 bytes of UTF-8
+    }
 }

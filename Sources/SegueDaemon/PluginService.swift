@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Logging
+import SegueJSON
+import SegueKit
+import SegueLua
+
+/// The plugins folder as the daemon serves it: the `PluginHost` (load, reload, rescan), the folder's events
+/// (`plugin.loaded`, `plugin.failed`, …) handed to `publish` as they happen, and the inotify watcher whose batches
+/// the loop applies.
+///
+/// Everything that changes the host runs on the daemon's event loop; the watcher only says which files changed.
+/// The `plugins.*` handlers (Daemon+Plugins.swift) and `daemon.reload` call it.
+final class PluginService {
+    let host: PluginHost
+    private let logger: Logger
+    private var watcher: PluginWatcher?
+    /// Where the folder's events go, in order (the daemon: its log and its subscribers).
+    var publish: (PluginEvent) -> Void = { _ in }
+    private let confinement: LoopConfinement
+
+    init(directory: String, settings: LuaSettings, logger: Logger, confinement: LoopConfinement) {
+        host = PluginHost(directory: directory, settings: settings)
+        self.logger = logger
+        self.confinement = confinement
+    }
+
+    deinit { watcher?.stop() }
+
+    /// Loads every file of the folder (start-up, and a config reload); returns the events published.
+    func loadAll() -> [PluginEvent] {
+        confinement.check()
+        return published(host.loadAll())
+    }
+
+    /// Reloads one plugin's file; nil when no plugin has that name.
+    func reload(named name: String) -> [PluginEvent]? {
+        confinement.check()
+        return host.reload(named: name).map(published)
+    }
+
+    /// Rescans the folder: new and changed files load, deleted ones unload (`force`: every file reloads).
+    func rescan(force: Bool = false) -> [PluginEvent] {
+        confinement.check()
+        return published(host.rescan(force: force))
+    }
+
+    /// Applies a batch from the watcher.
+    func filesChanged(_ batch: PluginWatcher.Batch) {
+        confinement.check()
+        _ = published(batch.rescan ? host.rescan() : host.filesChanged(batch.paths))
+    }
+
+    private func published(_ events: [PluginEvent]) -> [PluginEvent] {
+        for event in events { publish(event) }
+        return events
+    }
+
+    /// Starts watching `directory` with inotify; batches hop onto the loop through `post`. A folder that cannot be
+    /// watched is logged and hot reload is off (SIGHUP and plugins.reload still rescan).
+    func startWatching(_ directory: String, post: @escaping @Sendable (PluginWatcher.Batch) -> Void) {
+        stopWatching()
+        let watcher = PluginWatcher(directory: directory, deliver: post)
+        // A folder that is not there has been reported already (reportFolder).
+        if watcher == nil, FileSystem.isDirectory(directory) {
+            logger.warning("cannot watch the plugins folder with inotify: hot reload is off",
+                           metadata: ["plugins.dir": "\(directory)"])
+        }
+        self.watcher = watcher
+    }
+
+    func stopWatching() {
+        watcher?.stop()
+        watcher = nil
+    }
+
+    /// Logs the plugins folder in use; one that does not exist (or is not a folder) is a warning naming it, since
+    /// the daemon then serves with no Lua animators at all.
+    func reportFolder(_ dir: String) {
+        guard let st = FileSystem.status(dir) else {
+            logger.warning("""
+                the plugins folder \(dir) does not exist: no Lua animators are loaded (create it, or point \
+                plugins.dir or --plugins at one)
+                """,
+                           metadata: ["plugins.dir": "\(dir)"])
+            return
+        }
+        if st.st_mode & S_IFMT != S_IFDIR {
+            logger.warning("the plugins folder \(dir) is not a folder: no Lua animators are loaded",
+                           metadata: ["plugins.dir": "\(dir)"])
+        } else {
+            logger.info("plugins from \(dir)", metadata: ["plugins.dir": "\(dir)"])
+        }
+    }
+
+    /// What a reload or rescan did, as `plugins.reload` answers it.
+    static func summary(of events: [PluginEvent]) -> JSONValue {
+        func names(_ type: String) -> JSONValue { .array(events.filter { $0.type == type }.map { .string($0.name) }) }
+        let failed: [JSONValue] = events.filter { $0.type == "plugin.failed" }.map {
+            .object(JSONObject([
+                ("name", .string($0.name)), ("file", .string($0.file)), ("error", .string($0.message ?? "")),
+            ]))
+        }
+        let warnings: [JSONValue] = events.filter { $0.type == "plugin.warning" }.map { .string($0.message ?? "") }
+        return .object(JSONObject([
+            ("loaded", names("plugin.loaded")), ("unloaded", names("plugin.unloaded")), ("failed", .array(failed)),
+            ("warnings", .array(warnings)),
+        ]))
+    }
+}

@@ -1,0 +1,86 @@
+import SegueKit
+
+/// The daemon's scenes: by id and in creation order, made under `limits.max_scenes`, destroyed with their running
+/// transitions force-completed, and handed to the realtime driver (the server's frame timer) while they run on a
+/// realtime clock.
+///
+/// Its job is the scenes' existence, not what happens inside them (the engine) nor who hears of it (the event
+/// bus): a scene is made with the sink and animator provider it is given. Loop-confined, like the daemon.
+public final class SceneRegistry {
+    private var byID: [String: Scene] = [:]
+    private var order: [String] = []
+    private var nextNumber = 1
+    /// Frames evaluated by scenes that are gone (`daemon.stats`'s `frames` counts them too).
+    private var framesOfDestroyed = 0
+    /// Drives realtime scenes' clocks (the server; tests have none).
+    weak var realtimeDriver: (any RealtimeDriver)?
+    private let confinement: LoopConfinement
+
+    init(confinement: LoopConfinement) {
+        self.confinement = confinement
+    }
+
+    public subscript(id: String) -> Scene? { byID[id] }
+    public var count: Int { byID.count }
+    public var isEmpty: Bool { byID.isEmpty }
+    /// Every scene, oldest first.
+    var inOrder: [Scene] { order.compactMap { byID[$0] } }
+
+    /// True while `scene` is the registered scene of its id (a realtime tick for a destroyed scene is dropped).
+    func holds(_ scene: Scene) -> Bool { byID[scene.id] === scene }
+
+    /// A new scene: `requested` as its id (refused when taken), or the next free `scene-N`. Refused past `limit`.
+    func create(id requested: String?, size: Size, clock: ClockMode, fps: Int?, speed: Double, config: EngineConfig,
+                limit: Int) throws(RPCError) -> Scene
+    {
+        confinement.check()
+        guard byID.count < limit else {
+            throw .limit("the daemon has \(limit) scenes (limits.max_scenes)", limit: limit)
+        }
+        let id: String
+        if let requested {
+            guard byID[requested] == nil else {
+                throw .invalidParams("id", "a scene with id '\(requested)' already exists")
+            }
+            id = requested
+        } else {
+            while byID["scene-\(nextNumber)"] != nil { nextNumber += 1 }
+            id = "scene-\(nextNumber)"
+            nextNumber += 1
+        }
+        let scene = Scene(id: id, size: size, clock: clock, fps: fps, config: config)
+        scene.speed = speed
+        return scene
+    }
+
+    /// Adds a scene `create` made (once its sink and animators are set) and starts its realtime clock.
+    func add(_ scene: Scene, daemon: Daemon) {
+        confinement.check()
+        byID[scene.id] = scene
+        order.append(scene.id)
+        if scene.clockMode == .realtime { realtimeDriver?.start(scene: scene, daemon: daemon) }
+    }
+
+    /// Force-completes the scene's running transitions (their events are sent), stops its clock and forgets it.
+    func destroy(_ scene: Scene) {
+        confinement.check()
+        scene.finishAllTransitions()
+        realtimeDriver?.stop(scene: scene)
+        framesOfDestroyed += scene.framesEvaluated
+        byID[scene.id] = nil
+        order.removeAll { $0 == scene.id }
+    }
+
+    /// Completes every running transition of every scene (a graceful stop).
+    func finishAllTransitions() {
+        for scene in inOrder { scene.finishAllTransitions() }
+    }
+
+    /// Stops every realtime clock (the daemon stopped).
+    func stopClocks() {
+        for scene in inOrder { realtimeDriver?.stop(scene: scene) }
+    }
+
+    /// Frames evaluated by every scene, the destroyed ones included.
+    var framesEvaluated: Int { framesOfDestroyed + byID.values.reduce(0) { $0 + $1.framesEvaluated } }
+}

@@ -1,0 +1,165 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the per-frame loop reads of one running animation: a value record in the scene's contiguous array
+/// (`RunningAnimations.tracks`), so a frame walks memory in order and never chases the animation object. The
+/// `PropertyAnimation` object stays the animation's identity (timelines, groups, supersession, fail-over); its
+/// fields are immutable, so the record is an exact copy of what the loop needs.
+struct AnimationTrack {
+    /// How the loop writes the animation's values.
+    enum Mode: UInt8 {
+        /// A straight line over at most 6 channels from `offset` (center, bounds, alpha, color, corner radius).
+        case line
+        /// A transform between two 2-D affine transforms along a straight line: only the 6 affine channels
+        /// (a, b, c, d, tx, ty) move, the other 10 are the same constants at both ends.
+        case affine
+        /// A transform between two 2-D affine transforms interpolated by decomposition (`AffinePath`): the 6
+        /// affine channels move. `from` holds the start's decomposition (tx, ty, sx, sy, angle, shear), `to` the
+        /// end's with the angle to turn in `to[6]`.
+        case decomposed
+        /// Anything else (a decomposed or keyframed path, repeats, reversals, carried velocity, a 3-D transform):
+        /// the animation object evaluates itself.
+        case general
+    }
+
+    /// Kept alive by `RunningAnimations.animations` (same index) and by the animation it belongs to.
+    unowned(unsafe) let view: View
+    unowned(unsafe) let animation: PropertyAnimation
+    /// The animation's group: animations of one group that begin together share their progress.
+    let group: ObjectIdentifier
+    let begin: Int64
+    let activeNs: Int64
+    let duration: Double
+    let timing: Timing
+    let mode: Mode
+    /// The property's first channel in `ViewValues.channels`, and how many a `line` moves.
+    let offset: Int
+    let count: Int
+    /// The property's bit in `View.dirty`.
+    let dirtyBit: UInt8
+    /// Mirrors `PropertyAnimation.removed`.
+    var removed: Bool
+    let from: SIMD8<Double>
+    let to: SIMD8<Double>
+
+    /// The channels of a 2-D affine transform in a 16-value transform: m11, m12, m21, m22, m41, m42.
+    static let affineChannels = (0, 1, 4, 5, 12, 13)
+
+    init(_ animation: PropertyAnimation) {
+        view = animation.view
+        self.animation = animation
+        group = ObjectIdentifier(animation.group)
+        begin = animation.begin
+        activeNs = animation.activeNs
+        duration = animation.duration
+        timing = animation.timing
+        offset = animation.property.offset
+        dirtyBit = 1 << UInt8(animation.property.rawValue)
+        removed = animation.removed
+        var from = SIMD8<Double>(repeating: 0), to = SIMD8<Double>(repeating: 0)
+        let property = animation.property
+        if animation.plain, property != .transform, animation.to.count <= 6, animation.from.count == animation.to.count {
+            mode = .line
+            count = animation.to.count
+            for i in 0..<count {
+                from[i] = animation.from[i]
+                to[i] = animation.to[i]
+            }
+        } else if animation.plain, property == .transform, AnimationTrack.isAffinePair(animation.from, animation.to) {
+            mode = .affine
+            count = 6
+            let c = AnimationTrack.affineChannels
+            for (i, channel) in [c.0, c.1, c.2, c.3, c.4, c.5].enumerated() {
+                from[i] = animation.from[channel]
+                to[i] = animation.to[channel]
+            }
+        } else if let path = animation.affinePath, animation.carried == nil, animation.activeNs == animation.durationNs {
+            mode = .decomposed
+            count = 6
+            let a = path.start, b = path.end
+            from = SIMD8(a.tx, a.ty, a.sx, a.sy, a.angle, a.shear, 0, 0)
+            to = SIMD8(b.tx, b.ty, b.sx, b.sy, b.angle, b.shear, path.delta, 0)
+        } else {
+            mode = .general
+            count = 0
+        }
+        self.from = from
+        self.to = to
+    }
+
+    /// Both ends are 16-value 2-D affine transforms with the same constants: a straight line between them moves
+    /// only the 6 affine channels.
+    static func isAffinePair(_ a: [Double], _ b: [Double]) -> Bool {
+        guard a.count == 16, b.count == 16 else { return false }
+        let f = Transform3D(values: a), t = Transform3D(values: b)
+        return f.isAffine && t.isAffine
+    }
+}
+
+extension AnimationTrack {
+    /// True when the loop handles the animation `elapsed` ns after its begin itself (`write(progress:)`); false
+    /// when it has ended or the animation object evaluates itself.
+    @inline(__always)
+    func isInFlight(_ elapsed: Int64) -> Bool { elapsed < activeNs && mode != .general }
+
+    /// The progress `elapsed` ns after the begin, as `PropertyAnimation.evaluate` computes it.
+    @inline(__always)
+    func progress(_ elapsed: Int64) -> Double { timing.progress(at: Double(elapsed) / 1e9, duration: duration) }
+
+    /// True when `other` has the same progress at every instant: same group, begin, duration and timing (the
+    /// animations one block made together, e.g. both views' transform and alpha of the default animator).
+    @inline(__always)
+    func sharesProgress(with other: AnimationTrack) -> Bool {
+        group == other.group && begin == other.begin && duration == other.duration && timing == other.timing
+    }
+
+    /// Writes the value at progress `p` into the view's presentation values (modes `line`, `affine`,
+    /// `decomposed`). The same floating-point operations in the same order as `PropertyAnimation`, so the values
+    /// are the same to the bit.
+    @inline(__always)
+    func write(progress p: Double) {
+        let from = self.from, to = self.to, o = offset
+        switch mode {
+        case .line:
+            let n = count
+            view.presentation.channels.withUnsafeMutableBufferPointer { c in
+                for k in 0..<n {
+                    let a = from[k]
+                    c[o + k] = a + (to[k] - a) * p
+                }
+            }
+        case .affine:
+            view.presentation.channels.withUnsafeMutableBufferPointer { c in
+                c[o] = from[0] + (to[0] - from[0]) * p
+                c[o + 1] = from[1] + (to[1] - from[1]) * p
+                c[o + 4] = from[2] + (to[2] - from[2]) * p
+                c[o + 5] = from[3] + (to[3] - from[3]) * p
+                c[o + 12] = from[4] + (to[4] - from[4]) * p
+                c[o + 13] = from[5] + (to[5] - from[5]) * p
+            }
+        case .decomposed:
+            // AffinePath.at(p), then AffineDecomposition.affine.
+            let tx = from[0] + (to[0] - from[0]) * p
+            let ty = from[1] + (to[1] - from[1]) * p
+            let sx = from[2] + (to[2] - from[2]) * p
+            let sy = from[3] + (to[3] - from[3]) * p
+            let angle = from[4] + to[6] * p
+            let shear = from[5] + (to[5] - from[5]) * p
+            let cosA = cos(angle), sinA = sin(angle)
+            view.presentation.channels.withUnsafeMutableBufferPointer { c in
+                c[o] = sx * cosA
+                c[o + 1] = sx * sinA
+                c[o + 4] = shear * sx * cosA - sy * sinA
+                c[o + 5] = shear * sx * sinA + sy * cosA
+                c[o + 12] = tx
+                c[o + 13] = ty
+            }
+        case .general:
+            break
+        }
+        view.dirty |= dirtyBit
+    }
+}

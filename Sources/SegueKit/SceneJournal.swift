@@ -1,0 +1,58 @@
+/// What one call into animator code changed, recorded as it changes it, so that a failed call can be undone
+/// exactly: the state of each view and animation group the first time the call touches it, the animations it
+/// stopped and the ones it started; views it created are the serials from `nextViewSerial` on. Opening one costs
+/// the same whatever the size of the scene (the old design copied every view of the scene per transition start).
+///
+/// Journals nest (an animator's call can complete its transition, which starts the container's next queued one):
+/// a change is recorded in every open journal, and `restore` applies view and group states newest first, so the
+/// state a journal keeps for a view is the one from before its call even when it was recorded more than once.
+final class SceneJournal {
+    /// A view's state in the tree and its values (also a transition's baseline for cancel).
+    struct ViewState {
+        let view: View
+        let model: ViewValues
+        let presentation: ViewValues
+        let superview: View?
+        let subviews: [View]
+        let hidden: Bool
+        let z: Double
+
+        init(_ view: View) {
+            self.view = view
+            model = view.model
+            presentation = view.presentation
+            superview = view.superview
+            subviews = view.subviews
+            hidden = view.hidden
+            z = view.z
+        }
+    }
+
+    /// Distinguishes this journal from every other of its scene (views and groups remember the last one that
+    /// recorded them).
+    let epoch: Int
+    let nextViewSerial: Int
+    /// Animations numbered from here on were started by the call.
+    let nextAnimationSerial: Int
+    /// Groups numbered above this were opened by the call.
+    let lastGroupID: Int
+    let pendingCount: Int
+    let nextTimerID: Int
+    var views: [ViewState] = []
+    var groups: [(group: AnimationGroup, remaining: Int, finished: Bool, done: Bool)] = []
+    /// Animations running on the scene's clock before the call that the call stopped.
+    var stopped: [PropertyAnimation] = []
+    /// Animations the call started.
+    var started: [PropertyAnimation] = []
+
+    init(epoch: Int, nextViewSerial: Int, nextAnimationSerial: Int, lastGroupID: Int, pendingCount: Int,
+         nextTimerID: Int)
+    {
+        self.epoch = epoch
+        self.nextViewSerial = nextViewSerial
+        self.nextAnimationSerial = nextAnimationSerial
+        self.lastGroupID = lastGroupID
+        self.pendingCount = pendingCount
+        self.nextTimerID = nextTimerID
+    }
+}

@@ -1,0 +1,36 @@
+/// A scene's transition coordination: every transition by id and in start order, the ones driven on their own
+/// clock, the modal presentations, queued requests' ids and outcomes, the watchdog's earliest deadline, the
+/// transition whose animator is running now and the journals of its calls. `Scene`'s transition methods
+/// (Scene+Transitions, Interactive, Modal) work on this state.
+final class TransitionCoordinator {
+    var transitionsByID: [String: Transition] = [:]
+    /// Transitions in start order (running and retained finished ones).
+    var transitionOrder: [Transition] = []
+    var nextTransitionNumber = 1
+    /// The scene's versions `recordTimelines` last recorded at.
+    var timelinesRecorded = (structure: -1, value: -1)
+    /// No watchdog deadline of a running transition is earlier than this (a lower bound; `.max` when none runs).
+    var earliestWatchdog: Int64 = .max
+    /// Transitions that have started and not ended.
+    var activeTransitionCount = 0
+    /// Modal presentations, bottom first.
+    var presentations: [Presentation] = []
+    /// Transitions held on their own clock (interactive, finishing or cancelling).
+    var drivenTransitions: [Transition] = []
+    /// Ids handed to queued requests, not yet started.
+    var reservedTransitionIDs: Set<String> = []
+    var queuedOutcomes: [String: QueuedOutcome] = [:]
+    var queuedOutcomeOrder: [String] = []
+    /// The transition whose animator code is running now: animation blocks opened meanwhile belong to it.
+    var currentTransition: Transition?
+    /// Journals of the animator calls running now, innermost last (see SceneJournal).
+    var journals: [SceneJournal] = []
+    var nextJournalEpoch = 0
+
+    /// A transition id no transition has: `t-N`, N increasing.
+    func newTransitionID() -> String {
+        while transitionsByID["t-\(nextTransitionNumber)"] != nil { nextTransitionNumber += 1 }
+        defer { nextTransitionNumber += 1 }
+        return "t-\(nextTransitionNumber)"
+    }
+}

@@ -1,0 +1,61 @@
+/// A scene's view tree: the window, every view by id and by serial, the versions timelines key their samples on,
+/// and the views whose presentation changed in the current tick. `Scene` changes the tree (and journals the
+/// changes, see SceneJournal); this type owns the storage and answers questions about it.
+final class ViewTree {
+    /// The root of the tree.
+    let window: View
+    var viewsByID: [String: View] = [:]
+    var viewsBySerial: [Int: View] = [:]
+    /// The serial the next view gets (serials increase with creation: the engine's deterministic order).
+    var nextViewSerial = 0
+    /// Increases whenever a view moves in the tree, is destroyed, or changes `hidden` or `z` (timelines reuse the
+    /// tree's shape while it stays the same).
+    var structureVersion = 0
+    /// Increases whenever a property is set outside an animation block.
+    var valueVersion = 0
+    /// Views whose presentation changed in this tick (one `frame` event entry each). Written by the frame loop
+    /// without an exclusivity check per append: the tree is only touched on its scene's thread.
+    @exclusivity(unchecked) var dirtyViews: [View] = []
+
+    init(size: Size) {
+        window = View(id: "window", serial: 0, frame: Rect(x: 0, y: 0, w: size.w, h: size.h), color: .clear)
+        nextViewSerial = 1
+        viewsByID["window"] = window
+        viewsBySerial[0] = window
+    }
+
+    /// Files a new view under its id and serial.
+    func insert(_ view: View) {
+        nextViewSerial = max(nextViewSerial, view.serial + 1)
+        viewsByID[view.id] = view
+        viewsBySerial[view.serial] = view
+    }
+
+    /// Takes a view out of the indexes (it stays an object others may hold).
+    func remove(_ view: View) {
+        viewsByID[view.id] = nil
+        viewsBySerial[view.serial] = nil
+    }
+
+    /// Whether `view` (with its own subtree) can go into `superview`: not into itself, not deeper than `maxDepth`.
+    func canAdd(_ view: View, to superview: View, maxDepth: Int) -> Bool {
+        guard view !== superview, !superview.isDescendant(of: view) else { return false }
+        var depth = 0
+        var current: View? = superview
+        while let v = current, depth <= maxDepth {
+            depth += 1
+            current = v.superview
+        }
+        return depth + subtreeHeight(view, maxDepth: maxDepth) <= maxDepth
+    }
+
+    func subtreeHeight(_ view: View, maxDepth: Int) -> Int {
+        var height = 0
+        var level = view.subviews
+        while !level.isEmpty, height <= maxDepth {
+            height += 1
+            level = level.flatMap(\.subviews)
+        }
+        return height
+    }
+}

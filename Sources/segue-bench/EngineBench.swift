@@ -1,0 +1,201 @@
+import ArgumentParser
+import CEngineReference
+import Foundation
+import SegueKit
+
+struct Engine: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The engine alone against a C loop of the same work; with --select, transition starts by scene size.",
+        discussion: """
+            One manual scene at --fps with --transitions custom containers of two view controllers, all selected at \
+            once with the built-in default animator (a 1 s spring animating 4 properties per transition: both \
+            views' transform and alpha), then 0.9 s of frames. Each round times the ticks (wall and thread CPU), \
+            then runs the C reference (Sources/CEngineReference, -O2: per view a spring evaluated per animated \
+            property, the transform interpolated by decomposition and recomposed, alpha interpolated) over the same \
+            frame times; rounds interleave the two and the report gives the median of each and of their ratio.
+
+            --select: two scenes, --transitions containers and --small containers; each round selects every \
+            container of each scene at once (the transitions of the earlier selects still running) and reports \
+            the time per select in the large scene ÷ in the small one (the median of the rounds).
+            """)
+
+    @Option(help: "Concurrent transitions (containers) in the scene.")
+    var transitions: Int = 1000
+
+    @Option(help: "Frames per second of the scene clock.")
+    var fps: Int = 120
+
+    @Option(help: "Interleaved rounds (each starts every transition again).")
+    var rounds: Int = 7
+
+    @Option(help: "Seconds each transition lasts with a stretched copy of the default animation (default: the built-in animator, 1 s).")
+    var duration: Double?
+
+    @Flag(help: "A frame subscriber: the engine builds every frame event (and, with --serialize, writes it as JSON).")
+    var frames = false
+
+    @Flag(help: "Also serialize every frame event to JSON, as the daemon does for a subscriber (implies --frames).")
+    var serialize = false
+
+    @Flag(help: .hidden)
+    var noFrames = false
+
+    @Flag(help: "Transition starts: time per container.select in a scene of --transitions containers ÷ --small.")
+    var select = false
+
+    @Option(help: "The small scene of --select.")
+    var small: Int = 50
+
+    func run() throws {
+        if select { return try runSelect() }
+        let bench = try EngineScene(containers: transitions, fps: fps, frames: (frames || serialize) && !noFrames,
+                                    serialize: serialize, duration: duration)
+        let seconds = duration ?? 1
+        let framesPerRound = max(1, Int(Double(fps) * seconds * 0.9))
+        var engineNs: [Double] = [], engineCPU: [Double] = [], referenceNs: [Double] = [], referenceCPU: [Double] = []
+        var ratios: [Double] = [], cpuRatios: [Double] = [], starts: [Double] = []
+        var properties = 0
+        for round in 0..<rounds {
+            let target = (round + 1) % 2
+            let startNs = DispatchTime.now().uptimeNanoseconds
+            try bench.selectAll(target)
+            starts.append(Double(DispatchTime.now().uptimeNanoseconds - startNs) / Double(transitions))
+            properties = bench.scene.runningAnimationCount
+            let begin = bench.scene.now
+            var times: [Int64] = []
+            times.reserveCapacity(framesPerRound)
+            let wall0 = DispatchTime.now().uptimeNanoseconds, cpu0 = threadCPUNanoseconds()
+            for _ in 0..<framesPerRound { times.append(bench.scene.step(frames: 1)) }
+            let wall = Double(DispatchTime.now().uptimeNanoseconds - wall0), cpu = threadCPUNanoseconds() - cpu0
+            bench.scene.finishAllTransitions()
+            let ticks = Double(framesPerRound * max(1, properties))
+            engineNs.append(wall / ticks)
+            engineCPU.append(cpu / ticks)
+
+            let reference = ReferenceViews(transitions: transitions, begin: begin, duration: seconds)
+            let (refWall, refCPU) = reference.run(times)
+            let refProperties = Double(framesPerRound * transitions * 4)
+            referenceNs.append(refWall / refProperties)
+            referenceCPU.append(refCPU / refProperties)
+            ratios.append(engineNs[round] / referenceNs[round])
+            cpuRatios.append(engineCPU[round] / referenceCPU[round])
+        }
+        print(String(format: "engine  transitions=%d  animated properties=%d  fps=%d  frames=%d per round  rounds=%d%@",
+                     transitions, properties, fps, framesPerRound, rounds,
+                     bench.frames ? (serialize ? "  (frame subscriber, serialized)" : "  (frame subscriber)") : "  (no subscriber)"))
+        print(String(format: "start: %.1f µs per transition (select, resolve, context, animate)", engineMedian(starts) / 1000))
+        print(String(format: "engine:    %.1f ns per animated property per frame (CPU %.1f ns)", engineMedian(engineNs),
+                     engineMedian(engineCPU)))
+        print(String(format: "reference: %.1f ns per animated property per frame (CPU %.1f ns), C -O2", engineMedian(referenceNs),
+                     engineMedian(referenceCPU)))
+        print(String(format: "engine ÷ reference: %.2f× (median of %d rounds; per round %@)", engineMedian(ratios), rounds,
+                     ratios.map { String(format: "%.2f", $0) }.joined(separator: " ")))
+        print(String(format: "engine ÷ reference, CPU time: %.2f× (per round %@)", engineMedian(cpuRatios),
+                     cpuRatios.map { String(format: "%.2f", $0) }.joined(separator: " ")))
+    }
+
+    func runSelect() throws {
+        let large = try EngineScene(containers: transitions, fps: fps, frames: false, serialize: false, duration: duration)
+        let smallScene = try EngineScene(containers: small, fps: fps, frames: false, serialize: false, duration: duration)
+        var largeNs: [Double] = [], smallNs: [Double] = [], ratios: [Double] = [], cpuRatios: [Double] = []
+        for round in 0..<rounds {
+            let target = (round + 1) % 2
+            var perSelect: [Double] = [], cpuPerSelect: [Double] = []
+            for bench in [large, smallScene] {
+                let t0 = DispatchTime.now().uptimeNanoseconds, cpu0 = threadCPUNanoseconds()
+                try bench.selectAll(target)
+                let n = Double(bench.containers.count)
+                perSelect.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / n)
+                cpuPerSelect.append((threadCPUNanoseconds() - cpu0) / n)
+                bench.scene.finishAllTransitions()
+            }
+            largeNs.append(perSelect[0])
+            smallNs.append(perSelect[1])
+            ratios.append(perSelect[0] / perSelect[1])
+            cpuRatios.append(cpuPerSelect[0] / cpuPerSelect[1])
+        }
+        print(String(format: "select: %d containers %.1f µs per select, %d containers %.1f µs per select", transitions,
+                     engineMedian(largeNs) / 1000, small, engineMedian(smallNs) / 1000))
+        print(String(format: "large ÷ small: %.2f× (median of %d rounds; per round %@)", engineMedian(ratios), rounds,
+                     ratios.map { String(format: "%.2f", $0) }.joined(separator: " ")))
+        print(String(format: "large ÷ small, CPU time: %.2f× (per round %@)", engineMedian(cpuRatios),
+                     cpuRatios.map { String(format: "%.2f", $0) }.joined(separator: " ")))
+    }
+}
+
+/// A manual scene of custom containers of two view controllers, selected all at once.
+final class EngineScene {
+    let scene: Scene
+    let sink: BenchSink
+    let frames: Bool
+    var containers: [ContainerViewController] = []
+    let animator: SlideAnimator?
+
+    init(containers count: Int, fps: Int, frames: Bool, serialize: Bool, duration: Double?) throws {
+        var config = EngineConfig()
+        config.maxViewsPerScene = max(10_000, count * 3 + 10)
+        scene = Scene(id: "bench", size: Size(w: 320, h: 480), clock: .manual, fps: fps, config: config)
+        self.frames = frames
+        sink = BenchSink(serialize: serialize, listening: frames)
+        scene.sink = sink
+        animator = duration.map { SlideAnimator(duration: $0) }
+        scene.animatorProvider = animator
+        for i in 0..<count {
+            let a = try scene.createViewController(id: "a\(i)", title: nil, color: nil)
+            let b = try scene.createViewController(id: "b\(i)", title: nil, color: nil)
+            containers.append(try scene.createContainer(id: "c\(i)", kind: .custom, items: [a, b]))
+        }
+    }
+
+    /// Selects `index` in every container (the built-in default animator unless a duration was asked for).
+    func selectAll(_ index: Int) throws {
+        for c in containers {
+            let start = try scene.select(c, index: index, animator: animator?.name)
+            guard start.transition != nil else { throw ValidationError("select \(index) of \(c.id) started no transition") }
+        }
+    }
+}
+
+/// The C reference's views: per transition the from-view (transform identity → translation −336, alpha 1 → 0)
+/// and the to-view (translation 336 → identity, alpha 0 → 1), on the default animator's spring.
+final class ReferenceViews {
+    var views: [ref_view]
+
+    init(transitions: Int, begin: Int64, duration: Double) {
+        let spring = ref_spring_make(0.75, 0.5, duration)
+        let identity = ref_decompose(1, 0, 0, 1, 0, 0)
+        func view(from: ref_decomposition, to: ref_decomposition, alphaFrom: Double, alphaTo: Double) -> ref_view {
+            ref_view(begin: begin, duration: duration, spring: spring, alpha_spring: spring, from: from, to: to,
+                     alpha_from: alphaFrom, alpha_to: alphaTo, affine: (1, 0, 0, 1, 0, 0), alpha: alphaFrom)
+        }
+        views = []
+        views.reserveCapacity(transitions * 2)
+        for _ in 0..<transitions {
+            views.append(view(from: identity, to: ref_decompose(1, 0, 0, 1, -336, 0), alphaFrom: 1, alphaTo: 0))
+            views.append(view(from: ref_decompose(1, 0, 0, 1, 336, 0), to: identity, alphaFrom: 0, alphaTo: 1))
+        }
+    }
+
+    /// Ticks at each of `times`; returns the wall and thread CPU nanoseconds.
+    func run(_ times: [Int64]) -> (wall: Double, cpu: Double) {
+        let count = Int32(views.count)
+        let wall0 = DispatchTime.now().uptimeNanoseconds, cpu0 = threadCPUNanoseconds()
+        views.withUnsafeMutableBufferPointer { buffer in
+            for time in times { ref_tick(buffer.baseAddress, count, time) }
+        }
+        return (Double(DispatchTime.now().uptimeNanoseconds - wall0), threadCPUNanoseconds() - cpu0)
+    }
+}
+
+/// This thread's CPU time in nanoseconds.
+func threadCPUNanoseconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) * 1e9 + Double(ts.tv_nsec)
+}
+
+func engineMedian(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    return sorted[sorted.count / 2]
+}
