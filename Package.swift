@@ -32,9 +32,9 @@ let package = Package(
         // The one version string segued, seguectl and daemon.info report.
         .target(name: "SegueVersion"),
         // The transition engine: pure Swift, no I/O, driven by a clock.
-        .target(name: "SegueKit", dependencies: ["SegueJSON"]),
+        .target(name: "SegueKit"),
         // Pictures of transitions (render.*): filmstrips and property curves as SVG, from recorded timelines.
-        .target(name: "SegueRender", dependencies: ["SegueKit"]),
+        .target(name: "SegueRender", dependencies: ["SegueKit", "SegueJSON"]),
         // The only module that touches Lua.
         .target(name: "SegueLua", dependencies: ["SegueKit", "CLuaShim"]),
         // The Linux calls the daemon's event loop needs that Swift's Glibc module does not import (epoll and co.).
@@ -100,8 +100,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SegueKitTests", dependencies: ["SegueKit"]),
-        .testTarget(name: "SegueLuaTests", dependencies: ["SegueLua", "SegueKit"]),
-        .testTarget(name: "SegueRenderTests", dependencies: ["SegueRender", "SegueKit"]),
+        .testTarget(name: "SegueLuaTests", dependencies: ["SegueLua", "SegueKit", "SegueJSON"]),
+        .testTarget(name: "SegueRenderTests", dependencies: ["SegueRender", "SegueKit", "SegueJSON"]),
         .testTarget(
             name: "SegueDaemonTests",
             dependencies: ["SegueDaemon", "SegueJSON", "CEventLoop"]

@@ -6,10 +6,16 @@ public protocol ConnectionOutput: AnyObject {
     var isWritable: Bool { get }
     /// Queues one line (without its newline).
     func send(_ line: String)
+    /// Queues one line given as UTF-8 bytes (without its newline): the event bus's lines.
+    func send(bytes line: UnsafeBufferPointer<UInt8>)
     /// Writes out what was queued.
     func flush()
     /// Closes the connection after what was queued.
     func close()
+}
+
+extension ConnectionOutput {
+    public func send(bytes line: UnsafeBufferPointer<UInt8>) { send(String(decoding: line, as: UTF8.self)) }
 }
 
 /// One client of the daemon: its current scene and its subscriptions, which die with it.
@@ -19,7 +25,7 @@ public final class ClientConnection {
     /// The scene that methods default to (the last one created with scene.create or chosen with scene.use).
     public internal(set) var currentScene: String?
     var subscriptions: [Int] = []
-    /// The last event (`Daemon.eventNumber`) given to this connection: a second subscription that wants it skips it.
+    /// The last event (`EventBus.eventNumber`) given to this connection: a second subscription that wants it skips it.
     var lastEventNumber = 0
     @exclusivity(unchecked) var needsFlush = false
     /// Answers owed to this connection and not given yet (transition.wait, plugins.check; `OwedAnswers` counts
@@ -29,7 +35,7 @@ public final class ClientConnection {
     public let peerUID: UInt32?
     /// While the reader is slow: the latest frame event per scene, held back, and how many frames were dropped
     /// (superseded by a later one before they could be sent).
-    var coalescedFrames: [(scene: String, line: String)] = []
+    var coalescedFrames: [(scene: String, line: [UInt8])] = []
     var droppedCount = 0
     /// Bytes queued while the connection was not writable (other events are never dropped, up to the hard cap).
     var bytesWhileBlocked = 0
@@ -53,6 +59,14 @@ public final class ClientConnection {
             flushQueue.connections.append(self)
         }
     }
+
+    func send(bytes line: UnsafeBufferPointer<UInt8>) {
+        output.send(bytes: line)
+        if !needsFlush {
+            needsFlush = true
+            flushQueue.connections.append(self)
+        }
+    }
 }
 
 /// The connections with lines queued since the last flush, so a flush visits those and not every connection.
@@ -60,20 +74,4 @@ final class FlushQueue {
     @exclusivity(unchecked) var connections: [ClientConnection] = []
     /// The list being flushed (kept to reuse its storage).
     @exclusivity(unchecked) var spare: [ClientConnection] = []
-}
-
-/// An events.subscribe: which scene (nil: all) and which types.
-struct Subscription {
-    let id: Int
-    unowned let connection: ClientConnection
-    let scene: String?
-    /// Categories (`lifecycle`, `transition`, `plugin`, `frame`, `log`) or exact event types; `*` is everything.
-    let types: Set<String>
-
-    /// `category` is the event's category (`EngineEvent.category`), computed once per event by the caller.
-    func wants(type: String, category: String, scene eventScene: String?) -> Bool {
-        if let scene, let eventScene, scene != eventScene { return false }
-        if types.contains("*") { return true }
-        return types.contains(category) || types.contains(type)
-    }
 }

@@ -134,7 +134,7 @@ extension Daemon {
             let scene = try d.scene(p, c)
             let presentation = try p.bool("presentation") ?? false
             try p.finish()
-            return scene.tree(presentation: presentation)
+            return scene.treeJSON(presentation: presentation)
         },
         "scene.set_root": MethodEntry(
             "Makes a view controller the scene's root; it and its visible descendants appear.",
@@ -450,13 +450,10 @@ extension Daemon {
                 throw .invalidParams("subscription", "missing parameter 'subscription'")
             }
             try p.finish()
-            guard c.subscriptions.contains(id) else {
+            guard d.events.unsubscribe(id, of: c) else {
                 throw RPCError(code: -32001, message: "no subscription \(id) on this connection", kind: "not_found",
                                param: "subscription", id: String(id))
             }
-            c.subscriptions.removeAll { $0 == id }
-            d.subscriptions[id] = nil
-            d.subscriptionOrder.removeAll { $0 == id }
             return .object(JSONObject([("subscription", .number(Double(id))), ("unsubscribed", true)]))
         },
     ]
@@ -497,7 +494,7 @@ extension Daemon {
                 ("failed_over", .number(Double(counters.transitionsFailedOver))),
                 ("watchdog", .number(Double(counters.transitionsWatchdog))),
             ]))),
-            ("frames", .number(Double(scenes.framesEvaluated))), ("events_dropped", .number(Double(counters.eventsDropped))),
+            ("frames", .number(Double(scenes.framesEvaluated))), ("events_dropped", .number(Double(events.eventsDropped))),
             ("latency", .object(latency)),
         ]))
     }
@@ -830,11 +827,7 @@ extension Daemon {
             throw .limit("this connection has \(config.limits.maxSubscriptions) subscriptions (limits.max_subscriptions)",
                          limit: config.limits.maxSubscriptions)
         }
-        let id = nextSubscriptionID
-        nextSubscriptionID += 1
-        subscriptions[id] = Subscription(id: id, connection: c, scene: sceneID, types: types)
-        subscriptionOrder.append(id)
-        c.subscriptions.append(id)
+        let id = events.subscribe(c, scene: sceneID, types: types)
         return .object(JSONObject([
             ("subscription", .number(Double(id))), ("scene", sceneID.map { .string($0) } ?? .null),
             ("types", .array(types.sorted().map { .string($0) })),

@@ -287,5 +287,5 @@ final class PrivateSceneRecorder: EventSink {
     func emit(_ event: EngineEvent) {
         if events.count < 10_000 { events.append(event) }
     }
-    func isListening(to type: String, in scene: String) -> Bool { type != "frame" }
+    func isListening(to kind: EngineEvent.Kind, in scene: String) -> Bool { kind != .frame }
 }

@@ -22,8 +22,7 @@ extension Daemon {
     }
 
     func transitionState(_ scene: Scene, _ id: String) -> String? {
-        if let t = scene.transition(id) { return t.state.rawValue }
-        return scene.queuedJSON(id)?["state"]?.stringValue
+        scene.transitionState(id)?.rawValue
     }
 
     /// Registers the wait a handler asked for, with its timeout on the loop's clock.

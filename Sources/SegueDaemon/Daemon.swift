@@ -69,13 +69,9 @@ public final class Daemon: EventSink, @unchecked Sendable {
     var connections: [Int: ClientConnection] = [:]
     let flushQueue = FlushQueue()
     var nextConnectionID = 1
-    var subscriptions: [Int: Subscription] = [:]
-    var subscriptionOrder: [Int] = []
-    /// Numbers the events `emit` hands to subscribers (`ClientConnection.lastEventNumber`).
-    var eventNumber = 0
-    var nextSubscriptionID = 1
+    /// Subscriptions and the delivery of events to them.
+    let events: EventBus
     var daemonSeq = 0
-    var endedTransition: (String?, String?, Bool)?
     /// Runs an action after a wall-clock delay on the daemon's event loop (the server sets it).
     public var scheduleAfter: ((Int64, @escaping () -> Void) -> Void)?
     /// The request being served and the plugin function running, for the stall detector's report.
@@ -89,12 +85,12 @@ public final class Daemon: EventSink, @unchecked Sendable {
         var transitionsCancelled = 0
         var transitionsFailedOver = 0
         var transitionsWatchdog = 0
-        var eventsDropped = 0
     }
 
     public init(config: DaemonConfig, logger: Logger) {
         self.config = config
         self.logger = logger
+        events = EventBus(logger: logger)
         scenes = SceneRegistry(confinement: confinement)
         pluginService = PluginService(directory: config.pluginsDir, settings: config.lua, logger: logger,
                                       confinement: confinement)
@@ -129,9 +125,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
     public func disconnect(_ connection: ClientConnection) {
         confinement.check()
         dispatcher.owed.drop(of: connection)
-        for id in connection.subscriptions { subscriptions[id] = nil }
-        subscriptionOrder.removeAll { subscriptions[$0] == nil }
-        connection.subscriptions.removeAll()
+        events.drop(connection)
         connections[connection.id] = nil
     }
 
@@ -163,121 +157,45 @@ public final class Daemon: EventSink, @unchecked Sendable {
         return metadata
     }
 
+    /// An event from a scene or the daemon: counted and logged here, then handed to the event bus; waiters hear of
+    /// a transition's end after the subscribers got its `transition.completed` event.
     public func emit(_ event: EngineEvent) {
-        switch event.type {
-        case "transition.began": counters.transitionsStarted += 1
-        case "transition.completed":
-            let completed = event.fields["completed"]?.boolValue == true
-            if completed { counters.transitionsCompleted += 1 } else { counters.transitionsCancelled += 1 }
-            endedTransition = (event.scene, event.fields["transition"]?.stringValue, completed)
-        case "transition.failed_over": counters.transitionsFailedOver += 1
-        case "transition.watchdog": counters.transitionsWatchdog += 1
-        case "plugin.warning", "plugin.failed":
-            logger.warning("\(event.type): \(event.fields["message"]?.stringValue ?? event.fields["error"]?.stringValue ?? "")",
-                           metadata: Daemon.metadata(["plugin.name": event.fields["name"]?.stringValue, "scene": event.scene]))
-        case "log":
+        var ended: EngineEvent.TransitionCompletion?
+        switch event.payload {
+        case .frame: break
+        case .transitionBegan: counters.transitionsStarted += 1
+        case .transitionCompleted(let completion):
+            if completion.completed { counters.transitionsCompleted += 1 } else { counters.transitionsCancelled += 1 }
+            ended = completion
+        case .failedOver: counters.transitionsFailedOver += 1
+        case .watchdog: counters.transitionsWatchdog += 1
+        case .pluginWarning(let name, _, let message), .pluginFailed(let name, _, let message):
+            logger.warning("\(event.type): \(message)",
+                           metadata: Daemon.metadata(["plugin.name": name, "scene": event.scene]))
+        case .log(_, let plugin, let message):
             // A plugin's message goes whole to subscribers; the daemon's own log keeps its first 1 KiB.
-            let message = event.fields["message"]?.stringValue ?? ""
             logger.info("\(message.utf8.count > 1024 ? String(decoding: message.utf8.prefix(1024), as: UTF8.self) + "…" : message)",
-                        metadata: Daemon.metadata(["plugin.name": event.fields["plugin"]?.stringValue, "scene": event.scene]))
+                        metadata: Daemon.metadata(["plugin.name": plugin, "scene": event.scene]))
         default: break
         }
-        defer {
-            // Waiters hear of the end after the subscribers got the transition.completed event.
-            if let (scene, transition, completed) = endedTransition {
-                endedTransition = nil
-                transitionEnded(scene: scene, transition: transition, completed: completed)
-            }
-        }
-        guard !subscriptionOrder.isEmpty else { return }
-        let category = event.category
-        var line: String?
-        // A connection gets each event once, however many of its subscriptions want it (an event line does not
-        // name a subscription, so a second copy would only be a duplicate): it keeps the number of the last event
-        // it was given, so this costs no list per event.
-        eventNumber &+= 1
-        let number = eventNumber
-        for id in subscriptionOrder {
-            guard let subscription = subscriptions[id],
-                subscription.wants(type: event.type, category: category, scene: event.scene),
-                subscription.connection.lastEventNumber != number
-            else { continue }
-            subscription.connection.lastEventNumber = number
-            if line == nil {
-                var out = "{\"jsonrpc\":\"2.0\",\"method\":\"event\",\"params\":"
-                JSONValue.object(event.params).write(to: &out)
-                out += "}"
-                line = out
-            }
-            if let line { deliver(line, type: event.type, scene: event.scene, to: subscription.connection) }
-        }
+        events.publish(event)
+        if let ended { transitionEnded(scene: event.scene, transition: ended.transition, completed: ended.completed) }
     }
 
-    /// The hard cap on a slow reader's unread output: past it the connection is closed as choked.
-    static let chokeBytes = 8 << 20
-
-    /// Sends an event line, never blocking on a slow reader: while the connection is over its high watermark,
-    /// frame events are coalesced (the latest per scene wins) and other events are queued up to the hard cap.
-    func deliver(_ line: String, type: String, scene: String?, to connection: ClientConnection) {
-        guard !connection.choked else { return }
-        // Frames are dropped only into `coalescedFrames`, so an empty list means nothing is owed to this reader.
-        if connection.output.isWritable && connection.coalescedFrames.isEmpty {
-            connection.send(line)
-            return
-        }
-        if type == "frame" {
-            let key = scene ?? ""
-            if let i = connection.coalescedFrames.firstIndex(where: { $0.scene == key }) {
-                // The frame held back for this scene is superseded: that one is dropped.
-                connection.coalescedFrames[i].line = line
-                connection.droppedCount += 1
-                counters.eventsDropped += 1
-            } else {
-                connection.coalescedFrames.append((key, line))
-            }
-            return
-        }
-        connection.bytesWhileBlocked += line.utf8.count + 1
-        if connection.bytesWhileBlocked > Daemon.chokeBytes - Daemon.highWatermark {
-            connection.choked = true
-            logger.warning("closing a subscriber that stopped reading (over 8 MiB unread)",
-                           metadata: ["connection.id": "\(connection.id)"])
-            connection.output.close()
-            return
-        }
-        connection.send(line)
-    }
-
-    /// The slow reader caught up: tell it how many frames it missed, then send the latest ones.
+    /// The slow reader caught up: `EventBus.drained`.
     public func connectionDrained(_ connection: ClientConnection) {
-        connection.bytesWhileBlocked = 0
-        guard !connection.coalescedFrames.isEmpty else { return }
-        let dropped = connection.droppedCount
-        daemonSeq += 1
-        if dropped > 0 {
-            let event = EngineEvent(scene: nil, seq: daemonSeq, type: "events.dropped", time: uptime,
-                                    fields: JSONObject([("count", .number(Double(dropped))), ("types", ["frame"])]))
-            var out = "{\"jsonrpc\":\"2.0\",\"method\":\"event\",\"params\":"
-            JSONValue.object(event.params).write(to: &out)
-            connection.send(out + "}")
+        events.drained(connection) {
+            daemonSeq += 1
+            return (daemonSeq, uptime)
         }
-        for frame in connection.coalescedFrames { connection.send(frame.line) }
-        connection.coalescedFrames.removeAll()
-        connection.droppedCount = 0
-        connection.needsFlush = false
-        connection.output.flush()
     }
 
     /// Unread output per connection above which frame events are coalesced and the connection's requests are no
     /// longer read (`SocketConnection`; it is writable again under half of this).
     public static let highWatermark = 1 << 20
 
-    public func isListening(to type: String, in scene: String) -> Bool {
-        let category = EngineEvent.category(of: type)
-        for id in subscriptionOrder {
-            if subscriptions[id]?.wants(type: type, category: category, scene: scene) == true { return true }
-        }
-        return false
+    public func isListening(to kind: EngineEvent.Kind, in scene: String) -> Bool {
+        events.isListening(to: kind, in: scene)
     }
 
     func emitDaemonEvent(_ event: PluginEvent) {
@@ -288,7 +206,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
             logger.info(event.type == "plugin.loaded" ? "plugin loaded" : "plugin unloaded",
                         metadata: ["plugin.name": "\(event.name)", "plugin.file": "\(event.file)"])
         }
-        emit(EngineEvent(scene: nil, seq: daemonSeq, type: event.type, time: uptime, fields: event.fields))
+        emit(EngineEvent(scene: nil, seq: daemonSeq, time: uptime, payload: event.payload))
     }
 
     var uptime: Double { Double(FileSystem.monotonicNanoseconds() - startedAt) / 1e9 }

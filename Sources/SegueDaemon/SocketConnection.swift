@@ -76,6 +76,13 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
         if writable, pendingBytes > Daemon.highWatermark { writable = false }
     }
 
+    func send(bytes line: UnsafeBufferPointer<UInt8>) {
+        guard !closed else { return }
+        output.append(contentsOf: line)
+        output.append(UInt8(ascii: "\n"))
+        if writable, pendingBytes > Daemon.highWatermark { writable = false }
+    }
+
     func flush() {
         guard !closed, pendingBytes > 0, !waitingForWritable else { return }
         writeOut()

@@ -32,9 +32,16 @@ public struct JSONOutput: ~Copyable {
     @inlinable
     public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        if capacity - used < bytes.count { grow(to: used + bytes.count) }
-        (base + used).initialize(from: source, count: bytes.count)
-        used += bytes.count
+        let count = bytes.count
+        if capacity - used < count { grow(to: used + count) }
+        let target = base + used
+        if count <= 16 {
+            // JSON is mostly short pieces (`,"alpha":`, a number's digits): a byte loop beats a call to memmove.
+            for i in 0..<count { target[i] = source[i] }
+        } else {
+            target.initialize(from: source, count: count)
+        }
+        used += count
     }
 
     @inlinable

@@ -1,57 +1,37 @@
-import SegueJSON
-
 /// Something that happened in a scene (or in the daemon): a lifecycle callback, a transition's progress, a frame.
+///
+/// The engine's events are typed values: what happened is `payload`, one case per event type docs/PROTOCOL.md
+/// lists, with typed fields. Nothing here is JSON; the daemon writes an event's JSON text straight from this value.
 public struct EngineEvent: Sendable {
     /// The scene, or nil for daemon-wide events (plugins).
     public let scene: String?
     /// Increases by one per event of a scene (per daemon for scene-less events), before any filtering.
     public let seq: Int
-    public let type: String
     /// The scene clock in seconds.
     public let time: Double
-    public let fields: JSONObject
+    public let payload: Payload
 
-    public init(scene: String?, seq: Int, type: String, time: Double, fields: JSONObject) {
+    public init(scene: String?, seq: Int, time: Double, payload: Payload) {
         self.scene = scene
         self.seq = seq
-        self.type = type
         self.time = time
-        self.fields = fields
+        self.payload = payload
     }
 
-    /// The subscription category: `lifecycle`, `transition`, `plugin`, `frame`, `log` or `other`.
-    public var category: String { EngineEvent.category(of: type) }
-
-    /// The subscription category of an event type.
-    public static func category(of type: String) -> String {
-        if type.hasPrefix("vc.") { return "lifecycle" }
-        if type.hasPrefix("transition.") { return "transition" }
-        if type.hasPrefix("plugin.") { return "plugin" }
-        if type == "frame" { return "frame" }
-        if type == "log" { return "log" }
-        return "other"
-    }
-
-    /// The event's `params` object as the protocol sends it.
-    public var params: JSONObject {
-        var object = JSONObject()
-        object["seq"] = .number(Double(seq))
-        if let scene { object["scene"] = .string(scene) }
-        object["type"] = .string(type)
-        object["time"] = .number(time)
-        for (k, v) in fields { object[k] = v }
-        return object
-    }
+    public var kind: Kind { payload.kind }
+    /// The protocol's type name (`transition.completed`, `frame`, …).
+    public var type: String { payload.kind.name }
+    public var category: EventCategory { payload.kind.category }
 }
 
 /// Where a scene sends its events.
 public protocol EventSink: AnyObject {
     func emit(_ event: EngineEvent)
-    /// Whether any listener wants events of `type` from `scene`; a scene skips building costly events (frames)
+    /// Whether any listener wants events of `kind` from `scene`; a scene skips building costly events (frames)
     /// nobody wants. Sequence numbers advance either way.
-    func isListening(to type: String, in scene: String) -> Bool
+    func isListening(to kind: EngineEvent.Kind, in scene: String) -> Bool
 }
 
 extension EventSink {
-    public func isListening(to type: String, in scene: String) -> Bool { true }
+    public func isListening(to kind: EngineEvent.Kind, in scene: String) -> Bool { true }
 }

@@ -1,5 +1,3 @@
-import SegueJSON
-
 /// A driven transition's own clock (Core Animation's paused layer with a timeOffset): its animations are taken
 /// out of the scene's list and evaluated at `local`, which `transition.update` sets and a finish or cancel ramps.
 final class TransitionDrive {
@@ -148,7 +146,7 @@ extension Scene {
         let clamped = min(max(p, 0), 1)
         drive.local = t.startedAt + Int64((clamped * t.duration * 1e9).rounded())
         scrub(drive)
-        emit("transition.updated", JSONObject([("transition", .string(t.id)), ("percent", .number(clamped))]))
+        emit(.transitionUpdated(transition: t.id, percent: clamped))
         tree.valueVersion &+= 1
         if !clock.isTicking {
             recordTimelines()
@@ -205,9 +203,7 @@ extension Scene {
         t.completionSpeed = speed
         if cancel { t.context?.transitionWasCancelled = true }
         closeOpenPhase(t)
-        emit("transition.interaction_ended", JSONObject([
-            ("transition", .string(t.id)), ("cancelled", .bool(cancel)), ("completion_velocity", .number(speed)),
-        ]))
+        emit(.interactionEnded(transition: t.id, cancelled: cancel, completionVelocity: speed))
         let saved = coordinator.currentTransition
         coordinator.currentTransition = t
         for handler in t.interactionChangeHandlers { handler(cancel, speed) }

@@ -1,5 +1,3 @@
-import SegueJSON
-
 /// What a request that may start a transition returns.
 public struct TransitionStart {
     /// Nil when nothing had to change (the view controller was already selected) or the request was queued.
@@ -173,12 +171,8 @@ extension Scene {
             if coordinator.queuedOutcomeOrder.count > max(1, config.timelineRetention) {
                 coordinator.queuedOutcomes[coordinator.queuedOutcomeOrder.removeFirst()] = nil
             }
-            var fields = JSONObject([
-                ("transition", .string(next.id)), ("completed", .bool(state == .completed)), ("forced", false),
-                ("skipped", true),
-            ])
-            if let message { fields["reason"] = .string(message) }
-            emit("transition.completed", fields)
+            emit(.transitionCompleted(EngineEvent.TransitionCompletion(
+                transition: next.id, completed: state == .completed, forced: false, skipped: true, reason: message)))
         }
     }
 
@@ -502,22 +496,16 @@ extension Scene {
     }
 
     func emitBegan(_ transition: Transition, interactive: Bool) {
-        emit("transition.began", JSONObject([
-            ("transition", .string(transition.id)), ("kind", .string(transition.kind.rawValue)),
-            ("from", .string(transition.from.id)), ("to", .string(transition.to.id)),
-            ("animator", .string(transition.animatorName)), ("interactive", .bool(interactive)),
-            ("duration", .number(transition.duration)),
-        ]))
+        emit(.transitionBegan(EngineEvent.TransitionBegan(
+            transition: transition.id, kind: transition.kind, from: transition.from.id, to: transition.to.id,
+            animator: transition.animatorName, interactive: interactive, duration: transition.duration)))
     }
 
     /// The animator raised: what its call did has been undone; the built-in default finishes the transition.
     func failOver(_ transition: Transition, reason: String) {
         transition.failedOver = true
         transition.problems.append(TransitionProblem(code: "raised", message: reason))
-        emit("transition.failed_over", JSONObject([
-            ("transition", .string(transition.id)), ("animator", .string(transition.animatorName)),
-            ("reason", .string(reason)),
-        ]))
+        emit(.failedOver(transition: transition.id, animator: transition.animatorName, reason: reason))
         let fallback = DefaultSlideAnimator()
         transition.animator = fallback
         guard let context = transition.context else { return }
@@ -585,10 +573,8 @@ extension Scene {
         } catch {
             warn(transition.animatorName, "ended raised: \(error.message)")
         }
-        emit("transition.completed", JSONObject([
-            ("transition", .string(transition.id)), ("completed", .bool(completed)),
-            ("forced", .bool(transition.forced)),
-        ]))
+        emit(.transitionCompleted(EngineEvent.TransitionCompletion(
+            transition: transition.id, completed: completed, forced: transition.forced)))
         trimFinishedTransitions()
         startNextQueued(container)
     }
@@ -726,9 +712,7 @@ extension Scene {
             }
             transition.problems.append(TransitionProblem(
                 code: "never_completed", message: "complete was not called within the watchdog's allowance"))
-            emit("transition.watchdog", JSONObject([
-                ("transition", .string(transition.id)), ("animator", .string(transition.animatorName)),
-            ]))
+            emit(.watchdog(transition: transition.id, animator: transition.animatorName))
             finishNow(transition)
         }
     }
@@ -766,36 +750,4 @@ extension Scene {
     public func finishAllTransitions() {
         for transition in coordinator.transitionOrder where !transition.isEnded { finishNow(transition) }
     }
-
-    /// transition.get's result.
-    public func json(of t: Transition) -> JSONValue {
-        var o = JSONObject([
-            ("transition", .string(t.id)), ("scene", .string(id)), ("kind", .string(t.kind.rawValue)),
-            ("from", .string(t.from.id)), ("to", .string(t.to.id)),
-        ])
-        if let i = t.fromIndex { o["from_index"] = .number(Double(i)) }
-        if let i = t.toIndex { o["to_index"] = .number(Double(i)) }
-        if let d = t.direction { o["direction"] = .string(d) }
-        if t.container.isModalHost {
-            o["container"] = .null
-            o["presentation_style"] = modalRecord(of: t).map { .string($0.style.rawValue) } ?? .null
-        } else {
-            o["container"] = .string(t.container.id)
-        }
-        o["interactive"] = .bool(t.startedInteractive)
-        if let name = t.interactionName { o["interaction"] = .string(name) }
-        o["animator"] = .string(t.animatorName)
-        o["state"] = .string(t.state.rawValue)
-        o["percent"] = .number(percent(of: t))
-        o["duration"] = .number(t.duration)
-        o["started_at"] = .number(Double(t.startedAt) / 1e9)
-        if let end = t.endedAt { o["ended_at"] = .number(Double(end) / 1e9) }
-        o["forced"] = .bool(t.forced)
-        o["failed_over"] = .bool(t.failedOver)
-        o["problems"] = .array(t.problems.map {
-            .object(JSONObject([("code", .string($0.code)), ("message", .string($0.message))]))
-        })
-        return .object(o)
-    }
-
 }

@@ -1,5 +1,3 @@
-import SegueJSON
-
 extension Scene {
     /// Checks an id given by a client: letters, digits, `-`, `_`, `.`, 1–64 characters.
     public static func isValidID(_ id: String) -> Bool {
@@ -263,11 +261,11 @@ extension Scene {
     // MARK: Containment events
 
     func willMove(_ vc: ViewController, to parent: ViewController?) {
-        emit("vc.will_move_to_parent", JSONObject([("vc", .string(vc.id)), ("parent", parent.map { .string($0.id) } ?? .null)]))
+        emit(.willMoveToParent(vc: vc.id, parent: parent?.id))
     }
 
     func didMove(_ vc: ViewController, to parent: ViewController?) {
-        emit("vc.did_move_to_parent", JSONObject([("vc", .string(vc.id)), ("parent", parent.map { .string($0.id) } ?? .null)]))
+        emit(.didMoveToParent(vc: vc.id, parent: parent?.id))
     }
 
     // MARK: Appearance (begin/endAppearanceTransition, forwarded to visible children)
@@ -277,8 +275,7 @@ extension Scene {
         let target: Appearance = appearing ? .appearing : .disappearing
         guard vc.appearance != target else { return }
         vc.appearance = target
-        emit(appearing ? "vc.view_will_appear" : "vc.view_will_disappear",
-             JSONObject([("vc", .string(vc.id)), ("animated", .bool(animated))]))
+        emit(appearing ? .viewWillAppear(vc: vc.id, animated: animated) : .viewWillDisappear(vc: vc.id, animated: animated))
         for child in vc.visibleChildren { beginAppearance(child, appearing: appearing, animated: animated) }
     }
 
@@ -287,10 +284,10 @@ extension Scene {
         switch vc.appearance {
         case .appearing:
             vc.appearance = .appeared
-            emit("vc.view_did_appear", JSONObject([("vc", .string(vc.id)), ("animated", .bool(animated))]))
+            emit(.viewDidAppear(vc: vc.id, animated: animated))
         case .disappearing:
             vc.appearance = .disappeared
-            emit("vc.view_did_disappear", JSONObject([("vc", .string(vc.id)), ("animated", .bool(animated))]))
+            emit(.viewDidDisappear(vc: vc.id, animated: animated))
         default:
             return
         }

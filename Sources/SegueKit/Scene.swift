@@ -1,5 +1,3 @@
-import SegueJSON
-
 /// An isolated screen: a size, a window view, view controllers, a clock, running animations and transitions.
 ///
 /// A scene is driven from one thread. Time is integer nanoseconds; manual scenes move only when told to, in frame
@@ -41,6 +39,8 @@ public final class Scene {
         get { tree.dirtyViews }
         _modify { yield &tree.dirtyViews }
     }
+    /// The storage of the frame events' entries, reused from tick to tick.
+    var frameEntries: [FrameView] = []
 
     public init(id: String, size: Size, clock: ClockMode, fps: Int? = nil, config: EngineConfig = EngineConfig()) {
         self.id = id
@@ -60,13 +60,13 @@ public final class Scene {
     // MARK: Events
 
     /// Emits an event with this scene's next sequence number and the current time.
-    public func emit(_ type: String, _ fields: JSONObject) {
+    public func emit(_ payload: EngineEvent.Payload) {
         eventSeq += 1
-        sink?.emit(EngineEvent(scene: id, seq: eventSeq, type: type, time: time, fields: fields))
+        sink?.emit(EngineEvent(scene: id, seq: eventSeq, time: time, payload: payload))
     }
 
     public func warn(_ plugin: String, _ message: String) {
-        emit("plugin.warning", JSONObject([("name", .string(plugin)), ("message", .string(message))]))
+        emit(.pluginWarning(name: plugin, file: nil, message: message))
     }
 
     // MARK: Views
@@ -464,7 +464,7 @@ public final class Scene {
 
     func emitFrame() {
         guard !dirtyViews.isEmpty else { return }
-        guard sink?.isListening(to: "frame", in: id) ?? false else {
+        guard sink?.isListening(to: .frame, in: id) ?? false else {
             // Nobody wants frames: skip building the event, but keep the sequence as if it had been sent.
             let anyAlive = dirtyViews.contains { $0.isAlive }
             for view in dirtyViews { view.dirty = 0 }
@@ -475,30 +475,50 @@ public final class Scene {
             }
             return
         }
-        let views = dirtyViews.sorted { $0.serial < $1.serial }
-        dirtyViews.removeAll(keepingCapacity: true)
-        var entries: [JSONValue] = []
-        entries.reserveCapacity(views.count)
-        for view in views {
-            let dirty = view.dirty
+        dirtyViews.sort { $0.serial < $1.serial }
+        // The entries' storage is the scene's, lent to the event and taken back once it was handed on (a sink that
+        // kept the event keeps its own copy).
+        var entries = frameEntries
+        frameEntries = []
+        entries.removeAll(keepingCapacity: true)
+        for view in dirtyViews {
+            let changes = ViewChanges(rawValue: view.dirty)
             view.dirty = 0
             guard view.isAlive else { continue }
-            let p = view.presentation
-            var entry = JSONObject([("id", .string(view.id))])
-            if dirty & 0b11 != 0 {
-                entry["frame"] = Shapes.rect(p.frame)
-                if dirty & 0b10 != 0 { entry["bounds"] = Shapes.rect(p.bounds) }
-            }
-            if dirty & 0b100 != 0 { entry["alpha"] = .number(p.alpha) }
-            if dirty & 0b1000 != 0 { entry["transform"] = Shapes.transform(p.transform) }
-            if dirty & 0b10000 != 0 { entry["color"] = .string(p.color.hex) }
-            if dirty & 0b100000 != 0 { entry["corner_radius"] = .number(p.cornerRadius) }
-            if dirty & 0x40 != 0 { entry["z"] = .number(view.z) }
-            if dirty & 0x80 != 0 { entry["hidden"] = .bool(view.hidden) }
-            entries.append(.object(entry))
+            entries.append(frameView(view, changes))
         }
-        guard !entries.isEmpty else { return }
+        dirtyViews.removeAll(keepingCapacity: true)
+        guard !entries.isEmpty else {
+            frameEntries = entries
+            return
+        }
         framesEvaluated += 1
-        emit("frame", JSONObject([("views", .array(entries))]))
+        emit(.frame(entries))
+        entries.removeAll(keepingCapacity: true)
+        frameEntries = entries
+    }
+
+    /// A frame event's entry for `view`: the values of what changed, copied from its presentation.
+    func frameView(_ view: View, _ changes: ViewChanges) -> FrameView {
+        var entry = FrameView(id: view.id, changes: changes)
+        let p = view.presentation
+        if entry.sendsFrame {
+            entry.frame = p.frame
+            if changes.contains(.bounds) { entry.bounds = p.bounds }
+        }
+        if changes.contains(.alpha) { entry.alpha = p.alpha }
+        if changes.contains(.transform) {
+            // Read in place: `ViewValues.transform` copies its channels into an array first.
+            p.channels.withUnsafeBufferPointer { c in
+                let o = AnimatableProperty.transform.offset
+                entry.transform.m = (c[o], c[o + 1], c[o + 2], c[o + 3], c[o + 4], c[o + 5], c[o + 6], c[o + 7],
+                                     c[o + 8], c[o + 9], c[o + 10], c[o + 11], c[o + 12], c[o + 13], c[o + 14], c[o + 15])
+            }
+        }
+        if changes.contains(.color) { entry.color = p.color }
+        if changes.contains(.cornerRadius) { entry.cornerRadius = p.cornerRadius }
+        if changes.contains(.z) { entry.z = view.z }
+        if changes.contains(.hidden) { entry.hidden = view.hidden }
+        return entry
     }
 }

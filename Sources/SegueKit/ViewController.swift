@@ -122,6 +122,8 @@ public final class ContainerViewController: ViewController {
     public internal(set) var whenBusy: WhenBusy
     /// Transition requests waiting for the running one to end (`when_busy: queue`), oldest first.
     var queue: [QueuedTransition] = []
+    /// The ids of the requests waiting in `queue`, first to start first.
+    public var queuedIDs: [String] { queue.map(\.id) }
     /// `container.set_delegate`: a delegate plugin, and rules tried after it.
     public internal(set) var delegatePlugin: String?
     public internal(set) var rules: [TransitionRule] = []
@@ -136,7 +138,7 @@ public final class ContainerViewController: ViewController {
     public internal(set) var pageOf: [String: Int] = [:]
     var nextPageVC = 1
     /// The internal host of a modal presentation's transitions (not a view controller anyone can name).
-    var isModalHost = false
+    public internal(set) var isModalHost = false
 
     init(id: String, title: String?, view: View, kind: ContainerKind, items: [ViewController], whenBusy: WhenBusy) {
         self.containerKind = kind

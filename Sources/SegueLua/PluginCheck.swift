@@ -68,9 +68,9 @@ public final class PluginCheck {
     final class Recorder: EventSink {
         var warnings: [String] = []
         func emit(_ event: EngineEvent) {
-            if event.type == "plugin.warning" { warnings.append(event.fields["message"]?.stringValue ?? "") }
+            if case .pluginWarning(_, _, let message) = event.payload { warnings.append(message) }
         }
-        func isListening(to type: String, in scene: String) -> Bool { type == "plugin.warning" }
+        func isListening(to kind: EngineEvent.Kind, in scene: String) -> Bool { kind == .pluginWarning }
     }
 
     /// What a case starts from: its root container, the from and to view controllers, and how to start it.

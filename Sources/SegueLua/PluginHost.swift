@@ -1,5 +1,4 @@
 import CLuaShim
-import SegueJSON
 import SegueKit
 
 /// Lua settings (config `[lua]`), each with its documented default.
@@ -35,8 +34,8 @@ public struct PluginRecord: Sendable {
     public var kinds: [String]?
 }
 
-/// A daemon-wide plugin event (`plugin.loaded`, `plugin.failed`, …); the daemon writes its fields
-/// (`PluginEvent+JSON.swift`).
+/// A daemon-wide plugin event (`plugin.loaded`, `plugin.failed`, …); the daemon publishes it
+/// (`PluginEvent+Payload.swift`).
 public struct PluginEvent: Sendable {
     public let type: String
     public let name: String
@@ -390,7 +389,7 @@ public final class PluginHost: AnimatorProvider {
         // defines `bounce-port` said `bounce`); a state shared by several plugins names its file.
         let plugin = file.records.count == 1 ? file.records[0].name : PluginHost.baseName(file.file)
         instance.onLog = { [weak scene] message in
-            scene?.emit("log", JSONObject([("level", "info"), ("plugin", .string(plugin)), ("message", .string(message))]))
+            scene?.emit(.log(level: "info", plugin: plugin, message: message))
         }
         instance.onWarning = { [weak scene] message in scene?.warn(plugin, message) }
         instances[key, default: [:]][file.instanceKey] = instance

@@ -1,6 +1,8 @@
 import ArgumentParser
 import CEngineReference
 import Foundation
+import Logging
+import SegueDaemon
 import SegueKit
 
 struct Engine: ParsableCommand {
@@ -40,6 +42,12 @@ struct Engine: ParsableCommand {
     @Flag(help: .hidden)
     var noFrames = false
 
+    @Flag(help: """
+        Frames go through an in-process daemon (Daemon.emit, its event bus, EventEncoder) to one connection \
+        subscribed to them, whose output keeps each tick's bytes as a socket's buffer would (no socket).
+        """)
+    var daemon = false
+
     @Flag(help: "Transition starts: time per container.select in a scene of --transitions containers ÷ --small.")
     var select = false
 
@@ -48,8 +56,9 @@ struct Engine: ParsableCommand {
 
     func run() throws {
         if select { return try runSelect() }
-        let bench = try EngineScene(containers: transitions, fps: fps, frames: (frames || serialize) && !noFrames,
-                                    serialize: serialize, duration: duration)
+        let bench = try EngineScene(containers: transitions, fps: fps,
+                                    frames: (frames || serialize || daemon) && !noFrames, serialize: serialize,
+                                    duration: duration, daemon: daemon)
         let seconds = duration ?? 1
         let framesPerRound = max(1, Int(Double(fps) * seconds * 0.9))
         var engineNs: [Double] = [], engineCPU: [Double] = [], referenceNs: [Double] = [], referenceCPU: [Double] = []
@@ -65,7 +74,10 @@ struct Engine: ParsableCommand {
             var times: [Int64] = []
             times.reserveCapacity(framesPerRound)
             let wall0 = DispatchTime.now().uptimeNanoseconds, cpu0 = threadCPUNanoseconds()
-            for _ in 0..<framesPerRound { times.append(bench.scene.step(frames: 1)) }
+            for _ in 0..<framesPerRound {
+                bench.output?.bytes.removeAll(keepingCapacity: true)
+                times.append(bench.scene.step(frames: 1))
+            }
             let wall = Double(DispatchTime.now().uptimeNanoseconds - wall0), cpu = threadCPUNanoseconds() - cpu0
             bench.scene.finishAllTransitions()
             let ticks = Double(framesPerRound * max(1, properties))
@@ -82,7 +94,9 @@ struct Engine: ParsableCommand {
         }
         print(String(format: "engine  transitions=%d  animated properties=%d  fps=%d  frames=%d per round  rounds=%d%@",
                      transitions, properties, fps, framesPerRound, rounds,
-                     bench.frames ? (serialize ? "  (frame subscriber, serialized)" : "  (frame subscriber)") : "  (no subscriber)"))
+                     daemon ? "  (frame subscriber through the daemon)"
+                         : bench.frames ? (serialize ? "  (frame subscriber, serialized)" : "  (frame subscriber)")
+                         : "  (no subscriber)"))
         print(String(format: "start: %.1f µs per transition (select, resolve, context, animate)", engineMedian(starts) / 1000))
         print(String(format: "engine:    %.1f ns per animated property per frame (CPU %.1f ns)", engineMedian(engineNs),
                      engineMedian(engineCPU)))
@@ -130,14 +144,34 @@ final class EngineScene {
     let frames: Bool
     var containers: [ContainerViewController] = []
     let animator: SlideAnimator?
+    /// With `daemon`: the in-process daemon the scene's events go to, and its frame subscriber's output.
+    let daemon: Daemon?
+    let output: KeptOutput?
 
-    init(containers count: Int, fps: Int, frames: Bool, serialize: Bool, duration: Double?) throws {
+    init(containers count: Int, fps: Int, frames: Bool, serialize: Bool, duration: Double?, daemon: Bool = false) throws {
         var config = EngineConfig()
         config.maxViewsPerScene = max(10_000, count * 3 + 10)
         scene = Scene(id: "bench", size: Size(w: 320, h: 480), clock: .manual, fps: fps, config: config)
         self.frames = frames
         sink = BenchSink(serialize: serialize, listening: frames)
         scene.sink = sink
+        if daemon {
+            var config = DaemonConfig()
+            config.pluginsDir = "/nonexistent"
+            let inProcess = Daemon(config: config, logger: Logger(label: "bench"))
+            let output = KeptOutput()
+            let connection = inProcess.connect(output: output)
+            let subscribe = #"{"jsonrpc":"2.0","id":1,"method":"events.subscribe","params":{"types":["frame"]}}"#
+            guard inProcess.handle(line: subscribe, from: connection)?.contains("\"subscription\"") == true else {
+                throw ValidationError("the in-process daemon refused the frame subscription")
+            }
+            scene.sink = inProcess
+            self.daemon = inProcess
+            self.output = output
+        } else {
+            self.daemon = nil
+            self.output = nil
+        }
         animator = duration.map { SlideAnimator(duration: $0) }
         scene.animatorProvider = animator
         for i in 0..<count {
@@ -154,6 +188,24 @@ final class EngineScene {
             guard start.transition != nil else { throw ValidationError("select \(index) of \(c.id) started no transition") }
         }
     }
+}
+
+/// The frame subscriber's output in `--daemon`: each line's bytes, kept as a socket's output buffer keeps them.
+final class KeptOutput: ConnectionOutput {
+    var isWritable: Bool { true }
+    var bytes: [UInt8] = []
+    var lines = 0
+    func send(_ line: String) {
+        var line = line
+        line.withUTF8 { send(bytes: $0) }
+    }
+    func send(bytes line: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: line)
+        bytes.append(UInt8(ascii: "\n"))
+        lines += 1
+    }
+    func flush() {}
+    func close() {}
 }
 
 /// The C reference's views: per transition the from-view (transform identity → translation −336, alpha 1 → 0)

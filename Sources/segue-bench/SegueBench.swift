@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SegueClient
+import SegueDaemon
 import SegueJSON
 import SegueKit
 
@@ -220,12 +221,18 @@ final class BenchSink: EventSink {
         self.serialize = serialize
         self.listening = listening
     }
+    /// The line the daemon would write, kept from frame to frame as the daemon's event bus keeps its own.
+    var line = JSONOutput(capacity: 4096)
     func emit(_ event: EngineEvent) {
-        guard event.type == "frame" else { return }
+        guard event.kind == .frame else { return }
         frames += 1
-        if serialize { bytes += JSONValue.object(event.params).serialized().utf8.count }
+        if serialize {
+            line.removeAll()
+            EventEncoder.writeLine(event, to: &line)
+            bytes += line.count
+        }
     }
-    func isListening(to type: String, in scene: String) -> Bool { listening || type != "frame" }
+    func isListening(to kind: EngineEvent.Kind, in scene: String) -> Bool { listening || kind != .frame }
 }
 
 /// The built-in default's animation (both views' transform and alpha on a spring) over a chosen duration, so a

@@ -55,7 +55,7 @@ struct LimitTests {
         let error = try h.call("events.subscribe").last?["error"]
         #expect(error?["code"] == -32004)
         #expect(error?["data"]?["limit"] == 2)
-        #expect(h.daemon.subscriptions.count == 2)
+        #expect(h.daemon.events.subscriptions.count == 2)
         // Another connection has its own allowance.
         let other = try Harness.connect(h.daemon)
         try other.writeInbound(#"{"jsonrpc":"2.0","id":1,"method":"events.subscribe"}"# + "\n")

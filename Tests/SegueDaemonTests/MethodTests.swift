@@ -94,7 +94,7 @@ struct MethodTests {
         let seen = watcher.readOutbound() ?? ""
         #expect(seen.contains("transition.began"))
         watcher.close()
-        #expect(h.daemon.subscriptions.count == 0)
+        #expect(h.daemon.events.subscriptions.count == 0)
     }
 
     @Test("daemon.stats counts requests per method, errors by code, transitions and frames (heard or not)")

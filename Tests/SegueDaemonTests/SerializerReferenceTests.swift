@@ -99,6 +99,25 @@ struct SerializerReferenceTests {
         }
     }
 
+    @Test("numbers with a fraction or past 1e15 print as Swift's description: 20 000 random doubles and the edges")
+    func numbersAsDescription() {
+        var rng = SplitMix64(state: 0xF1_0A7)
+        var values: [Double] = [
+            0.1, 0.2 + 0.1, -0.5, 1e15, -1e15, 1e16, 123456789012345678, 1e300, -1e-300, 5e-324, .ulpOfOne,
+            .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNormalMagnitude, 1.0 / 3, 2.0 / 3, 0.7,
+            1e-7, 1e-5, 0.0001, 123.456, 336 * 0.123456789,
+        ]
+        for _ in 0..<10_000 { values.append(Double(bitPattern: rng.next())) }
+        for _ in 0..<10_000 { values.append(Double.random(in: -1000...1000, using: &rng)) }
+        for n in values where n.isFinite {
+            var out = JSONOutput(capacity: 16)
+            JSONValue.writeNumber(n, to: &out)
+            var expected: [UInt8] = []
+            SerializerReferenceTests.reference(.number(n), to: &expected)
+            #expect(out.string == String(decoding: expected, as: UTF8.self))
+        }
+    }
+
     @Test("JSONOutput grows past its capacity and is reusable after removeAll")
     func outputGrowth() {
         var out = JSONOutput(capacity: 16)

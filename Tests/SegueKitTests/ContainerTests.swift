@@ -215,7 +215,7 @@ struct ContainerTests {
         let queued = try scene.select(container, index: 0, whenBusy: .queue)
         let queuedID = try #require(queued.queuedID)
         #expect(queued.transition == nil)
-        #expect(scene.queuedJSON(queuedID)?["state"] == "queued")
+        #expect(scene.transitionState(queuedID) == .queued)
         #expect(container.queue.count == 1)
         scene.advance(by: 1_000_000_000)
         #expect(first.state == .completed)
@@ -224,13 +224,13 @@ struct ContainerTests {
         // interrupt: the running one ends at once (completed), then the new one starts.
         let third = try #require(try scene.select(container, index: 1, whenBusy: .interrupt).transition)
         #expect(second.state == .completed && container.activeTransition === third)
-        #expect(recorder.types("transition").filter { $0 == "transition.completed" }.count == 2)
+        #expect(recorder.types(.transition).filter { $0 == "transition.completed" }.count == 2)
         // A queued request with nothing left to do ends at once, reported as skipped.
         let noop = try #require(try scene.select(container, index: 1, whenBusy: .queue).queuedID)
         scene.advance(by: 1_100_000_000)
-        #expect(scene.queuedJSON(noop)?["state"] == "completed")
+        #expect(scene.transitionState(noop) == .completed)
         let last = try #require(recorder.events.last { $0.type == "transition.completed" })
-        #expect(last.fields["transition"] == .string(noop) && last.fields["skipped"] == true)
+        #expect(last.payload.transition == noop && last.payload.completion?.skipped == true)
     }
 
     @Test("animator resolution: explicit → the view controller's own → rules (first match) → default")
@@ -263,7 +263,7 @@ struct ContainerTests {
         b.preferredAnimators = ["select": "gone"]
         let t5 = try #require(try scene.select(container, index: 1).transition)
         #expect(t5.animatorName == "never")
-        #expect(recorder.events.contains { $0.type == "plugin.warning" && $0.fields["name"] == "gone" })
+        #expect(recorder.events.contains { $0.type == "plugin.warning" && $0.payload.pluginName == "gone" })
     }
 
     @Test("scene.resize lays the root and the containers' children out at the new size")

@@ -9,14 +9,17 @@ final class EventRecorder: EventSink {
 
     /// "type vc" lines for the lifecycle events, in order.
     var lifecycle: [String] {
-        events.filter { $0.category == "lifecycle" }.map { event in
-            var line = "\(event.type.dropFirst(3)) \(event.fields["vc"]?.stringValue ?? "?")"
-            if let parent = event.fields["parent"] { line += "(\(parent.stringValue ?? "nil"))" }
+        events.filter { $0.category == .lifecycle }.map { event in
+            var line = "\(event.type.dropFirst(3)) \(event.payload.vc ?? "?")"
+            switch event.payload {
+            case .willMoveToParent(_, let parent), .didMoveToParent(_, let parent): line += "(\(parent ?? "nil"))"
+            default: break
+            }
             return line
         }
     }
 
-    func types(_ category: String) -> [String] { events.filter { $0.category == category }.map(\.type) }
+    func types(_ category: EventCategory) -> [String] { events.filter { $0.category == category }.map(\.type) }
 }
 
 /// A manual scene with a custom container of two view controllers on screen.
@@ -80,7 +83,7 @@ extension Scene {
 final class FrameDeafRecorder: EventSink {
     var events: [EngineEvent] = []
     func emit(_ event: EngineEvent) { events.append(event) }
-    func isListening(to type: String, in scene: String) -> Bool { type != "frame" }
+    func isListening(to kind: EngineEvent.Kind, in scene: String) -> Bool { kind != .frame }
 }
 
 final class StaticProvider: AnimatorProvider {

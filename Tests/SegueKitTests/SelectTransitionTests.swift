@@ -19,7 +19,7 @@ struct SelectTransitionTests {
             "will_move_to_parent a(nil)", "will_move_to_parent b(c)", "view_will_disappear a", "view_will_appear b",
             "view_did_disappear a", "view_did_appear b", "did_move_to_parent a(nil)", "did_move_to_parent b(c)",
         ])
-        #expect(recorder.types("transition") == ["transition.began", "transition.completed"])
+        #expect(recorder.types(.transition) == ["transition.began", "transition.completed"])
     }
 
     @Test("the default animator is a 1 s spring that ends with the to-view in place and the from-view gone")
@@ -90,7 +90,7 @@ struct SelectTransitionTests {
         scene.advance(by: 20_000_000)
         #expect(transition.state == .completed)
         #expect(transition.forced)
-        #expect(recorder.types("transition").contains("transition.watchdog"))
+        #expect(recorder.types(.transition).contains("transition.watchdog"))
         #expect(container.view.subviews.map(\.id) == ["b.view"])
         #expect(b.appearance == .appeared)
         #expect(transition.problems.map(\.code).contains("never_completed"))
@@ -105,12 +105,12 @@ struct SelectTransitionTests {
         let transition = try #require(try scene.select(container, index: 1, animator: "raises").transition)
         #expect(transition.failedOver)
         // What the failed call did is undone: the from-view's alpha is back at 1 before the default runs.
-        #expect(recorder.types("transition") == ["transition.began", "transition.failed_over"])
+        #expect(recorder.types(.transition) == ["transition.began", "transition.failed_over"])
         scene.advance(by: 1_100_000_000)
         #expect(transition.state == .completed)
         #expect(a.view.model.alpha == 1)
         #expect(container.view.subviews.map(\.id) == ["b.view"])
-        #expect(recorder.types("transition").last == "transition.completed")
+        #expect(recorder.types(.transition).last == "transition.completed")
     }
 
     @Test("a second complete is ignored with a plugin.warning")
@@ -122,7 +122,7 @@ struct SelectTransitionTests {
         let transition = try #require(try scene.select(container, index: 1, animator: "twice").transition)
         #expect(transition.state == .completed)
         #expect(recorder.events.filter { $0.type == "transition.completed" }.count == 1)
-        #expect(recorder.types("plugin") == ["plugin.warning"])
+        #expect(recorder.types(.plugin) == ["plugin.warning"])
         #expect(transition.problems.map(\.code) == ["completed_twice"])
     }
 
@@ -176,7 +176,7 @@ struct ClockTests {
             scene.sink = sink
             let view = try scene.makeView(frame: Rect(x: 0, y: 0, w: 10, h: 10))
             scene.animate(AnimationOptions(duration: 0.5)) { scene.set(view, alpha: 0) } completion: { _ in
-                scene.emit("log", ["message": "done"])
+                scene.emit(.log(level: "info", plugin: nil, message: "done"))
             }
             scene.advance(by: 1_000_000_000)
             return scene

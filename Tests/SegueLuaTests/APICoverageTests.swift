@@ -95,7 +95,7 @@ struct APICoverageTests {
         #expect(!t.failedOver, "\(t.problems.map(\.message))")
         scene.advance(by: 300_000_000)
         #expect(t.state == .completed && !t.forced)
-        let logs = recorder.events.filter { $0.type == "log" }.compactMap { $0.fields["message"]?.stringValue }
+        let logs = recorder.events.filter { $0.type == "log" }.compactMap { $0.payload.message }
         #expect(logs == ["api ok 1 true nil", "after at 0.1", "finished true", "ended true"])
         #expect(container.view.subviews.map(\.id) == [b.view.id])
     }

@@ -102,11 +102,11 @@ struct HostileCorpusTests {
             #expect(transition.forced, "\(c.file) was not completed by the watchdog")
             #expect(recorder.types("transition.").contains("transition.watchdog"))
         }
-        let warnings = recorder.events.filter { $0.type == "plugin.warning" }.compactMap { $0.fields["message"]?.stringValue }
+        let warnings = recorder.events.filter { $0.type == "plugin.warning" }.compactMap { $0.payload.message }
         for text in c.expects("warning") {
             #expect(warnings.contains { $0.contains(text) }, "\(c.file): \(warnings.map { String($0.prefix(200)) })")
         }
-        let logs = recorder.events.filter { $0.type == "log" }.compactMap { $0.fields["message"]?.stringValue }
+        let logs = recorder.events.filter { $0.type == "log" }.compactMap { $0.payload.message }
         for text in c.expects("log") {
             #expect(logs.contains { $0.contains(text) }, "\(c.file): \(logs)")
         }
@@ -147,7 +147,7 @@ struct QuarantineTests {
         let (scene, container, _, _, recorder) = try sceneWithPlugins(["burner.lua": source])
         _ = try scene.select(container, index: 1, animator: "burner")
         scene.advance(by: 2_000_000_000)  // 120 frames: without quarantine, 120 full budgets
-        let warnings = recorder.events.filter { $0.type == "plugin.warning" }.compactMap { $0.fields["message"]?.stringValue }
+        let warnings = recorder.events.filter { $0.type == "plugin.warning" }.compactMap { $0.payload.message }
         #expect(warnings.filter { $0.contains("instruction budget exceeded") }.count == 3)
         #expect(warnings.contains { $0.contains("plugin disabled in this scene") })
         // Disabled: the next transition with it fails over at once to the default.
@@ -184,11 +184,11 @@ struct TurnBudgetTests {
         let (scene, container, _, _, recorder) = try sceneWithPlugins(["heavy.lua": source])
         let t = try #require(try scene.select(container, index: 1, animator: "heavy").transition)
         scene.advance(by: 1_500_000_000)
-        let burns = recorder.events.filter { $0.type == "log" && $0.fields["message"]?.stringValue == "burn" }.count
+        let burns = recorder.events.filter { $0.type == "log" && $0.payload.message == "burn" }.count
         // 50 blocks: 49 are superseded at once (finished = false) and one runs to the end; each completion burns
         // 4 M instructions, so at most 5 of them fit in the 4 × 5 M ceiling of their instant.
         #expect(burns >= 1 && burns <= 5, "\(burns)")
-        let warnings = recorder.events.filter { $0.type == "plugin.warning" }.compactMap { $0.fields["message"]?.stringValue }
+        let warnings = recorder.events.filter { $0.type == "plugin.warning" }.compactMap { $0.payload.message }
         #expect(warnings.contains { $0.contains("budgets in one frame") })
         #expect(t.state == .completed)
     }
@@ -206,7 +206,7 @@ struct BoundedMessageTests {
             """
         let (scene, container, _, _, recorder) = try sceneWithPlugins(["loud.lua": source])
         let t = try #require(try scene.select(container, index: 1, animator: "loud").transition)
-        let log = recorder.events.first { $0.type == "log" }?.fields["message"]?.stringValue ?? ""
+        let log = recorder.events.first { $0.type == "log" }?.payload.message ?? ""
         #expect(log.hasPrefix("xxxx") && log.utf8.count < 9000 && log.hasSuffix("more bytes)"))
         let reason = t.problems.first?.message ?? ""
         #expect(reason.contains("yyyy") && reason.utf8.count < 9000)

@@ -51,7 +51,7 @@ struct InteractionPluginTests {
         try scene.pan(t, PanGesture(phase: "ended", translation: Point(x: 60, y: 0), velocity: .zero))
         #expect(t.state == .finishing)
         #expect(t.completionSpeed == 4)
-        let logs = recorder.events.filter { $0.type == "log" }.compactMap { $0.fields["message"]?.stringValue }
+        let logs = recorder.events.filter { $0.type == "log" }.compactMap { $0.payload.message }
         #expect(logs.contains("changes 2 select 320.0"))
         #expect(logs.contains("interaction ended false 4.0"))
         scene.advance(by: 100_000_000)  // 0.4 of the duration at speed 4
@@ -76,7 +76,7 @@ struct InteractionPluginTests {
         let t = try #require(try scene.select(c, index: 1, interactive: .plugin("bad"), animator: "fade").transition)
         try scene.pan(t, PanGesture(phase: "changed", translation: Point(x: 30, y: 0), velocity: .zero))
         #expect(t.state == .cancelled)  // at percent 0 the backward ramp has no length: it ends at once
-        let warnings = recorder.events.filter { $0.type == "plugin.warning" }.compactMap { $0.fields["message"]?.stringValue }
+        let warnings = recorder.events.filter { $0.type == "plugin.warning" }.compactMap { $0.payload.message }
         #expect(warnings.contains { $0.contains("finger slipped") })
         #expect(warnings.contains { $0.contains("completion_speed returned -1") })
         scene.advance(by: 1_000_000_000)
@@ -87,7 +87,7 @@ struct InteractionPluginTests {
         let t2 = try #require(try scene.select(c, index: 1, interactive: .plugin("bad"), animator: "fade").transition)
         try scene.pan(t2, PanGesture(phase: "ended", translation: .zero, velocity: .zero))
         #expect(t2.state == .cancelled)
-        #expect(recorder.events.contains { $0.type == "plugin.warning" && ($0.fields["message"]?.stringValue ?? "").contains("left transition") })
+        #expect(recorder.events.contains { $0.type == "plugin.warning" && ($0.payload.message ?? "").contains("left transition") })
     }
 
     @Test("a presentation plugin whose callbacks raise is reported; the presentation still ends consistent")
@@ -112,7 +112,7 @@ struct InteractionPluginTests {
         #expect(t.state == .completed)
         #expect(m.presentation?.style == .custom)
         #expect(m.view.superview?.id == "m.presentation")
-        let warnings = recorder.events.filter { $0.type == "plugin.warning" }.compactMap { $0.fields["message"]?.stringValue }
+        let warnings = recorder.events.filter { $0.type == "plugin.warning" }.compactMap { $0.payload.message }
         #expect(warnings.contains { $0.contains("no chrome today") })
         #expect(warnings.contains { $0.contains("still broken") })
         #expect(warnings.contains { $0.contains("cannot layout") })
@@ -133,7 +133,7 @@ struct InteractionPluginTests {
         #expect(t.state == .cancelled)
         #expect(scene.tree(presentation: true) == before)
         #expect(m.presentation == nil && c.presentedViewController == nil)
-        let lifecycle = recorder.events.filter { $0.type.hasPrefix("vc.") }.map { "\($0.type.dropFirst(3)) \($0.fields["vc"]?.stringValue ?? "")" }
+        let lifecycle = recorder.events.filter { $0.type.hasPrefix("vc.") }.map { "\($0.type.dropFirst(3)) \($0.payload.vc ?? "")" }
         #expect(lifecycle == [
             "view_will_disappear c", "view_will_disappear a", "view_will_appear m",
             "view_will_disappear m", "view_did_disappear m", "view_will_appear c", "view_will_appear a",

@@ -128,7 +128,7 @@ struct LuaDefinitionsTests {
         try scene.pan(t, PanGesture(phase: "changed", translation: Point(x: 10, y: 0), velocity: .zero))
         var logs: [String: Set<String>] = [:]
         for event in recorder.events where event.type == "log" {
-            guard let message = event.fields["message"]?.stringValue, let colon = message.firstIndex(of: ":") else { continue }
+            guard let message = event.payload.message, let colon = message.firstIndex(of: ":") else { continue }
             let names = message[message.index(after: colon)...].split(separator: ",").map(String.init)
             logs[String(message[..<colon]), default: []].formUnion(names)
         }

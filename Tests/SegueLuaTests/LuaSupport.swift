@@ -58,7 +58,7 @@ final class Recorder: EventSink {
     func types(_ prefix: String) -> [String] { events.map(\.type).filter { $0.hasPrefix(prefix) } }
     /// The `message` of every event of exactly this type (`plugin.warning`, `log`), in order.
     func messages(_ type: String) -> [String] {
-        events.filter { $0.type == type }.compactMap { $0.fields["message"]?.stringValue }
+        events.filter { $0.type == type }.compactMap { $0.payload.message }
     }
 }
 

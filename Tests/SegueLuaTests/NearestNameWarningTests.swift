@@ -19,7 +19,7 @@ struct NearestNameWarningTests {
         _ = try scene.select(container, index: 1, animator: "typo")
         scene.advance(by: 1_000_000_000)
         let messages = recorder.messages("plugin.warning")
-        let completed = recorder.events.contains { $0.type == "transition.completed" && $0.fields["completed"] == true }
+        let completed = recorder.events.contains { $0.type == "transition.completed" && $0.payload.completion?.completed == true }
         return (messages, !recorder.types("transition.failed_over").isEmpty, completed)
     }
 

@@ -141,8 +141,8 @@ struct PluginTests {
         _ = try s1.select(c1, index: 1, animator: "counter")
         _ = try s1.select(c1, index: 0, animator: "counter")
         _ = try s2.select(c2, index: 1, animator: "counter")
-        let logs1 = r1.events.filter { $0.type == "log" }.compactMap { $0.fields["message"]?.stringValue }
-        let logs2 = r2.events.filter { $0.type == "log" }.compactMap { $0.fields["message"]?.stringValue }
+        let logs1 = r1.events.filter { $0.type == "log" }.compactMap { $0.payload.message }
+        let logs2 = r2.events.filter { $0.type == "log" }.compactMap { $0.payload.message }
         #expect(logs1 == ["count 1", "count 2"])
         #expect(logs2 == ["count 1"])
     }
@@ -231,7 +231,7 @@ struct PluginTests {
         #expect(abs(b.view.presentation.alpha - 0.75) < 1e-9)
         scene.advance(by: 300_000_000)
         #expect(transition.state == .completed && b.view.presentation.alpha == 1)
-        #expect(recorder.events.filter { $0.type == "log" }.map { $0.fields["message"]?.stringValue } == ["done true"])
+        #expect(recorder.events.filter { $0.type == "log" }.map { $0.payload.message } == ["done true"])
     }
 
     @Test("a delegate plugin picks the animator; one that raises is reported and the rules decide")
@@ -254,8 +254,8 @@ struct PluginTests {
         let backward = try #require(try scene.select(container, index: 0).transition)
         #expect(backward.animatorName == "default-slide")
         let warning = try #require(recorder.events.first { $0.type == "plugin.warning" })
-        #expect(warning.fields["name"] == "picky")
-        #expect(warning.fields["message"]?.stringValue?.contains("no idea for select 1->0") == true)
+        #expect(warning.payload.pluginName == "picky")
+        #expect(warning.payload.message?.contains("no idea for select 1->0") == true)
     }
 
     @Test("segue.transition with an unknown option raises, and the transition fails over to the default")

@@ -25,8 +25,8 @@ struct WarningNameTests {
         _ = try scene.select(container, index: 1, animator: "bounce-port")
         scene.advance(by: 500_000_000)
         let warning = recorder.events.first { $0.type == "plugin.warning" }
-        #expect(warning?.fields["name"] == "bounce-port")
-        #expect(recorder.events.first { $0.type == "log" }?.fields["plugin"] == "bounce-port")
+        #expect(warning?.payload.pluginName == "bounce-port")
+        #expect(recorder.events.first { $0.type == "log" }?.payload.pluginName == "bounce-port")
     }
 
     @Test("a file with several plugins: the file's name, as before (the state is the file's)")
@@ -36,6 +36,6 @@ struct WarningNameTests {
         let (scene, container, _, _, recorder) = try sceneWithPlugins(["both.lua": list])
         _ = try scene.select(container, index: 1, animator: "bounce-port")
         scene.advance(by: 500_000_000)
-        #expect(recorder.events.first { $0.type == "plugin.warning" }?.fields["name"] == "both")
+        #expect(recorder.events.first { $0.type == "plugin.warning" }?.payload.pluginName == "both")
     }
 }

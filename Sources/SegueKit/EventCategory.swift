@@ -1,0 +1,6 @@
+/// The subscription category of an event type (docs/PROTOCOL.md "Event types").
+public enum EventCategory: String, Sendable, CaseIterable {
+    case lifecycle, transition, plugin, frame, log
+    /// `events.dropped`: sent to a slow reader whatever it subscribed to.
+    case other
+}
