@@ -36,7 +36,7 @@ extension Daemon {
         }
         guard scheduleAfter != nil else {
             while !check.isFinished { check.step() }
-            return check.report
+            return check.report.json
         }
         try dispatcher.owed.checkRoom("plugins.check")
         dispatcher.deferred = .check(check)
@@ -62,7 +62,7 @@ extension Daemon {
             return
         }
         dispatcher.owed.remove(waiter)
-        dispatcher.owed.answer(waiter, check.report)
+        dispatcher.owed.answer(waiter, check.report.json)
     }
 
     /// Rescans the plugins folder (new and changed files load, deleted ones unload) and reports the events.
