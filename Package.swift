@@ -37,7 +37,7 @@ let package = Package(
         // Pictures of transitions (render.*): filmstrips and property curves as SVG, from recorded timelines.
         .target(name: "SegueRender", dependencies: ["SegueKit", "SegueJSON"]),
         // The only module that touches Lua.
-        .target(name: "SegueLua", dependencies: ["SegueKit", "SegueJSON", "CLuaShim"]),
+        .target(name: "SegueLua", dependencies: ["SegueKit", "CLuaShim"]),
         // The Linux calls the daemon's event loop needs that Swift's Glibc module does not import (epoll and co.).
         .target(name: "CEventLoop"),
         // segue-bench's C reference for the engine's per-frame work (`segue-bench engine`), always -O2.

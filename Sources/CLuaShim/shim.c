@@ -25,7 +25,10 @@ static void *capping_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         return NULL;
     }
     void *p = realloc(ptr, nsize);
-    if (p == NULL) return NULL;
+    if (p == NULL) {
+        sb->memory_errors++;
+        return NULL;
+    }
     if (nsize > old) sb->allocated += nsize - old;
     sb->used = sb->used - old + nsize;
     if (sb->used > sb->peak) sb->peak = sb->used;
@@ -88,39 +91,60 @@ static int traceback_handler(lua_State *L) {
     return 1;
 }
 
+// What stopped a failed call or load: the budget or the clock (the hook set `exhausted`), memory (an allocation
+// was refused during it, whatever the script then made of the error), or the script itself. Not LUA_ERRMEM alone:
+// Lua raises that status for `error("not enough memory")` too.
+static int error_kind_of(segue_sandbox *sb, int status, int exhausted, int memory_errors_before) {
+    if (status == LUA_OK) return SEGUE_ERROR_NONE;
+    if (exhausted == 2) return SEGUE_ERROR_TIMEOUT;
+    if (exhausted) return SEGUE_ERROR_BUDGET;
+    if (sb->memory_errors != memory_errors_before) return SEGUE_ERROR_MEMORY;
+    if (status == LUA_ERRSYNTAX) return SEGUE_ERROR_SYNTAX;
+    return SEGUE_ERROR_RUNTIME;
+}
+
 int segue_pcall(lua_State *L, int nargs, int nresults, int top_level) {
     segue_sandbox *sb = segue_sandbox_of(L);
     int saved_host = sb->host;
+    int memory_errors = sb->memory_errors;
+    top_level = top_level && sb->running == 0;  // a call made from inside another keeps the outer call's budget
     if (top_level) {
         sb->remaining = sb->budget;
         sb->exhausted = 0;
         lua_sethook(L, segue_budget_hook, LUA_MASKCOUNT, sb->hook_step);
         segue_watch_begin(sb, L);
-        sb->running++;
     }
+    sb->running++;
     int base = lua_gettop(L) - nargs;          // index of the function
-    lua_pushcfunction(L, traceback_handler);   // [... f args h]
-    lua_insert(L, base);                       // [... h f args]
+    // The outermost call on the main thread finds the handler at index 1, where segue_newstate left it; any other
+    // call puts one under the function.
+    int handler = (top_level && L == sb->main) ? 1 : 0;
+    if (!handler) {
+        lua_pushcfunction(L, traceback_handler);   // [... f args h]
+        lua_insert(L, base);                       // [... h f args]
+    }
     sb->host = 0;
-    int status = lua_pcall(L, nargs, nresults, base);
+    int status = lua_pcall(L, nargs, nresults, handler ? handler : base);
     sb->host = saved_host;
-    lua_remove(L, base);                       // [... results|message]
+    if (!handler) lua_remove(L, base);         // [... results|message], from index base
+    sb->running--;
     if (top_level) {
-        sb->running--;
         segue_watch_end(sb);
         sb->last_used = sb->budget > 0 ? sb->budget - sb->remaining : 0;
     }
-    if (top_level && sb->exhausted) {
+    int exhausted = sb->exhausted;
+    if (top_level && exhausted) {
         // The call was stopped: make sure what remains on the stack says so, whatever the script made of it.
         if (status == LUA_OK) {
             lua_settop(L, base - 1);
-            lua_pushstring(L, sb->exhausted == 2 ? "call timed out (lua.call_timeout_ms)"
-                                                 : "instruction budget exceeded (lua.instruction_budget)");
+            lua_pushstring(L, exhausted == 2 ? "call timed out (lua.call_timeout_ms)"
+                                             : "instruction budget exceeded (lua.instruction_budget)");
             status = LUA_ERRRUN;
         }
         sb->exhausted = 0;
     }
     if (top_level) lua_sethook(L, segue_budget_hook, LUA_MASKCOUNT, sb->hook_step);
+    sb->error_kind = error_kind_of(sb, status, exhausted, memory_errors);
     return status;
 }
 
@@ -175,6 +199,7 @@ static const char *read_piece(lua_State *L, void *ud, size_t *size) {
 int segue_loadtext(lua_State *L, const char *text, size_t len, const char *chunkname) {
     segue_sandbox *sb = segue_sandbox_of(L);
     int saved_host = sb->host;
+    int memory_errors = sb->memory_errors;
     int top_level = sb->running == 0;
     if (top_level) {
         sb->remaining = sb->budget;
@@ -185,11 +210,13 @@ int segue_loadtext(lua_State *L, const char *text, size_t len, const char *chunk
     piece_reader r = {text, len, 0, 0, 0};
     int status = lua_load(L, read_piece, &r, chunkname, "t");
     sb->host = saved_host;
+    int exhausted = sb->exhausted;
     if (top_level) {
         segue_watch_end(sb);
         sb->exhausted = 0;
         lua_sethook(L, segue_budget_hook, LUA_MASKCOUNT, sb->hook_step);
     }
+    sb->error_kind = error_kind_of(sb, status, exhausted, memory_errors);
     return status;
 }
 
@@ -357,6 +384,9 @@ lua_State *segue_newstate(size_t memory_limit, long long instruction_budget) {
         return NULL;
     }
     sb->host = 0;
+    // The traceback handler of every top-level call, kept at index 1 of the main thread's stack for the state's
+    // life (nothing below it is ever popped: host code restores the top it found).
+    lua_pushcfunction(L, traceback_handler);
     // Threads inherit the creating thread's hook, so coroutines are budgeted too.
     sb->main = L;
     lua_sethook(L, segue_budget_hook, LUA_MASKCOUNT, sb->hook_step);

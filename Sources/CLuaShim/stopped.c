@@ -137,7 +137,7 @@ static int wrapped(lua_State *L) {
         mark_if_stopped(L, lua_upvalueindex(1), co);
         segue_charge(L, 0);  // raises when the call was stopped
         if (!is_stopped(L, lua_upvalueindex(1))) {
-            status = lua_resetthread(co);  // closes its to-be-closed variables
+            status = segue_closethread(co, L);  // closes its to-be-closed variables
             lua_xmove(co, L, 1);
         }
     }

@@ -70,20 +70,27 @@ static void *watch_loop(void *arg) {
             if (!__atomic_load_n(&sb->active, __ATOMIC_ACQUIRE)) continue;
             any_active = 1;
             long long seq = __atomic_load_n(&sb->call_seq, __ATOMIC_ACQUIRE);
-            long long started = __atomic_load_n(&sb->started_ns, __ATOMIC_ACQUIRE);
-            if (now - started < (long long)sb->timeout_ms * 1000000LL) continue;
+            // The engine thread reads no clock per call: a call is timed from the first scan that sees it running
+            // (at most one tick after it started), so it is stopped between 1× its timeout and that plus two ticks.
+            if (seq != sb->seen_seq) {
+                sb->seen_seq = seq;
+                sb->seen_ns = now;
+                continue;
+            }
+            if (now - sb->seen_ns < (long long)sb->timeout_ms * 1000000LL) continue;
             if (__atomic_load_n(&sb->interrupt_seq, __ATOMIC_ACQUIRE) == seq) continue;
             __atomic_store_n(&sb->interrupt_seq, seq, __ATOMIC_RELEASE);
             __atomic_add_fetch(&sb->timeouts, 1, __ATOMIC_RELAXED);
             // The thread is inside the call (active), so it is alive; the registry lock keeps the state open.
             pthread_kill((pthread_t)sb->thread, SEGUE_WATCH_SIGNAL);
         }
-        // Look again a few times per period: a call is stopped between 1× and 1.25× its timeout. After a quarter of
-        // a second with no call at all, look only every 250 ms (an idle daemon should not wake 40 times a second);
-        // the first call after such a pause is then stopped within its timeout + 250 ms.
+        // Look again a few times per period: a call is stopped between 1× and 1.25× its timeout (a tick of an
+        // eighth, two ticks at most past it). After a quarter of a second with no call at all, look only every
+        // 250 ms (an idle daemon should not wake 40 times a second); the first call after such a pause is then
+        // stopped within its timeout + 250 ms + a tick.
         quiet_scans = (!any_active && calls == last_calls) ? quiet_scans + 1 : 0;
         last_calls = calls;
-        long long tick_ms = min_timeout_ms / 4;
+        long long tick_ms = min_timeout_ms / 8;
         if (tick_ms < 2) tick_ms = 2;
         if (tick_ms > 50) tick_ms = 50;
         if (quiet_scans * tick_ms >= 250) tick_ms = 250;
@@ -152,7 +159,6 @@ void segue_watch_begin(segue_sandbox *sb, lua_State *L) {
     sb->thread = (unsigned long)pthread_self();
     sb->outer = running_sandbox;  // a call into another plugin's state from inside a host function nests
     running_sandbox = sb;
-    __atomic_store_n(&sb->started_ns, monotonic_ns(), __ATOMIC_RELEASE);
     __atomic_store_n(&sb->active, 1, __ATOMIC_RELEASE);
 }
 

@@ -36,7 +36,7 @@ extension Daemon {
         }
         guard scheduleAfter != nil else {
             while !check.isFinished { check.step() }
-            return check.report
+            return check.report.json
         }
         try dispatcher.owed.checkRoom("plugins.check")
         dispatcher.deferred = .check(check)
@@ -62,7 +62,7 @@ extension Daemon {
             return
         }
         dispatcher.owed.remove(waiter)
-        dispatcher.owed.answer(waiter, check.report)
+        dispatcher.owed.answer(waiter, check.report.json)
     }
 
     /// Rescans the plugins folder (new and changed files load, deleted ones unload) and reports the events.
@@ -72,29 +72,17 @@ extension Daemon {
     }
 
     /// Applies a batch from the watcher (on the event loop).
-    public func pluginFilesChanged(_ batch: PluginWatcher.Batch) {
+    func pluginFilesChanged(_ batch: PluginWatcher.Batch) {
         pluginService.filesChanged(batch)
     }
 
-    /// Starts watching the plugins folder with inotify; batches hop onto the loop through `post`.
-    public func startWatchingPlugins(post: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
-        let ref = WeakDaemon(daemon: self)
-        pluginService.startWatching(config.pluginsDir) { batch in
-            post { ref.daemon?.pluginFilesChanged(batch) }
-        }
+    /// Starts watching the plugins folder with inotify on the server's event loop (the descriptor is in its epoll
+    /// set; batches are delivered there). Without a loop (in-process tests) nothing is watched.
+    func startWatchingPlugins() {
+        pluginService.startWatching(config.pluginsDir) { [weak self] batch in self?.pluginFilesChanged(batch) }
     }
 
     public func stopWatchingPlugins() {
         pluginService.stopWatching()
     }
-}
-
-/// The server's scheduler (thread-safe: `SocketLoop.scheduleFromAnyThread`), callable from the watcher's thread.
-struct UncheckedScheduler: @unchecked Sendable {
-    let schedule: (Int64, @escaping () -> Void) -> Void
-}
-
-/// The watcher's way back to the daemon, without keeping it alive.
-struct WeakDaemon: @unchecked Sendable {
-    weak var daemon: Daemon?
 }

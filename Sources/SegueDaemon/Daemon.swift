@@ -102,11 +102,8 @@ public final class Daemon: EventSink, @unchecked Sendable {
         pluginService.reportFolder(config.pluginsDir)
         _ = pluginService.loadAll()
         state = .running
-        // Hot reload: the watcher's batches land on the loop through the same scheduler timers use.
-        if let schedule = scheduleAfter {
-            let post = UncheckedScheduler(schedule: schedule)
-            startWatchingPlugins { work in post.schedule(0, work) }
-        }
+        // Hot reload: the folder's inotify descriptor is watched on the server's loop (none in in-process tests).
+        startWatchingPlugins()
     }
 
     // MARK: Connections
@@ -240,7 +237,8 @@ public final class Daemon: EventSink, @unchecked Sendable {
         return scene
     }
 
-    /// Realtime scenes: moves the clock to the wall time elapsed (times the scene's speed).
+    /// Realtime scenes: moves the clock to the wall time elapsed (times the scene's speed); the server's frame grid
+    /// ticks every scene due, and the loop's flush point writes their output once.
     public func tickRealtime(_ scene: Scene, elapsedNanoseconds: Int64) {
         confinement.check()
         guard scenes.holds(scene) else { return }

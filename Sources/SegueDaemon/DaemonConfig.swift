@@ -15,9 +15,11 @@ public struct DaemonConfig: Sendable {
     public var logLevel: String = "info"
     /// `[daemon] log_format`: text or json (text).
     public var logFormat: String = "text"
-    /// `[daemon] spin_us`: after serving a request, how long the event loop polls for the next one before it sleeps
-    /// (50; 0 never polls). Halves a one-connection round trip on an otherwise idle machine.
-    public var spinMicroseconds = 50
+    /// `[daemon] spin_us`: the window of the event loop's adaptive spin — after serving a request it polls for the
+    /// next one for up to this long before it sleeps, but only while requests have been arriving within the window
+    /// (`SpinGauge`). 0 (the default) never polls: measured against Redis, a one-connection client's turnaround is
+    /// longer than any window that pays, so spinning bought speed with CPU per request (README, "Performance").
+    public var spinMicroseconds = 0
     /// `[daemon] stall_timeout_ms`: when the event loop has not come back for this long, the stall detector names
     /// what it was running and ends the process with status 70, for a supervisor to restart it (10000).
     public var stallTimeoutMs = 10_000

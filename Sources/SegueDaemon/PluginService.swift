@@ -12,12 +12,15 @@ import SegueLua
 /// (`plugin.loaded`, `plugin.failed`, …) handed to `publish` as they happen, and the inotify watcher whose batches
 /// the loop applies.
 ///
-/// Everything that changes the host runs on the daemon's event loop; the watcher only says which files changed.
+/// Everything that changes the host runs on the daemon's event loop, the watcher included (its inotify descriptor
+/// is in the loop's epoll set); the watcher only says which files changed.
 /// The `plugins.*` handlers (Daemon+Plugins.swift) and `daemon.reload` call it.
 final class PluginService {
     let host: PluginHost
     private let logger: Logger
     private var watcher: PluginWatcher?
+    /// The event loop the watcher runs on (the server sets it before the daemon starts; in-process tests have none).
+    weak var loop: SocketLoop?
     /// Where the folder's events go, in order (the daemon: its log and its subscribers).
     var publish: (PluginEvent) -> Void = { _ in }
     private let confinement: LoopConfinement
@@ -59,11 +62,13 @@ final class PluginService {
         return events
     }
 
-    /// Starts watching `directory` with inotify; batches hop onto the loop through `post`. A folder that cannot be
-    /// watched is logged and hot reload is off (SIGHUP and plugins.reload still rescan).
-    func startWatching(_ directory: String, post: @escaping @Sendable (PluginWatcher.Batch) -> Void) {
+    /// Starts watching `directory` with inotify on `loop` (the descriptor in its epoll set, `deliver` called there);
+    /// nothing without a loop. A folder that cannot be watched is logged and hot reload is off (SIGHUP and
+    /// plugins.reload still rescan).
+    func startWatching(_ directory: String, deliver: @escaping (PluginWatcher.Batch) -> Void) {
         stopWatching()
-        let watcher = PluginWatcher(directory: directory, deliver: post)
+        guard let loop else { return }
+        let watcher = PluginWatcher(directory: directory, loop: loop, deliver: deliver)
         // A folder that is not there has been reported already (reportFolder).
         if watcher == nil, FileSystem.isDirectory(directory) {
             logger.warning("cannot watch the plugins folder with inotify: hot reload is off",

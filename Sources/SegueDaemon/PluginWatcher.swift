@@ -1,38 +1,52 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
+import CEventLoop
 import SegueLua
 
-/// Watches the plugins folder with inotify (not polling) and reports which plugin files changed, debounced.
+/// Watches the plugins folder with inotify (not polling) and reports which plugin files changed, debounced — on the
+/// daemon's event loop: the inotify descriptor is one more descriptor in the loop's epoll set and the debounce is a
+/// loop timer, so there is no watcher thread and `deliver` runs on the loop like every request.
 ///
-/// A dedicated thread blocks in `poll` on the inotify descriptor and a stop pipe. Names of `*.lua` files that were
-/// written and closed, renamed into or out of the folder, deleted or chmod'ed are collected; once no event has come
-/// for `quiet` (40 ms) — or `maxDelay` (150 ms) after the first one, so a constant stream cannot starve it — the batch
-/// is handed to `deliver`, which the daemon hops onto its event loop. Editors that save through a temporary file and
-/// a rename (vim's default) produce one `IN_MOVED_TO` for the real name, and their temporary names are ignored.
-/// `IN_Q_OVERFLOW` (the kernel dropped events) asks for a full rescan. The watcher never touches the plugin host.
-public final class PluginWatcher: @unchecked Sendable {
+/// Names of `*.lua` files that were written and closed, renamed into or out of the folder, deleted or chmod'ed are
+/// collected; once no event has come for `quiet` (40 ms) — or `maxDelay` (150 ms) after the first one, so a constant
+/// stream cannot starve it — the batch is handed to `deliver`. Editors that save through a temporary file and a
+/// rename (vim's default) produce one `IN_MOVED_TO` for the real name, and their temporary names are ignored.
+/// `IN_Q_OVERFLOW` (the kernel dropped events) asks for a full rescan; so does the folder coming back after it was
+/// deleted or moved away (looked for every 200 ms meanwhile). The watcher never touches the plugin host.
+///
+/// Loop-confined: made, fed and stopped on the loop's thread (or before the loop runs).
+final class PluginWatcher: LoopHandler {
     /// What changed: file paths, or `rescan` when the whole folder must be looked at again.
-    public struct Batch: Sendable {
-        public var paths: [String]
-        public var rescan: Bool
+    struct Batch: Sendable {
+        var paths: [String]
+        var rescan: Bool
     }
 
-    public let directory: String
-    private let deliver: @Sendable (Batch) -> Void
+    let directory: String
+    private let loop: SocketLoop
+    private let deliver: (Batch) -> Void
     private var inotifyFD: Int32 = -1
-    private var stopPipe: (read: Int32, write: Int32) = (-1, -1)
+    private var token: UInt64 = 0
     private let quietNs: Int64
     private let maxDelayNs: Int64
-    private let done = DispatchSemaphore(value: 0)
-    private var running = false
+    private var pending: [String] = []
+    private var rescan = false
+    /// When the batch's first and latest relevant events came (monotonic ns).
+    private var firstAt: Int64 = 0
+    private var lastAt: Int64 = 0
+    /// False while the folder is gone (deleted or moved away): `rewatch` looks for it again.
+    private var watching = true
+    /// The debounce timer (when a batch is pending) and the timer looking for a vanished folder.
+    private var deliverTimer: LoopTimer?
+    private var rewatchTimer: LoopTimer?
+    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
-    /// Starts watching; nil (with `errno` set) when inotify cannot watch the folder.
-    public init?(
-        directory: String, quietMs: Int = 40, maxDelayMs: Int = 150, deliver: @escaping @Sendable (Batch) -> Void
-    ) {
+    /// Starts watching on `loop`; nil (with `errno` set) when inotify cannot watch the folder.
+    init?(directory: String, loop: SocketLoop, quietMs: Int = 40, maxDelayMs: Int = 150,
+          deliver: @escaping (Batch) -> Void) {
         self.directory = directory
+        self.loop = loop
         self.deliver = deliver
         self.quietNs = Int64(quietMs) * 1_000_000
         self.maxDelayNs = Int64(maxDelayMs) * 1_000_000
@@ -42,23 +56,13 @@ public final class PluginWatcher: @unchecked Sendable {
             close(fd)
             return nil
         }
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else {
+        inotifyFD = fd
+        guard let token = loop.register(self, fd: fd, events: .readable) else {
             close(fd)
+            inotifyFD = -1
             return nil
         }
-        for p in fds {
-            _ = fcntl(p, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(p, F_SETFL, O_NONBLOCK)
-        }
-        inotifyFD = fd
-        stopPipe = (fds[0], fds[1])
-        running = true
-        let thread = DispatchQueue(label: "segued.plugin-watcher")
-        thread.async { [self] in
-            self.run()
-            self.done.signal()
-        }
+        self.token = token
     }
 
     /// Whether the folder's entry `name` is a regular file itself (`lstat`: a link is not one).
@@ -72,107 +76,107 @@ public final class PluginWatcher: @unchecked Sendable {
     static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ATTRIB | IN_CREATE)
         | UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
 
-    /// Stops the thread and closes the descriptors; waits for the thread to end.
-    public func stop() {
-        guard running else { return }
-        running = false
-        var byte: UInt8 = 1
-        _ = write(stopPipe.write, &byte, 1)
-        done.wait()
+    /// Stops watching: the descriptor leaves the loop and is closed; a pending batch is dropped.
+    func stop() {
+        guard inotifyFD >= 0 else { return }
+        loop.unregister(fd: inotifyFD, token: token)
         close(inotifyFD)
-        close(stopPipe.read)
-        close(stopPipe.write)
+        inotifyFD = -1
+        deliverTimer?.cancel()
+        rewatchTimer?.cancel()
+        deliverTimer = nil
+        rewatchTimer = nil
+        pending.removeAll()
+        rescan = false
     }
 
     deinit { stop() }
 
-    private func run() {
-        var pending: [String] = []
-        var rescan = false
-        var firstAt: Int64 = 0
-        var lastAt: Int64 = 0
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        var watching = true
-        while true {
-            var timeout: Int32 = -1
-            if !watching {
-                // The folder was deleted or moved away (rm -rf and a fresh copy, a checkout): watch the new one as
-                // soon as it exists, then rescan it.
-                if inotify_add_watch(inotifyFD, directory, PluginWatcher.mask) >= 0 {
-                    watching = true
-                    rescan = true
-                    if firstAt == 0 || pending.isEmpty { firstAt = FileSystem.monotonicNanoseconds() }
-                    lastAt = FileSystem.monotonicNanoseconds()
-                } else {
-                    timeout = 200
-                }
-            }
-            if !pending.isEmpty || rescan {
-                let now = FileSystem.monotonicNanoseconds()
-                let due = min(lastAt + quietNs, firstAt + maxDelayNs)
-                if now >= due {
-                    deliver(Batch(paths: pending, rescan: rescan))
-                    pending.removeAll()
-                    rescan = false
-                    continue
-                }
-                let wait = Int32(max(1, (due - now + 999_999) / 1_000_000))
-                timeout = timeout < 0 ? wait : min(timeout, wait)
-            }
-            var fds = [
-                pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0),
-            ]
-            let ready = poll(&fds, 2, timeout)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            if fds[1].revents != 0 { return }
-            guard fds[0].revents != 0 else { continue }
-            let n = buffer.withUnsafeMutableBytes { read(inotifyFD, $0.baseAddress, $0.count) }
-            guard n > 0 else { continue }
-            let now = FileSystem.monotonicNanoseconds()
-            let wasEmpty = pending.isEmpty && !rescan
-            var offset = 0
-            while offset + 16 <= n {
-                let mask = buffer.withUnsafeBytes { $0.load(fromByteOffset: offset + 4, as: UInt32.self) }
-                let length = Int(buffer.withUnsafeBytes { $0.load(fromByteOffset: offset + 12, as: UInt32.self) })
-                let nameBytes = Array(buffer[(offset + 16)..<min(offset + 16 + length, n)].prefix { $0 != 0 })
-                offset += 16 + length
-                var relevant = false
-                if mask & UInt32(IN_Q_OVERFLOW) != 0 || mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
-                    rescan = true
-                    relevant = true
-                    if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
-                        watching = false
-                        if mask & UInt32(IN_MOVE_SELF) != 0 {
-                            // A moved folder keeps its watch under its new name: drop it, wait for the path.
-                            let wd = buffer.withUnsafeBytes { $0.load(fromByteOffset: offset - 16 - length, as: Int32.self) }
-                            inotify_rm_watch(inotifyFD, wd)
-                        }
-                    }
-                } else if PluginHost.isPluginFileName(bytes: nameBytes) {
-                    // IN_CREATE alone is a regular file still being written: IN_CLOSE_WRITE follows. A directory, a
-                    // FIFO, a socket or a symbolic link gets none, so it is looked at now (lstat opens nothing).
-                    if mask & UInt32(IN_CREATE) == 0 || mask & UInt32(IN_ISDIR) != 0
-                        || !PluginWatcher.isRegularEntry(directory, nameBytes)
-                    {
-                        guard let name = FileSystem.validText(nameBytes) else {
-                            // A name that is not UTF-8 has no path the host can take: it looks at the whole folder.
-                            rescan = true
-                            relevant = true
-                            lastAt = now
-                            continue
-                        }
-                        let path = directory + "/" + name
-                        if !pending.contains(path) { pending.append(path) }
-                        relevant = true
-                    }
-                }
-                if relevant { lastAt = now }
-            }
-            if wasEmpty && (!pending.isEmpty || rescan) { firstAt = now }
+    /// The inotify descriptor is readable: take one read's worth of events (level-triggered: more wakes us again).
+    func ready(_ events: LoopEvents) {
+        guard inotifyFD >= 0 else { return }
+        let n = buffer.withUnsafeMutableBytes { read(inotifyFD, $0.baseAddress, $0.count) }
+        guard n > 0 else { return }
+        let now = FileSystem.monotonicNanoseconds()
+        let wasEmpty = pending.isEmpty && !rescan
+        var offset = 0
+        while offset + 16 <= n {
+            let mask = buffer.withUnsafeBytes { $0.load(fromByteOffset: offset + 4, as: UInt32.self) }
+            let length = Int(buffer.withUnsafeBytes { $0.load(fromByteOffset: offset + 12, as: UInt32.self) })
+            let nameBytes = Array(buffer[(offset + 16)..<min(offset + 16 + length, n)].prefix { $0 != 0 })
+            let descriptor = buffer.withUnsafeBytes { $0.load(fromByteOffset: offset, as: Int32.self) }
+            offset += 16 + length
+            if take(mask: mask, name: nameBytes, descriptor: descriptor) { lastAt = now }
         }
+        if wasEmpty && (!pending.isEmpty || rescan) { firstAt = now }
+        scheduleDelivery()
+    }
+
+    /// One inotify event: true when it matters to the plugin host.
+    private func take(mask: UInt32, name: [UInt8], descriptor: Int32) -> Bool {
+        let selfGone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
+        if mask & UInt32(IN_Q_OVERFLOW) != 0 || mask & selfGone != 0 {
+            rescan = true
+            if mask & selfGone != 0 {
+                // The folder was deleted or moved away (rm -rf and a fresh copy, a checkout): watch the new one as
+                // soon as it exists, then rescan it. A moved folder keeps its watch under its new name: drop it.
+                if mask & UInt32(IN_MOVE_SELF) != 0 { inotify_rm_watch(inotifyFD, descriptor) }
+                watching = false
+                rewatch()
+            }
+            return true
+        }
+        guard PluginHost.isPluginFileName(bytes: name) else { return false }
+        // IN_CREATE alone is a regular file still being written: IN_CLOSE_WRITE follows. A directory, a FIFO, a
+        // socket or a symbolic link gets none, so it is looked at now (lstat opens nothing).
+        guard mask & UInt32(IN_CREATE) == 0 || mask & UInt32(IN_ISDIR) != 0
+            || !PluginWatcher.isRegularEntry(directory, name)
+        else { return false }
+        guard let text = FileSystem.validText(name) else {
+            // A name that is not UTF-8 has no path the host can take: it looks at the whole folder.
+            rescan = true
+            return true
+        }
+        let path = directory + "/" + text
+        if !pending.contains(path) { pending.append(path) }
+        return true
+    }
+
+    /// While the folder is gone: looks for it now and every 200 ms until it is back.
+    private func rewatch() {
+        guard !watching, inotifyFD >= 0 else { return }
+        if inotify_add_watch(inotifyFD, directory, PluginWatcher.mask) >= 0 {
+            watching = true
+            let now = FileSystem.monotonicNanoseconds()
+            if firstAt == 0 || pending.isEmpty { firstAt = now }
+            rescan = true
+            lastAt = now
+            scheduleDelivery()
+            return
+        }
+        rewatchTimer?.cancel()
+        rewatchTimer = loop.schedule(in: 200_000_000) { [weak self] in self?.rewatch() }
+    }
+
+    /// Points the debounce timer at when the pending batch is due: `quiet` after its latest event, at most
+    /// `maxDelay` after its first.
+    private func scheduleDelivery() {
+        guard !pending.isEmpty || rescan else { return }
+        let due = min(lastAt + quietNs, firstAt + maxDelayNs)
+        deliverTimer?.cancel()
+        deliverTimer = loop.schedule(in: due - FileSystem.monotonicNanoseconds()) { [weak self] in
+            self?.deliverIfDue()
+        }
+    }
+
+    private func deliverIfDue() {
+        deliverTimer = nil
+        guard !pending.isEmpty || rescan else { return }
+        let due = min(lastAt + quietNs, firstAt + maxDelayNs)
+        guard FileSystem.monotonicNanoseconds() >= due else { return scheduleDelivery() }
+        let batch = Batch(paths: pending, rescan: rescan)
+        pending.removeAll()
+        rescan = false
+        deliver(batch)
     }
 }

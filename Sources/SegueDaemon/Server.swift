@@ -28,8 +28,8 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
     private var bound: BoundSocket?
     private var listenerToken: UInt64 = 0
     private var children: [ObjectIdentifier: SocketConnection] = [:]
-    /// Realtime scenes' tick timers, the wall time of the last tick, and the scene time the wall clock has reached.
-    private var realtime: [String: (timer: LoopTimer, lastWall: Int64, target: Double)] = [:]
+    /// Realtime scenes, one frame grid (and one loop timer) per frame rate.
+    private var frameGrids: [Int: FrameGrid] = [:]
     private var signalSources: [any DispatchSourceSignal] = []
     private var stopping = false
     /// `sd_notify` to systemd (nil when `NOTIFY_SOCKET` is unset), and the timer sending `WATCHDOG=1`.
@@ -105,6 +105,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         // one until `waitUntilStopped()` runs it, so the daemon is still confined to one thread at a time.
         daemon.realtimeDriver = self
         let loop = self.loop
+        daemon.pluginService.loop = loop
         daemon.scheduleAfter = { nanoseconds, action in loop.scheduleFromAnyThread(in: nanoseconds, action) }
         daemon.onShutdownRequest = { [weak self] in
             // After the response to daemon.shutdown has been written.
@@ -396,8 +397,8 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
             if let bound { Server.removeSocketFile(bound) }
         }
         daemon.stop()
-        for (_, entry) in realtime { entry.timer.cancel() }
-        realtime.removeAll()
+        for (_, grid) in frameGrids { grid.timer?.cancel() }
+        frameGrids.removeAll()
         for child in Array(children.values) { child.closeAfterWriting() }
         if children.isEmpty { return finishStopping() }
         // docs/DESIGN.md §4: exit within 2 s. Closing normally takes microseconds; this bounds it whatever a peer does.
@@ -433,26 +434,34 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
 
     // MARK: RealtimeDriver
 
-    /// Ticks a realtime scene on its frame grid, like a display link: each tick advances the scene to the last frame
-    /// boundary the wall clock (times the scene's speed) has passed — one `frame` event per frame, and after a late
-    /// wake-up one per frame missed, never an extra one between frames.
+    /// Ticks a realtime scene on its frame rate's grid (`FrameGrid`), like a display link: one loop timer per frame
+    /// rate whatever the number of scenes; each tick advances every scene on the grid to the last frame boundary
+    /// the wall clock (times the scene's speed) has passed — one `frame` event per frame, and after a late wake-up
+    /// one per frame missed, never an extra one between frames. Their output goes out at the loop's one flush point.
     public func start(scene: Scene, daemon: Daemon) {
-        let interval = Int64(1_000_000_000 / scene.fps)
-        let id = scene.id
-        let timer = loop.schedule(in: interval, every: interval) { [weak self, weak scene] in
-            guard let self, let scene, var entry = self.realtime[id] else { return }
-            let wall = FileSystem.monotonicNanoseconds()
-            entry.target += Double(wall - entry.lastWall) * scene.speed
-            entry.lastWall = wall
-            self.realtime[id] = entry
-            let frame = scene.frameTime(Int64((entry.target * Double(scene.fps) / 1e9).rounded(.down)))
-            if frame > scene.now { daemon.tickRealtime(scene, elapsedNanoseconds: frame) }
+        let now = FileSystem.monotonicNanoseconds()
+        let grid: FrameGrid
+        if let existing = frameGrids[scene.fps] {
+            grid = existing
+        } else {
+            grid = FrameGrid(fps: scene.fps, now: now)
+            frameGrids[scene.fps] = grid
+            grid.timer = loop.schedule(in: grid.interval, every: grid.interval) { [weak grid, weak daemon] in
+                guard let grid, let daemon else { return }
+                grid.tick(wall: grid.gridTime(at: FileSystem.monotonicNanoseconds())) { scene, frame in
+                    daemon.tickRealtime(scene, elapsedNanoseconds: frame)
+                }
+            }
         }
-        realtime[id] = (timer, FileSystem.monotonicNanoseconds(), Double(scene.now))
+        grid.add(scene, now: now)
     }
 
     public func stop(scene: Scene) {
-        realtime[scene.id]?.timer.cancel()
-        realtime[scene.id] = nil
+        guard let grid = frameGrids[scene.fps] else { return }
+        grid.remove(id: scene.id)
+        if grid.isEmpty {
+            grid.timer?.cancel()
+            frameGrids[scene.fps] = nil
+        }
     }
 }

@@ -26,7 +26,8 @@ public final class LoopTimer {
 }
 
 /// The daemon's event loop: one thread, level-triggered epoll over the listening socket and every connection, a
-/// timerfd for timers and an eventfd for work handed over from other threads (signals, the plugin watcher).
+/// timerfd for timers, the plugins folder's inotify descriptor (`PluginWatcher`) and an eventfd for work handed over
+/// from other threads (signals).
 ///
 /// Hand-written instead of SwiftNIO's `MultiThreadedEventLoopGroup` because the request path is the hot path of
 /// docs/DESIGN.md §5's ping target: a bare NIO echo server already spends ~1.9 µs of CPU per round trip where Redis
@@ -47,8 +48,14 @@ final class SocketLoop: @unchecked Sendable {
     private let inbox = Mutex<(work: [@Sendable () -> Void], wakePending: Bool)>(([], false))
     private let stopFlag = Atomic<Bool>(false)
     private let loopThread = Atomic<UInt>(0)
-    /// How long the loop polls for the next request after serving one before it sleeps (0: never; `daemon.spin_us`).
-    @exclusivity(unchecked) var spinNanoseconds: Int64 = 0
+    /// The window of the adaptive spin (`daemon.spin_us`; 0: never spin): after a turn that served a connection,
+    /// the loop polls for the next request for up to this long before it sleeps — but only while requests have been
+    /// coming within the window (`SpinGauge`).
+    @exclusivity(unchecked) var spinNanoseconds: Int64 = 0 {
+        didSet { spinGauge = SpinGauge(window: spinNanoseconds) }
+    }
+    /// How soon after a served turn the next request has been coming: decides whether to spin.
+    @exclusivity(unchecked) private(set) var spinGauge = SpinGauge(window: 0)
     /// Told of every turn, and of every sleep in `epoll_wait` (the stall detector watches it).
     let heartbeat = LoopHeartbeat()
     /// Writes out what the connections have queued (`Daemon.flushPending`, the one place their bytes go out): the
@@ -147,14 +154,16 @@ final class SocketLoop: @unchecked Sendable {
             heartbeat.beat()
             armTimer()
             var count: Int32 = 0
-            if busy, spinNanoseconds > 0 {
-                // Right after serving a request the next one usually follows within tens of microseconds: poll for
-                // it a little (yielding the core to anyone runnable) before sleeping, so it does not also pay for
-                // waking an idle core.
-                // Under load the first look finds work: the clock is read only when it did not.
+            // When the last turn served a connection, the time it ended (the gauge measures the gap from there).
+            let measuring = busy && spinGauge.isOn
+            let servedAt = measuring ? FileSystem.monotonicNanoseconds() : 0
+            if measuring, spinGauge.shouldSpin {
+                // Requests have been coming within the window: poll for the next one a little (yielding the core to
+                // anyone runnable) before sleeping, so it does not also pay for waking an idle core. Under load the
+                // first look finds work.
                 count = poll(&events)
                 if count == 0 {
-                    let until = FileSystem.monotonicNanoseconds() + spinNanoseconds
+                    let until = servedAt + spinNanoseconds
                     repeat {
                         sched_yield()
                         count = poll(&events)
@@ -165,6 +174,12 @@ final class SocketLoop: @unchecked Sendable {
                 heartbeat.sleeping()
                 count = poll(&events, timeoutMs: -1)
                 heartbeat.beat()
+            }
+            if measuring {
+                // Only a connection's readiness is a request arriving; a timer or a hand-over says nothing of it.
+                var served = false
+                for i in 0..<Int(max(0, count)) where events[i].token > SocketLoop.timerToken { served = true }
+                if served { spinGauge.record(gap: FileSystem.monotonicNanoseconds() - servedAt) }
             }
             busy = false
             var woken = false
@@ -208,8 +223,10 @@ final class SocketLoop: @unchecked Sendable {
             timers.popFirst()
             guard let action = timer.action else { continue }
             if timer.interval > 0 {
-                // Like a repeated task: the next deadline is a whole interval after this one, never in the past.
-                timer.deadline = max(timer.deadline + timer.interval, now + 1)
+                // On its grid: the next deadline is a whole number of intervals after this one, the first not yet
+                // passed (a late turn skips the grid times it missed rather than moving the grid).
+                let missed = (now - timer.deadline) / timer.interval
+                timer.deadline += (missed + 1) * timer.interval
                 timers.push(timer)
             } else {
                 timer.action = nil

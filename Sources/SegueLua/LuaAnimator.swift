@@ -9,7 +9,7 @@ final class LuaAnimator: Animator {
 
     /// The contexts this animator handed to Lua: forgotten when it goes away, even when `ended` never reaches it
     /// (a failed-over transition ends with the default animator), so the instance keeps no context alive.
-    private var handedOut: Set<ObjectIdentifier> = []
+    @exclusivity(unchecked) private var handedOut: Set<ObjectIdentifier> = []
 
     init(name: String, instance: PluginInstance, ref: Int32) {
         self.name = name
@@ -21,21 +21,27 @@ final class LuaAnimator: Animator {
         for key in handedOut { instance.forgetContext(key) }
     }
 
+    /// Pushes the context's proxy; remembers a context this state did not know yet, to forget it later.
+    @inline(__always)
     private func push(_ context: TransitionContext) {
-        handedOut.insert(ObjectIdentifier(context))
-        instance.pushContext(context)
+        if instance.pushContext(context) { handedOut.insert(ObjectIdentifier(context)) }
     }
 
+    // Each call: the field looked up by its interned key (the plugin may replace its functions), the transition's
+    // cached context proxy, the call's stall-detector number from the instance's cache, one `segue_pcall`.
     func transitionDuration(using context: TransitionContext) throws(AnimatorFault) -> Double {
         let state = instance.state
         let base = state.top
         defer { state.setTop(base) }
-        switch instance.pushField(ref, "duration") {
+        switch instance.pushField(ref, .duration) {
         case LUA_TNUMBER:
             return state.number(at: -1) ?? 0
         case LUA_TFUNCTION:
+            let activity = instance.activityNumber(.duration, at: -1)
             push(context)
-            if let error = instance.callPlugin(args: 1, results: 1, function: "duration") { throw AnimatorFault("duration: \(error.message)") }
+            if let error = instance.callPlugin(args: 1, results: 1, activity: activity) {
+                throw AnimatorFault("duration: \(error.message)")
+            }
             guard let duration = state.number(at: -1) else {
                 throw AnimatorFault("duration(ctx) must return a number of seconds, got \(state.typeName(at: -1))")
             }
@@ -49,11 +55,14 @@ final class LuaAnimator: Animator {
         let state = instance.state
         let base = state.top
         defer { state.setTop(base) }
-        guard instance.pushField(ref, "animate") == LUA_TFUNCTION else {
+        guard instance.pushField(ref, .animate) == LUA_TFUNCTION else {
             throw AnimatorFault("the animator has no animate function")
         }
+        let activity = instance.activityNumber(.animate, at: -1)
         push(context)
-        if let error = instance.callPlugin(args: 1, results: 0, function: "animate") { throw AnimatorFault("animate: \(error.message)") }
+        if let error = instance.callPlugin(args: 1, results: 0, activity: activity) {
+            throw AnimatorFault("animate: \(error.message)")
+        }
     }
 
     func animationEnded(_ completed: Bool, context: TransitionContext) throws(AnimatorFault) {
@@ -64,8 +73,11 @@ final class LuaAnimator: Animator {
             instance.forgetContext(context)
             handedOut.remove(ObjectIdentifier(context))
         }
-        guard instance.pushField(ref, "ended") == LUA_TFUNCTION else { return }
+        guard instance.pushField(ref, .ended) == LUA_TFUNCTION else { return }
+        let activity = instance.activityNumber(.ended, at: -1)
         state.push(completed)
-        if let error = instance.callPlugin(args: 1, results: 0, function: "ended") { throw AnimatorFault("ended: \(error.message)") }
+        if let error = instance.callPlugin(args: 1, results: 0, activity: activity) {
+            throw AnimatorFault("ended: \(error.message)")
+        }
     }
 }

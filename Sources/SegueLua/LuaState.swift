@@ -1,9 +1,42 @@
 import CLuaShim
 
-/// What a Lua call returned when it failed: the message (with traceback).
+/// What a Lua call returned when it failed: what stopped it and the message (with traceback).
 public struct LuaError: Error, Sendable, CustomStringConvertible {
+    /// What ended a call, as the shim knows it (never read from the message's text).
+    public enum Kind: Sendable, Equatable {
+        /// The script (or a host function it called) raised an error.
+        case runtime
+        /// The chunk did not compile.
+        case syntax
+        /// The state's memory cap refused an allocation during the call.
+        case memory
+        /// The instruction budget was spent (per call, or the plugin's budgets for one instant of its clock).
+        case budget
+        /// The wall-clock backstop stopped the call.
+        case timeout
+        /// The plugin is disabled in this scene (too many of its calls were stopped): the call did not run.
+        case disabled
+
+        /// Whether the call was stopped by a limit (budget, clock or memory): what quarantines a plugin.
+        public var isRunaway: Bool { self == .budget || self == .timeout || self == .memory }
+
+        init(shim kind: Int32) {
+            switch UInt32(bitPattern: kind) {
+            case SEGUE_ERROR_SYNTAX.rawValue: self = .syntax
+            case SEGUE_ERROR_MEMORY.rawValue: self = .memory
+            case SEGUE_ERROR_BUDGET.rawValue: self = .budget
+            case SEGUE_ERROR_TIMEOUT.rawValue: self = .timeout
+            default: self = .runtime
+            }
+        }
+    }
+
+    public let kind: Kind
     public let message: String
-    public init(_ message: String) { self.message = message }
+    public init(_ message: String, kind: Kind = .runtime) {
+        self.message = message
+        self.kind = kind
+    }
     public var description: String { message }
 
     /// Longest error message kept (8 KiB): a traceback per level of a deep recursion through the host can reach
@@ -28,13 +61,10 @@ enum HostResult {
 final class LuaState {
     /// The thread host code works on: the main thread, or the coroutine that called the running host function
     /// (host functions must read their arguments from, and push results on, the stack of the thread that called).
-    private(set) var L: OpaquePointer
+    @exclusivity(unchecked) private(set) var L: OpaquePointer
     /// The state's main thread (what `segue_close` closes).
     let main: OpaquePointer
     private var hostFunctions: [(LuaState) -> HostResult] = []
-    /// How many Swift→Lua calls are running on this state: only the outermost gets a fresh budget, so a script
-    /// cannot refill its budget by making the engine call back into it (ctx:complete → ended).
-    private var callDepth = 0
 
     /// A new sandboxed state, or nil when Lua cannot allocate one.
     /// `callTimeoutMs` > 0 arms the wall-clock backstop (a top-level call running longer is stopped).
@@ -176,27 +206,25 @@ final class LuaState {
                 return segue_loadtext(L, base, text.count, chunkName)
             }
         }
-        guard status == LUA_OK else {
-            let message = message(at: -1) ?? "load failed"
-            pop()
-            return LuaError(LuaError.bounded(message))
-        }
+        guard status == LUA_OK else { return failure(default: "load failed") }
         return nil
     }
 
-    /// Calls the function below `args` arguments. `topLevel` calls get a fresh instruction budget.
-    /// On success the results are on the stack; on failure the stack is as before the function and the error
-    /// is returned.
+    /// Calls the function below `args` arguments. A `topLevel` call gets a fresh instruction budget unless another
+    /// call runs on this state (the shim keeps that one count): a script cannot refill its budget by making the
+    /// engine call back into it (ctx:complete → ended). On success the results are on the stack; on failure the
+    /// stack is as before the function and the error is returned.
+    @inline(__always)
     func call(args: Int32, results: Int32, topLevel: Bool) -> LuaError? {
-        callDepth += 1
-        let status = segue_pcall(L, args, results, topLevel && callDepth == 1 ? 1 : 0)
-        callDepth -= 1
-        guard status == LUA_OK else {
-            let message = message(at: -1) ?? "error"
-            pop()
-            return LuaError(LuaError.bounded(message))
-        }
+        guard segue_pcall(L, args, results, topLevel ? 1 : 0) == LUA_OK else { return failure(default: "error") }
         return nil
+    }
+
+    /// The failed call's error: its message (popped) and the kind the shim recorded.
+    private func failure(default text: String) -> LuaError {
+        let message = message(at: -1) ?? text
+        pop()
+        return LuaError(LuaError.bounded(message), kind: LuaError.Kind(shim: sandbox.pointee.error_kind))
     }
 
     /// The line a Lua function at `i` is defined at (0 for anything else): cheap, no allocation.

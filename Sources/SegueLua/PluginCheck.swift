@@ -1,4 +1,3 @@
-import SegueJSON
 import SegueKit
 
 /// One run of `plugins.check` for an animator: the cases of `CheckCase.battery` it applies to, run one per
@@ -16,7 +15,7 @@ public final class PluginCheck {
     /// The cases to run, in order, and the ones left out with the reason.
     public let planned: [CheckCase]
     let skipped: [(CheckCase, String)]
-    private var results: [JSONValue] = []
+    private var results: [CheckReport.Case] = []
     private var allPassed = true
 
     init(host: PluginHost, plugin: String, size: Size, presentation: String?, delegate: String?, declaredKinds: [String]?) {
@@ -52,29 +51,18 @@ public final class PluginCheck {
         guard let checkCase = nextCase else { return }
         let problems = run(checkCase)
         if !problems.isEmpty { allPassed = false }
-        results.append(.object(JSONObject([
-            ("case", .string(checkCase.name)), ("passed", .bool(problems.isEmpty)),
-            ("problems", .array(problems.map { .object(JSONObject([("code", .string($0.code)), ("message", .string($0.message))])) })),
-        ])))
+        results.append(CheckReport.Case(name: checkCase.name, problems: problems))
     }
 
-    /// The report: `{plugin, passed, cases, skipped, pending}` (and `presentation`, `delegate` when given), for the
-    /// cases run so far.
-    public var report: JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("plugin", .string(plugin)), ("passed", .bool(allPassed)), ("cases", .array(results)),
-            ("skipped", .array(skipped.map { .object(JSONObject([("case", .string($0.0.name)), ("reason", .string($0.1))])) })),
-            ("pending", .array(PluginHost.pendingCheckCases.map { .string($0) })),
-        ]
-        if let presentation { members.append(("presentation", .string(presentation))) }
-        if let delegate { members.append(("delegate", .string(delegate))) }
-        return .object(JSONObject(members))
+    /// The report for the cases run so far.
+    public var report: CheckReport {
+        CheckReport(
+            plugin: plugin, passed: allPassed, cases: results,
+            skipped: skipped.map { CheckReport.Skipped(name: $0.0.name, reason: $0.1) },
+            pending: PluginHost.pendingCheckCases, presentation: presentation, delegate: delegate)
     }
 
-    struct Problem {
-        let code: String
-        let message: String
-    }
+    typealias Problem = CheckReport.Problem
 
     /// Collects what the scene reports during a case.
     final class Recorder: EventSink {

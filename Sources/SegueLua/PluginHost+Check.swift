@@ -1,4 +1,3 @@
-import SegueJSON
 import SegueKit
 
 /// `plugins.check`: what is checked before a check starts, and the whole check in one call (tests, tools). The
@@ -45,7 +44,7 @@ extension PluginHost {
 
     /// Runs a whole check at once and returns its report.
     public func check(name: String, size: Size = Size(w: 320, h: 480), presentation: String? = nil,
-                      delegate: String? = nil) throws(EngineError) -> JSONValue
+                      delegate: String? = nil) throws(EngineError) -> CheckReport
     {
         let check = try makeCheck(name: name, size: size, presentation: presentation, delegate: delegate)
         while !check.isFinished { check.step() }

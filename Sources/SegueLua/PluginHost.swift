@@ -1,5 +1,4 @@
 import CLuaShim
-import SegueJSON
 import SegueKit
 
 /// Lua settings (config `[lua]`), each with its documented default.
@@ -14,7 +13,7 @@ public struct LuaSettings: Sendable, Equatable {
     public init() {}
 }
 
-/// One line of `plugins.list`.
+/// One line of `plugins.list` (the daemon writes it: `PluginRecord+JSON.swift`).
 public struct PluginRecord: Sendable {
     public var name: String
     public var kind: String
@@ -33,36 +32,15 @@ public struct PluginRecord: Sendable {
     public var generation: Int = 0
     /// An animator's declared `kinds` (the cases it is written for), nil when it declares none.
     public var kinds: [String]?
-
-    public var json: JSONValue {
-        var o = JSONObject([
-            ("name", .string(name)), ("kind", .string(kind)), ("version", version.map { .string($0) } ?? .null),
-            ("api", .number(Double(api))), ("file", .string(file)), ("status", .string(status)),
-        ])
-        if let error { o["error"] = .string(error) }
-        o["loaded_at"] = .number(loadedAt)
-        o["load_ms"] = .number(loadMs)
-        o["memory_bytes"] = .number(Double(memoryBytes))
-        o["calls"] = .number(Double(calls))
-        o["failures"] = .number(Double(failures))
-        o["generation"] = .number(Double(generation))
-        if let kinds { o["kinds"] = .array(kinds.map { .string($0) }) }
-        return .object(o)
-    }
 }
 
-/// A daemon-wide plugin event (`plugin.loaded`, `plugin.failed`, …).
+/// A daemon-wide plugin event (`plugin.loaded`, `plugin.failed`, …); the daemon publishes it
+/// (`PluginEvent+Payload.swift`).
 public struct PluginEvent: Sendable {
     public let type: String
     public let name: String
     public let file: String
     public let message: String?
-
-    public var fields: JSONObject {
-        var o = JSONObject([("name", .string(name)), ("file", .string(file))])
-        if let message { o[type == "plugin.failed" ? "error" : "message"] = .string(message) }
-        return o
-    }
 }
 
 /// Loads the plugins folder, answers `plugins.list`, and hands each scene its own Lua state per plugin file.

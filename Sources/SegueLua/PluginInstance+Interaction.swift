@@ -1,5 +1,4 @@
 import CLuaShim
-import SegueJSON
 import SegueKit
 
 /// The host primitives behind interaction plugins (`tr`), the context's interactive calls and the transition

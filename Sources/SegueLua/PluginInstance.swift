@@ -17,12 +17,14 @@ final class PluginInstance {
     var onLog: ((String) -> Void)?
     var onWarning: ((String) -> Void)?
     private(set) var described: [Described] = []
-    var calls = 0
-    var failures = 0
+    // The per-call bookkeeping is written on every plugin call, from the engine thread only: no dynamic
+    // exclusivity check (`@exclusivity(unchecked)`), as the daemon does for its own per-request state.
+    @exclusivity(unchecked) var calls = 0
+    @exclusivity(unchecked) var failures = 0
     /// Calls stopped by the budget, the wall clock or the memory cap (see `runawayLimit`).
-    var runawayCalls = 0
-    private var currentTurn: Int64 = -2
-    private var instructionsThisTurn = 0
+    @exclusivity(unchecked) var runawayCalls = 0
+    @exclusivity(unchecked) private var currentTurn: Int64 = -2
+    @exclusivity(unchecked) private var instructionsThisTurn = 0
 
     var viewMetatable: Int32 = segue_noref()
     var ctxMetatable: Int32 = segue_noref()
@@ -34,7 +36,16 @@ final class PluginInstance {
     var contextHandles: [ObjectIdentifier: Int] = [:]
     /// Registry references of the context proxies, by handle (dropped with the context).
     var contextProxies: [Int: Int32] = [:]
+    /// The context pushed last and its proxy's registry reference: every call of one transition pushes the same
+    /// context, so it is found without hashing (cleared when that context is forgotten).
+    @exclusivity(unchecked) private var lastContext: ObjectIdentifier?
+    @exclusivity(unchecked) private var lastContextProxy: Int32 = segue_noref()
     var nextContextHandle = 1
+    /// The field names the engine's calls look up (`Key`), each a Lua string kept in the registry: pushed by
+    /// reference, so no Swift string is converted or hashed per call.
+    let keyRefs: [Int32]
+    /// The descriptions of the plugin functions called lately, for the stall detector (`LuaActivity`).
+    @exclusivity(unchecked) var activityCache = ActivityCache()
     /// Unknown names this state has warned about (`kind\0name`), so each is reported once.
     var warnedNames: Set<String> = []
 
@@ -66,6 +77,10 @@ final class PluginInstance {
         self.file = file
         self.scene = scene
         let base = state.top
+        keyRefs = Key.allCases.map { key in
+            state.push(key.name)
+            return state.ref()
+        }
         // [prelude]
         if let error = state.load(Prelude.source, chunkName: "=segue-prelude") { throw error }
         registerHostAPI()  // [prelude host]
@@ -104,6 +119,19 @@ final class PluginInstance {
 
     // MARK: Calls into the plugin
 
+    /// The field names the engine looks up in a plugin description on its call paths.
+    enum Key: Int, CaseIterable {
+        case duration, animate, ended
+
+        var name: String {
+            switch self {
+            case .duration: "duration"
+            case .animate: "animate"
+            case .ended: "ended"
+            }
+        }
+    }
+
     /// Pushes field `key` of plugin description `ref`; returns its Lua type.
     @discardableResult
     func pushField(_ ref: Int32, _ key: String) -> Int32 {
@@ -114,42 +142,68 @@ final class PluginInstance {
         return type
     }
 
+    /// Pushes plugin description `ref` and its field `key` above it (the key pushed by reference, the description
+    /// left for the caller's reset of the top); returns the field's Lua type.
+    @inline(__always)
+    @discardableResult
+    func pushField(_ ref: Int32, _ key: Key) -> Int32 { segue_pushfield(state.L, ref, keyRefs[key.rawValue]) }
+
     /// Calls the function on the stack (below `args` arguments) as one top-level plugin call. `function` names it for
     /// the stall detector's report (`LuaActivity`).
     func callPlugin(args: Int32, results: Int32, function: String? = nil) -> LuaError? {
+        callPlugin(args: args, results: results, activity: activityNumber(function, at: -(args + 1)))
+    }
+
+    /// Calls the function on the stack (below `args` arguments) as one top-level plugin call, recorded for the stall
+    /// detector as the described call `activity` (`activityNumber`).
+    func callPlugin(args: Int32, results: Int32, activity: Int) -> LuaError? {
         calls += 1
         if runawayCalls >= PluginInstance.runawayLimit {
             // Quarantined: the call fails at once, as a failed call leaves the stack (function and arguments gone).
             state.pop(args + 1)
             failures += 1
-            return LuaError(PluginInstance.quarantineMessage)
+            return LuaError(PluginInstance.quarantineMessage, kind: .disabled)
         }
         // One budget per call, and at most `turnBudgets` budgets per instant of the scene's clock (one frame, or
         // one request on a manual clock): a thousand completions that each stay just under the budget must not hold
-        // the engine for a thousand budgets.
-        let turn = scene?.now ?? -1
-        if turn != currentTurn {
-            currentTurn = turn
-            instructionsThisTurn = 0
-        }
+        // the engine for a thousand budgets. The clock is read only when it matters (a weak reference's load costs
+        // as much as a trivial call): before a call when this turn's count has reached the limit (a new instant
+        // starts it over), and after a call that used instructions (which count for the instant it ran in). Calls
+        // that used none change no count, so the count is the same as if the clock were read on every call.
         let budget = state.instructionBudget
-        if budget > 0, instructionsThisTurn >= budget * PluginInstance.turnBudgets {
-            state.pop(args + 1)
-            failures += 1
-            runawayCalls += 1
-            return LuaError(
-                "instruction budget exceeded (lua.instruction_budget): this plugin's calls used \(PluginInstance.turnBudgets) budgets in one frame")
+        let limit = budget * PluginInstance.turnBudgets
+        if budget > 0, instructionsThisTurn >= limit {
+            startTurn(scene?.now ?? -1)
+            if instructionsThisTurn >= limit {
+                state.pop(args + 1)
+                failures += 1
+                runawayCalls += 1
+                return LuaError(
+                    "instruction budget exceeded (lua.instruction_budget): this plugin's calls used \(PluginInstance.turnBudgets) budgets in one frame",
+                    kind: .budget)
+            }
         }
-        let previous = LuaActivity.shared.enter(
-            LuaActivity.Call(file: file, function: function, line: state.lineDefined(at: -(args + 1))))
+        let previous = LuaActivity.shared.enter(activity)
         let error = state.call(args: args, results: results, topLevel: true)
         LuaActivity.shared.leave(restoring: previous)
-        instructionsThisTurn += state.lastCallInstructions
+        let used = state.lastCallInstructions
+        if used > 0 {
+            startTurn(scene?.now ?? -1)
+            instructionsThisTurn += used
+        }
         if let error {
             failures += 1
-            if PluginInstance.isRunaway(error) { runawayCalls += 1 }
+            if error.kind.isRunaway { runawayCalls += 1 }
         }
         return error
+    }
+
+    /// Starts counting a new instant of the scene's clock when `turn` is not the one counted.
+    @inline(__always)
+    private func startTurn(_ turn: Int64) {
+        guard turn != currentTurn else { return }
+        currentTurn = turn
+        instructionsThisTurn = 0
     }
 
     /// Budgets one plugin state may spend in one instant of its scene's clock (4).
@@ -161,11 +215,6 @@ final class PluginInstance {
     static let runawayLimit = 3
     static let quarantineMessage =
         "plugin disabled in this scene: 3 of its calls were stopped (instruction budget, time or memory); save or reload it to try again"
-
-    static func isRunaway(_ error: LuaError) -> Bool {
-        let m = error.message
-        return m.contains("instruction budget exceeded") || m.contains("call timed out") || m.contains("not enough memory")
-    }
 
     /// `animator_for(op)` of a delegate: an animator name, nil, or the fault.
     func callDelegate(_ ref: Int32, _ op: TransitionOperation, function: String = "animator_for", animator: String? = nil)
@@ -222,11 +271,20 @@ final class PluginInstance {
         return scene?.view(serial: serial)
     }
 
-    func pushContext(_ context: TransitionContext) {
+    /// Pushes the proxy of `context` (the same proxy for every call of one transition: no allocation per call);
+    /// returns true when it is new (the context was not known to this state).
+    @discardableResult
+    func pushContext(_ context: TransitionContext) -> Bool {
         let key = ObjectIdentifier(context)
+        if key == lastContext {
+            state.pushRef(lastContextProxy)
+            return false
+        }
         if let existing = contextHandles[key], let proxy = contextProxies[existing] {
-            state.pushRef(proxy)  // the same proxy for every call of one transition: no allocation per call
-            return
+            state.pushRef(proxy)
+            lastContext = key
+            lastContextProxy = proxy
+            return false
         }
         let handle = nextContextHandle
         nextContextHandle += 1
@@ -234,12 +292,20 @@ final class PluginInstance {
         contexts[handle] = context
         state.pushProxy(tag: PluginInstance.ctxTag, handle: handle, metatable: ctxMetatable)
         state.pushValue(-1)
-        contextProxies[handle] = state.ref()
+        let proxy = state.ref()
+        contextProxies[handle] = proxy
+        lastContext = key
+        lastContextProxy = proxy
+        return true
     }
 
     func forgetContext(_ context: TransitionContext) { forgetContext(ObjectIdentifier(context)) }
 
     func forgetContext(_ key: ObjectIdentifier) {
+        if key == lastContext {
+            lastContext = nil
+            lastContextProxy = segue_noref()
+        }
         if let handle = contextHandles.removeValue(forKey: key) {
             contexts[handle] = nil
             if let proxy = contextProxies.removeValue(forKey: handle) { state.unref(proxy) }

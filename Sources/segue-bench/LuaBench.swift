@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLuaShim
 import Foundation
 import SegueClient
 import SegueJSON
@@ -21,32 +22,33 @@ struct Lua: ParsableCommand {
     @Option(help: "Swift→Lua calls to time.")
     var calls: Int = 1_000_000
 
+    @Option(help: "Interleaved rounds of the call figure (Swift→Lua, then the bare C reference).")
+    var rounds: Int = 5
+
     @Option(help: "Round trips of each kind (select, ping).")
     var roundTrips: Int = 5_000
 
     @Option(help: "Saves to time for save-to-live.")
     var saves: Int = 30
 
+    @Option(help: "Run only these parts, comma-separated: call, load, select, select-in-process, save (default: all).")
+    var only: String?
+
     func run() throws {
         let plugins = try LuaBenchSupport.pluginsFolder()
-        try callOverhead(plugins)
-        try loadHundred(plugins)
-        try selectVersusPing(plugins)
-        try saveToLive(plugins)
+        let parts = only.map { Set($0.split(separator: ",").map(String.init)) } ?? ["call", "load", "select", "save"]
+        if parts.contains("call") { try callOverhead(plugins) }
+        if parts.contains("load") { try loadHundred(plugins) }
+        if parts.contains("select") { try selectVersusPing(plugins) }
+        if parts.contains("select") || parts.contains("select-in-process") { try selectInProcess(plugins) }
+        if parts.contains("save") { try saveToLive(plugins) }
     }
 
     func callOverhead(_ plugins: String) throws {
         let dir = try LuaBenchSupport.temporaryFolder()
         try "return segue.animator { duration = function(ctx) return 0.3 end, animate = function(ctx) ctx:complete(true) end }"
             .write(toFile: dir + "/trivial.lua", atomically: true, encoding: .utf8)
-        let host = PluginHost(directory: dir)
-        host.loadAll()
-        let scene = Scene(id: "bench", size: Size(w: 320, h: 480), clock: .manual)
-        scene.animatorProvider = host
-        let a = try scene.createViewController(id: "a", title: nil, color: nil)
-        let b = try scene.createViewController(id: "b", title: nil, color: nil)
-        let container = try scene.createContainer(id: "c", kind: .custom, items: [a, b])
-        try scene.setRoot(container)
+        let (host, scene, container) = try LuaBenchSupport.twoPageScene(plugins: dir)
         guard let transition = try scene.select(container, index: 1, animator: "trivial").transition,
             let context = transition.context, let lua = try host.animator(named: "trivial", for: scene)
         else { throw ValidationError("could not set up the call benchmark") }
@@ -60,10 +62,24 @@ struct Lua: ParsableCommand {
             if sink == -1 { print("") }
             return ns
         }
-        let luaNs = try time { try lua.transitionDuration(using: context) }
+        // Interleaved rounds, each: the call through LuaAnimator, then the bare C reference (reference.c) on the
+        // same function; the figure is the median ratio.
+        var ratios: [Double] = [], luaTimes: [Double] = [], bareTimes: [Double] = []
+        for _ in 0..<rounds {
+            let luaNs = try time { try lua.transitionDuration(using: context) }
+            let bareNs = segue_reference_pcall_ns("return function(ctx) return 0.3 end", Int64(calls))
+            guard bareNs > 0 else { throw ValidationError("the C reference failed") }
+            luaTimes.append(luaNs)
+            bareTimes.append(bareNs)
+            ratios.append(luaNs / bareNs)
+        }
         let swiftNs = time { swift.transitionDuration(using: context) }
-        print(String(format: "Swift→Lua animator call (duration(ctx), trivial)  %.0f ns per call; Swift animator %.0f ns; overhead %.0f ns",
-                     luaNs, swiftNs, luaNs - swiftNs))
+        func median(_ a: [Double]) -> Double { a.sorted()[a.count / 2] }
+        print(String(format: "Swift→Lua animator call (duration(ctx), trivial)  %.0f ns per call (median of %d rounds)",
+                     median(luaTimes), rounds))
+        print(String(format: "bare lua_pcall with the count hook, in C (same function)  %.0f ns per call", median(bareTimes)))
+        print(String(format: "ratio Swift→Lua call / bare lua_pcall  %.2f× (median; rounds %@); Swift animator %.0f ns",
+                     median(ratios), ratios.map { String(format: "%.2f", $0) }.joined(separator: " "), swiftNs))
     }
 
     func loadHundred(_ plugins: String) throws {
@@ -97,6 +113,11 @@ struct Lua: ParsableCommand {
                      perPlugin / 1024, rssPerPlugin / 1024))
     }
 
+    /// One connection, alternating a `container.select` with the dt-slide Lua animator that starts a real transition
+    /// and a `daemon.ping`; between rounds (untimed) the clock is advanced past the transition's end, and the same
+    /// select back with the built-in animator (so the next Lua select moves again). Every select's reply is checked:
+    /// it must name its animator and a duration > 0, or the run fails (a select of the index already selected starts
+    /// nothing and would time a no-op).
     func selectVersusPing(_ plugins: String) throws {
         let daemon = try LuaBenchSupport.spawn(plugins: plugins)
         defer { daemon.stop() }
@@ -109,27 +130,33 @@ struct Lua: ParsableCommand {
         var select: [UInt64] = []
         var builtIn: [UInt64] = []
         var ping: [UInt64] = []
-        let advance = #"{"jsonrpc":"2.0","id":3,"method":"clock.advance","params":{"ms":300}}"#
         let pingLine = #"{"jsonrpc":"2.0","id":2,"method":"daemon.ping"}"#
+        let luaSelect = #"{"jsonrpc":"2.0","id":1,"method":"container.select","params":{"container":"c","index":1,"animator":"dt-slide"}}"#
+        let swiftSelect = #"{"jsonrpc":"2.0","id":4,"method":"container.select","params":{"container":"c","index":0}}"#
+        /// Advances the clock past the end of a transition of `duration` seconds.
+        func finish(_ duration: Double) throws {
+            let ms = Int((duration * 1000).rounded(.up)) + 100
+            try client.send(line: #"{"jsonrpc":"2.0","id":3,"method":"clock.advance","params":{"ms":\#(ms)}}"#)
+            guard let reply = try client.readLine(), reply.contains("\"result\"") else {
+                throw ValidationError("clock.advance failed")
+            }
+        }
         for i in 0..<(roundTrips + 200) {
-            let selectLine = #"{"jsonrpc":"2.0","id":1,"method":"container.select","params":{"container":"c","index":\#((i + 1) % 2),"animator":"dt-slide"}}"#
             let t0 = DispatchTime.now().uptimeNanoseconds
-            try client.send(line: selectLine)
-            guard let reply = try client.readLine(), reply.contains("\"result\"") else { throw ValidationError("select failed") }
+            try client.send(line: luaSelect)
+            let reply = try client.readLine()
             let t1 = DispatchTime.now().uptimeNanoseconds
             try client.send(line: pingLine)
-            _ = try client.readLine()
+            let pong = try client.readLine()
             let t2 = DispatchTime.now().uptimeNanoseconds
-            try client.send(line: advance)
-            _ = try client.readLine()
-            // The same select with the built-in Swift animator, to tell the Lua part from the rest.
-            let defaultLine = #"{"jsonrpc":"2.0","id":4,"method":"container.select","params":{"container":"c","index":\#(i % 2)}}"#
+            guard pong?.contains("\"result\"") == true else { throw ValidationError("daemon.ping failed: \(pong ?? "EOF")") }
+            try finish(try LuaBenchSupport.transitionDuration(reply, animator: "dt-slide"))
+            // The built-in animator back to index 0 (a real transition too), so the next Lua select moves again.
             let t3 = DispatchTime.now().uptimeNanoseconds
-            try client.send(line: defaultLine)
-            guard let again = try client.readLine(), again.contains("\"result\"") else { throw ValidationError("select failed") }
+            try client.send(line: swiftSelect)
+            let again = try client.readLine()
             let t4 = DispatchTime.now().uptimeNanoseconds
-            try client.send(line: advance.replacingOccurrences(of: "300", with: "1100"))
-            _ = try client.readLine()
+            try finish(try LuaBenchSupport.transitionDuration(again, animator: DefaultSlideAnimator.name))
             if i >= 200 {
                 select.append(t1 - t0)
                 ping.append(t2 - t1)
@@ -140,10 +167,41 @@ struct Lua: ParsableCommand {
         select.sort()
         ping.sort()
         func pct(_ a: [UInt64], _ p: Double) -> Double { Double(a[min(a.count - 1, Int(Double(a.count) * p))]) / 1000 }
+        print("select vs ping: \(roundTrips) rounds on one connection; every select a real transition (reply checked)")
         print(String(format: "container.select with dt-slide (Lua), request to response  p50 %.1f µs  p99 %.1f µs", pct(select, 0.5), pct(select, 0.99)))
         print(String(format: "container.select with the built-in default-slide (Swift)     p50 %.1f µs  p99 %.1f µs", pct(builtIn, 0.5), pct(builtIn, 0.99)))
         print(String(format: "daemon.ping on the same connection, interleaved          p50 %.1f µs  p99 %.1f µs", pct(ping, 0.5), pct(ping, 0.99)))
-        print(String(format: "ratio select/ping (p50)  %.2f×", pct(select, 0.5) / pct(ping, 0.5)))
+        print(String(format: "ratio Lua select/ping (p50)  %.2f×   built-in select/ping (p50)  %.2f×",
+                     pct(select, 0.5) / pct(ping, 0.5), pct(builtIn, 0.5) / pct(ping, 0.5)))
+    }
+
+    /// The same selects in this process, without the socket: the engine's and the Lua host's share of a select.
+    func selectInProcess(_ plugins: String) throws { try selectInProcess(plugins, animator: "dt-slide") }
+
+    func selectInProcess(_ plugins: String, animator: String) throws {
+        let (host, scene, container) = try LuaBenchSupport.twoPageScene(plugins: plugins)
+        defer { withExtendedLifetime(host) {} }  // the scene holds its animator provider weakly
+        var lua: [UInt64] = [], builtIn: [UInt64] = []
+        for i in 0..<(roundTrips + 200) {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let started = try scene.select(container, index: 1, animator: animator)
+            let t1 = DispatchTime.now().uptimeNanoseconds
+            guard let first = started.transition, first.duration > 0 else { throw ValidationError("no Lua transition") }
+            _ = scene.advance(by: Int64(first.duration * 1e9) + 100_000_000)
+            let t2 = DispatchTime.now().uptimeNanoseconds
+            let back = try scene.select(container, index: 0)
+            let t3 = DispatchTime.now().uptimeNanoseconds
+            guard let second = back.transition, second.duration > 0 else { throw ValidationError("no transition") }
+            _ = scene.advance(by: Int64(second.duration * 1e9) + 100_000_000)
+            if i >= 200 {
+                lua.append(t1 - t0)
+                builtIn.append(t3 - t2)
+            }
+        }
+        lua.sort()
+        builtIn.sort()
+        print(String(format: "in process (no socket): select with %@ p50 %.1f µs; with the built-in p50 %.1f µs",
+                     animator, Double(lua[lua.count / 2]) / 1000, Double(builtIn[builtIn.count / 2]) / 1000))
     }
 
     func saveToLive(_ plugins: String) throws {
@@ -175,6 +233,32 @@ struct Lua: ParsableCommand {
 }
 
 enum LuaBenchSupport {
+    /// A manual scene whose root is a custom container of two view controllers (index 0 selected), its animators
+    /// from the plugins of `plugins`.
+    static func twoPageScene(plugins: String) throws -> (PluginHost, Scene, ContainerViewController) {
+        let host = PluginHost(directory: plugins)
+        host.loadAll()
+        let scene = Scene(id: "bench", size: Size(w: 320, h: 480), clock: .manual)
+        scene.animatorProvider = host
+        let a = try scene.createViewController(id: "a", title: nil, color: nil)
+        let b = try scene.createViewController(id: "b", title: nil, color: nil)
+        let container = try scene.createContainer(id: "c", kind: .custom, items: [a, b])
+        try scene.setRoot(container)
+        return (host, scene, container)
+    }
+
+    /// The duration a transition-starting reply names, after checking that it started one with `animator`: the
+    /// reply must carry that animator and a duration > 0, else the benchmark would be timing a no-op.
+    static func transitionDuration(_ reply: String?, animator: String) throws -> Double {
+        guard let reply, let value = try? JSONParser.parse(bytes: Array(reply.utf8)),
+            let result = value["result"], result["animator"]?.stringValue == animator,
+            let duration = result["duration"]?.doubleValue, duration > 0, result["transition"]?.stringValue != nil
+        else {
+            throw ValidationError("a timed select started no transition with \(animator): \(reply ?? "EOF")")
+        }
+        return duration
+    }
+
     static func temporaryFolder() throws -> String {
         let dir = "/tmp/sgb-" + String(UUID().uuidString.prefix(8))
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -6,6 +6,8 @@ import SegueClient
 final class RedisServer {
     let socket: String
     private let process = Process()
+    /// The server's process id (its CPU is read from /proc).
+    var pid: Int32 { process.processIdentifier }
     private let directory: String
 
     init(executable: String) throws {

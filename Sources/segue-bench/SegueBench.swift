@@ -10,7 +10,7 @@ struct SegueBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "segue-bench",
         abstract: "Benchmarks for segued (docs/DESIGN.md §5). Build with -c release before measuring.",
-        subcommands: [Ping.self, Engine.self, Dispatch.self, Floor.self, Lua.self, Targets.self])
+        subcommands: [Ping.self, Engine.self, Dispatch.self, Floor.self, Lua.self, Realtime.self, Targets.self])
 }
 
 struct Ping: ParsableCommand {
@@ -25,6 +25,10 @@ struct Ping: ParsableCommand {
             with the very same client code (SegueClient's send and readLine; PING is sent as the RESP array \
             *1 $4 PING, one request in flight per connection), alternating rounds of the two so both see the same \
             machine load, and prints both and the ratio (docs/DESIGN.md §5: target ≥ 1.0×, p99 no worse).
+
+            Beside each it prints the server's CPU per request: the server process's utime + stime from \
+            /proc/PID/stat over the timed part of each round ÷ its requests, and the ratio to Redis's (target \
+            ≤ 1.0×). For a running daemon (--socket) give its --pid; Redis's is read only when this starts it.
             """)
 
     @Option(help: "A running daemon's socket (default: start one).")
@@ -48,41 +52,29 @@ struct Ping: ParsableCommand {
     @Option(help: "Rounds per target and connection count (alternating segued and redis).")
     var rounds: Int = 3
 
+    @Option(help: "With --socket: the running daemon's process id, for its CPU per request (/proc/PID/stat).")
+    var pid: Int32?
+
     func run() throws {
         let counts = connections.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard !counts.isEmpty, counts.allSatisfy({ $0 >= 1 && $0 <= 256 }) else {
             throw ValidationError("--connections must be numbers between 1 and 256, comma-separated")
         }
-        var spawned: Process?
-        var path = socket ?? ""
-        if socket == nil {
-            let dir = "/tmp/sgb-" + String(UUID().uuidString.prefix(8))
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            path = dir + "/s.sock"
-            let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
-            let process = Process()
-            process.executableURL = exe.deletingLastPathComponent().appendingPathComponent("segued")
-            process.arguments = ["--socket", path, "--plugins", "plugins", "--log-level", "warning"]
-            try process.run()
-            spawned = process
-            for _ in 0..<400 where (try? SegueClient(socketPath: path)) == nil { usleep(25_000) }
-        }
-        defer {
-            spawned?.terminate()
-            spawned?.waitUntilExit()
-        }
+        let spawned = socket == nil ? try SpawnedDaemon() : nil
+        defer { spawned?.stop() }
+        let path = socket ?? spawned?.socket ?? ""
         let redisServer = redis && redisSocket == nil ? try RedisServer(executable: self.redisServer) : nil
         defer { redisServer?.stop() }
         let redisPath = redisSocket ?? redisServer?.socket
-        let segued = PingTarget.segued(socket: path)
+        let segued = PingTarget.segued(socket: path, pid: spawned?.pid ?? pid)
         for count in counts {
             guard redis, let redisPath else {
                 let result = try PingBenchmark.run(target: segued, connections: count, requests: requests)
-                print(String(format: "daemon.ping  connections=%d  requests=%d  %.0f req/s  p50 %.1f µs  p99 %.1f µs",
-                             count, result.total, result.perSecond, result.p50, result.p99))
+                print(String(format: "daemon.ping  connections=%d  requests=%d  %.0f req/s  p50 %.1f µs  p99 %.1f µs%@",
+                             count, result.total, result.perSecond, result.p50, result.p99, result.cpuText))
                 continue
             }
-            let redisTarget = PingTarget.redis(socket: redisPath)
+            let redisTarget = PingTarget.redis(socket: redisPath, pid: redisServer?.pid)
             var ours: [PingBenchmark.Result] = [], theirs: [PingBenchmark.Result] = []
             for _ in 0..<max(1, rounds) {
                 ours.append(try PingBenchmark.run(target: segued, connections: count, requests: requests))
@@ -90,10 +82,15 @@ struct Ping: ParsableCommand {
             }
             let a = PingBenchmark.Result.pooled(ours), b = PingBenchmark.Result.pooled(theirs)
             print(String(format: "connections=%d  %d round trips each, %d alternating rounds", count, a.total, rounds))
-            print(String(format: "  segued daemon.ping  %8.0f req/s  p50 %6.1f µs  p99 %6.1f µs", a.perSecond, a.p50, a.p99))
-            print(String(format: "  redis  PING         %8.0f req/s  p50 %6.1f µs  p99 %6.1f µs", b.perSecond, b.p50, b.p99))
+            print(String(format: "  segued daemon.ping  %8.0f req/s  p50 %6.1f µs  p99 %6.1f µs%@", a.perSecond, a.p50, a.p99,
+                         a.cpuText))
+            print(String(format: "  redis  PING         %8.0f req/s  p50 %6.1f µs  p99 %6.1f µs%@", b.perSecond, b.p50, b.p99,
+                         b.cpuText))
             func perRound(_ rounds: [PingBenchmark.Result]) -> String {
                 rounds.map { String(format: "%.0f", $0.perSecond) }.joined(separator: " ")
+            }
+            func perRoundCPU(_ rounds: [PingBenchmark.Result]) -> String {
+                rounds.map { String(format: "%.2f", ($0.cpuPerRequest ?? .nan) * 1e6) }.joined(separator: " ")
             }
             print("  rounds (req/s): segued \(perRound(ours)); redis \(perRound(theirs))")
             // Each segued round and the Redis round right after it saw nearly the same machine load: the median of
@@ -103,6 +100,16 @@ struct Ping: ParsableCommand {
             print(String(format: "  ratio %.2f× (median of paired rounds; pooled %.2f×)  target ≥ 1.0×, below 0.8× is a defect (docs/DESIGN.md §5)",
                          median, a.perSecond / b.perSecond))
             print(String(format: "  p99 %@ (%.1f vs %.1f µs)", a.p99 <= b.p99 ? "no worse" : "WORSE", a.p99, b.p99))
+            // Server CPU per request (utime + stime of the server process over the timed part of each round).
+            let cpuPaired = zip(ours, theirs).compactMap { pair -> Double? in
+                guard let x = pair.0.cpuPerRequest, let y = pair.1.cpuPerRequest, y > 0 else { return nil }
+                return x / y
+            }.sorted()
+            if !cpuPaired.isEmpty, let x = a.cpuPerRequest, let y = b.cpuPerRequest {
+                print(String(format: "  server CPU per request %.2f× (median of paired rounds; pooled %.2f×, %.2f vs %.2f µs)  target ≤ 1.0×",
+                             cpuPaired[cpuPaired.count / 2], x / y, x * 1e6, y * 1e6))
+                print("  rounds (CPU µs/request): segued \(perRoundCPU(ours)); redis \(perRoundCPU(theirs))")
+            }
         }
     }
 }
@@ -111,19 +118,21 @@ struct Ping: ParsableCommand {
 struct PingTarget: Sendable {
     let socket: String
     let request: String
+    /// The server's process (its CPU per request is read from /proc); nil: not measured.
+    var pid: Int32? = nil
     let isReply: @Sendable (String) -> Bool
 
     /// segued: a JSON-RPC daemon.ping request; the reply ends with the "pong" result.
-    static func segued(socket: String) -> PingTarget {
-        PingTarget(socket: socket, request: #"{"jsonrpc":"2.0","id":1,"method":"daemon.ping"}"#) {
+    static func segued(socket: String, pid: Int32? = nil) -> PingTarget {
+        PingTarget(socket: socket, request: #"{"jsonrpc":"2.0","id":1,"method":"daemon.ping"}"#, pid: pid) {
             $0.hasSuffix("\"result\":\"pong\"}")
         }
     }
 
     /// Redis: PING as a RESP array (*1 $4 PING, CRLF-terminated; the client's newline ends the last CRLF), the
     /// reply +PONG (its line, as the client reads up to the newline, keeps the CR).
-    static func redis(socket: String) -> PingTarget {
-        PingTarget(socket: socket, request: "*1\r\n$4\r\nPING\r") { $0 == "+PONG\r" }
+    static func redis(socket: String, pid: Int32? = nil) -> PingTarget {
+        PingTarget(socket: socket, request: "*1\r\n$4\r\nPING\r", pid: pid) { $0 == "+PONG\r" }
     }
 }
 
@@ -136,11 +145,23 @@ enum PingBenchmark {
         /// Latencies in nanoseconds, sorted, and the wall time of the round (for pooling rounds).
         let latencies: [UInt64]
         let seconds: Double
+        /// The server's CPU seconds over the round (utime + stime), when its process is known.
+        let cpuSeconds: Double?
 
-        init(latencies: [UInt64], seconds: Double) {
+        /// Server CPU seconds per request.
+        var cpuPerRequest: Double? { cpuSeconds.map { $0 / Double(max(1, total)) } }
+
+        /// " CPU x.xx µs/request (n.nn cores)", or nothing when the server's CPU was not read.
+        var cpuText: String {
+            guard let cpu = cpuSeconds, let each = cpuPerRequest else { return "" }
+            return String(format: "  CPU %.2f µs/request (%.2f cores)", each * 1e6, cpu / max(seconds, 1e-9))
+        }
+
+        init(latencies: [UInt64], seconds: Double, cpuSeconds: Double? = nil) {
             let all = latencies.sorted()
             self.latencies = all
             self.seconds = seconds
+            self.cpuSeconds = cpuSeconds
             total = all.count
             perSecond = Double(all.count) / max(seconds, 1e-9)
             func pct(_ p: Double) -> Double { all.isEmpty ? 0 : Double(all[min(all.count - 1, Int(Double(all.count) * p))]) / 1000 }
@@ -150,7 +171,9 @@ enum PingBenchmark {
 
         /// Several rounds as one: every latency, and the requests over the summed wall time.
         static func pooled(_ rounds: [Result]) -> Result {
-            Result(latencies: rounds.flatMap(\.latencies), seconds: rounds.reduce(0) { $0 + $1.seconds })
+            let cpu = rounds.allSatisfy { $0.cpuSeconds != nil } ? rounds.reduce(0) { $0 + ($1.cpuSeconds ?? 0) } : nil
+            return Result(latencies: rounds.flatMap(\.latencies), seconds: rounds.reduce(0) { $0 + $1.seconds },
+                          cpuSeconds: cpu)
         }
     }
 
@@ -196,6 +219,7 @@ enum PingBenchmark {
         }
         for w in workers { w.run(warmUp: true) }
         let group = DispatchGroup()
+        let cpuBefore = target.pid.flatMap { ProcessCPU.seconds(of: $0) }
         let start = DispatchTime.now().uptimeNanoseconds
         for w in workers {
             group.enter()
@@ -206,8 +230,10 @@ enum PingBenchmark {
         }
         group.wait()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let cpuAfter = target.pid.flatMap { ProcessCPU.seconds(of: $0) }
         if let failure = workers.compactMap(\.failure).first { throw ValidationError("benchmark failed: \(failure)") }
-        return Result(latencies: workers.flatMap(\.latencies), seconds: elapsed)
+        let cpu = cpuBefore.flatMap { before in cpuAfter.map { $0 - before } }
+        return Result(latencies: workers.flatMap(\.latencies), seconds: elapsed, cpuSeconds: cpu)
     }
 }
 

@@ -76,7 +76,7 @@ struct ConfigTests {
         let fileOnly = try DaemonConfig.resolve(file: file, overrides: ConfigOverrides())
         #expect(fileOnly.socketPath == "/tmp/file.sock" && fileOnly.logLevel == "debug")
         #expect(fileOnly.engine.fps == 120 && fileOnly.allowedUIDs == [1, 2])
-        #expect(fileOnly.spinMicroseconds == 50)
+        #expect(fileOnly.spinMicroseconds == 0)  // the spin is off unless asked for
         let flags = ConfigOverrides(socketPath: "/tmp/flag.sock", pluginsDir: "/p", logLevel: "error", logFormat: "json")
         let both = try DaemonConfig.resolve(file: file, overrides: flags)
         #expect(both.socketPath == "/tmp/flag.sock" && both.pluginsDir == "/p")

@@ -14,12 +14,12 @@ struct PluginCheckPortTests {
     }
 
     /// The failed cases' codes, leaving out the cases that passed.
-    static func failures(_ result: JSONValue) -> [String: [String]] { problemCodes(result).filter { !$0.value.isEmpty } }
+    static func failures(_ result: CheckReport) -> [String: [String]] { problemCodes(result).filter { !$0.value.isEmpty } }
 
     @Test("seed 000's PrivateAnimatedTransition, which never resets the from-view's alpha: from_view_not_restored")
     func privateAnimatedTransition() throws {
         let result = try Self.host().check(name: "private-animated-transition")
-        #expect(result["passed"] == false)
+        #expect(result.passed == false)
         let failures = Self.failures(result)
         #expect(failures["select forward"] == ["from_view_not_restored"], "\(failures)")
         #expect(failures["push"] == ["from_view_not_restored"], "\(failures)")
@@ -30,7 +30,7 @@ struct PluginCheckPortTests {
     @Test("seed 003's flip completing YES whatever happened: completed_when_cancelled in push and pop")
     func flipAlwaysTrue() throws {
         let result = try Self.host().check(name: "flip-always-true")
-        #expect(result["passed"] == false)
+        #expect(result.passed == false)
         let failures = Self.failures(result)
         for kind in ["push", "pop"] {
             #expect(failures["\(kind) interactive cancel at 0.3"]?.contains("completed_when_cancelled") == true, "\(failures)")
@@ -42,8 +42,8 @@ struct PluginCheckPortTests {
     @Test("seed 001's panel animator with its presentation: completed_when_cancelled in present and dismiss")
     func panelAlwaysTrue() throws {
         let result = try Self.host().check(name: "panel-slide", presentation: "panel")
-        #expect(result["passed"] == false)
-        #expect(result["presentation"] == "panel")
+        #expect(result.passed == false)
+        #expect(result.presentation == "panel")
         let failures = Self.failures(result)
         for kind in ["present", "dismiss"] {
             #expect(failures["\(kind) (custom) interactive cancel at 0.3"]?.contains("completed_when_cancelled") == true,
@@ -51,22 +51,22 @@ struct PluginCheckPortTests {
             #expect(failures["\(kind) (custom)"] == nil, "\(failures)")
         }
         // With its presentation plugin the animator is not run full screen.
-        let skipped = result["skipped"]?.arrayValue?.compactMap { $0["case"]?.stringValue } ?? []
+        let skipped = result.skipped.map(\.name)
         #expect(skipped.contains("present (fullScreen)") && skipped.contains("dismiss (fullScreen)"))
     }
 
     @Test("the truthful panel animator passes with its presentation plugin")
     func panelTruthful() throws {
         let result = try Self.host().check(name: "panel-slide-truthful", presentation: "panel")
-        #expect(result["passed"] == true, "\(Self.failures(result))")
-        #expect(result["cases"]?.arrayValue?.count == 6)
+        #expect(result.passed == true, "\(Self.failures(result))")
+        #expect(result.cases.count == 6)
     }
 
     @Test("the built-in default-slide is checkable and passes, every case")
     func defaultSlide() throws {
         let result = try Self.host().check(name: "default-slide")
-        #expect(result["passed"] == true, "\(Self.failures(result))")
-        #expect(result["cases"]?.arrayValue?.count == CheckCase.battery.count)
+        #expect(result.passed == true, "\(Self.failures(result))")
+        #expect(result.cases.count == CheckCase.battery.count)
     }
 
     @Test("presentation and delegate must name loaded plugins of their kind", arguments: [
@@ -94,7 +94,7 @@ struct PluginCheckPortTests {
             check.step()
             steps += 1
             #expect(host.instances.isEmpty)
-            #expect(check.report["cases"]?.arrayValue?.count == steps)
+            #expect(check.report.cases.count == steps)
         }
         #expect(steps == 6)
     }

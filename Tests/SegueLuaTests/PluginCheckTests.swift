@@ -5,16 +5,13 @@ import Testing
 @testable import SegueLua
 
 /// The codes of the problems of every failed case of a check result, by case.
-func problemCodes(_ result: JSONValue) -> [String: [String]] {
+func problemCodes(_ result: CheckReport) -> [String: [String]] {
     var codes: [String: [String]] = [:]
-    for c in result["cases"]?.arrayValue ?? [] {
-        let name = c["case"]?.stringValue ?? "?"
-        codes[name] = (c["problems"]?.arrayValue ?? []).compactMap { $0["code"]?.stringValue }
-    }
+    for c in result.cases { codes[c.name] = c.problems.map(\.code) }
     return codes
 }
 
-func allCodes(_ result: JSONValue) -> Set<String> { Set(problemCodes(result).values.flatMap { $0 }) }
+func allCodes(_ result: CheckReport) -> Set<String> { Set(problemCodes(result).values.flatMap { $0 }) }
 
 @Suite("plugins.check")
 struct PluginCheckTests {
@@ -26,8 +23,8 @@ struct PluginCheckTests {
         #expect(animators.count >= 9)
         for name in animators {
             let result = try host.check(name: name)
-            #expect(result["passed"]?.boolValue == true, "\(name): \(problemCodes(result))")
-            #expect((result["cases"]?.arrayValue?.count ?? 0) >= 2, "\(name)")
+            #expect(result.passed == true, "\(name): \(problemCodes(result))")
+            #expect(result.cases.count >= 2, "\(name)")
         }
     }
 
@@ -36,8 +33,8 @@ struct PluginCheckTests {
         let host = PluginHost(directory: repositoryRoot + "/plugins")
         host.loadAll()
         let result = try host.check(name: "side-panel-slide", presentation: "side-panel")
-        #expect(result["passed"]?.boolValue == true, "\(problemCodes(result))")
-        #expect(result["cases"]?.arrayValue?.count == 6)
+        #expect(result.passed == true, "\(problemCodes(result))")
+        #expect(result.cases.count == 6)
     }
 
     @Test("the modal and interactive cases find their problems", arguments: [
@@ -57,7 +54,7 @@ struct PluginCheckTests {
         let host = PluginHost(directory: dir)
         host.loadAll()
         let result = try host.check(name: name)
-        #expect(result["passed"]?.boolValue == false)
+        #expect(result.passed == false)
         #expect(problemCodes(result)[checkCase]?.contains(code) == true, "\(problemCodes(result))")
     }
 
@@ -78,7 +75,7 @@ struct PluginCheckTests {
         let host = PluginHost(directory: dir)
         host.loadAll()
         let result = try host.check(name: name)
-        #expect(result["passed"]?.boolValue == false)
+        #expect(result.passed == false)
         #expect(allCodes(result).contains(code), "\(problemCodes(result))")
     }
 
@@ -97,8 +94,8 @@ struct PluginCheckTests {
         let host = PluginHost(directory: dir)
         host.loadAll()
         let result = try host.check(name: "nilview")
-        let messages = (result["cases"]?.arrayValue ?? []).flatMap { $0["problems"]?.arrayValue ?? [] }
-            .filter { $0["code"]?.stringValue == "raised" }.compactMap { $0["message"]?.stringValue }
+        let messages = result.cases.flatMap(\.problems)
+            .filter { $0.code == "raised" }.map(\.message)
         #expect(!messages.isEmpty)
         for message in messages {
             #expect(message.components(separatedBy: "stack traceback:").count == 2, "\(message)")
@@ -145,7 +142,7 @@ struct TutorialTests {
         let host = PluginHost(directory: try makePluginFolder(["fade-up.lua": source]))
         host.loadAll()
         let result = try host.check(name: "fade-up")
-        #expect(result["passed"]?.boolValue == true, "\(problemCodes(result))")
+        #expect(result.passed == true, "\(problemCodes(result))")
     }
 
     @Test("fading the from-view out without a reset fails with from_view_not_restored, as the guide shows")
@@ -156,7 +153,7 @@ struct TutorialTests {
         let host = PluginHost(directory: try makePluginFolder(["fade-out.lua": source]))
         host.loadAll()
         let result = try host.check(name: "fade-out")
-        #expect(result["passed"]?.boolValue == false)
+        #expect(result.passed == false)
         let codes = problemCodes(result)
         // fade-up declares select, push and pop: 4 straight cases and 3 × 2 interactive ones.
         #expect(codes.count == 10)
@@ -186,11 +183,11 @@ struct DeclaredKindsTests {
         #expect(failed == ["bad-kinds", "bad-kinds-type"])
         #expect(events.first { $0.name == "bad-kinds" }?.message?.contains("kinds[1] must be one of") == true)
         let result = try host.check(name: "dismiss-only")
-        #expect(result["cases"]?.arrayValue?.compactMap { $0["case"]?.stringValue }
+        #expect(result.cases.map(\.name)
             == ["pop", "dismiss (custom)", "dismiss (fullScreen)", "pop interactive finish at 0.7",
                 "pop interactive cancel at 0.3", "dismiss (custom) interactive finish at 0.7",
                 "dismiss (custom) interactive cancel at 0.3"])
-        #expect(result["skipped"]?.arrayValue?.count == CheckCase.battery.count - 7)
+        #expect(result.skipped.count == CheckCase.battery.count - 7)
         // It does not add the to-view (a dismissal's to-view is already there): in a pop that is a problem.
         #expect(allCodes(result).contains("missing_to_view"))
     }

@@ -23,12 +23,13 @@ typedef struct segue_sandbox {
     long long budget;       // instructions per top-level call (0: unlimited)
     long long remaining;    // instructions left in the current call
     int hook_step;          // count hook granularity
-    int memory_errors;      // how many allocations the cap refused
+    int memory_errors;      // how many allocations failed (refused by the cap, or by the system)
     // The wall-clock backstop (watchdog.c). Written by the engine thread around each top-level call and read by
     // the watchdog thread, always through __atomic builtins.
     long long call_seq;         // incremented when a top-level call starts
     long long interrupt_seq;    // the watchdog stopped the call with this sequence number
-    long long started_ns;       // CLOCK_MONOTONIC at the start of the running top-level call
+    long long seen_seq;         // the watchdog's own: the call it last saw running (read and written by it only)
+    long long seen_ns;          // ... and when it first saw it (the engine thread reads no clock per call)
     int active;                 // a top-level call is running
     int timeout_ms;             // 0: no wall-clock limit
     unsigned long thread;       // pthread_t of the thread running the call
@@ -39,8 +40,19 @@ typedef struct segue_sandbox {
     long long timeouts;         // calls stopped by the wall clock
     long long last_used;        // instructions the last top-level call used (to the hook's granularity)
     unsigned long long allocated;  // bytes ever allocated by this state (charged.c prices library calls by it)
-    int running;                // > 0 while a top-level call runs (segue_loadtext is then not top-level)
+    int running;                // how many segue_pcall calls are running on this state (only the outermost is top-level)
+    int error_kind;             // how the last segue_pcall / segue_loadtext ended (a segue_error_kind)
 } segue_sandbox;
+
+/// How a call or a load ended, set by the shim where it knows (never read from the message's text).
+typedef enum segue_error_kind {
+    SEGUE_ERROR_NONE = 0,     // it did not fail
+    SEGUE_ERROR_RUNTIME = 1,  // the script raised an error (or a host function did)
+    SEGUE_ERROR_SYNTAX = 2,   // the chunk did not compile
+    SEGUE_ERROR_MEMORY = 3,   // an allocation was refused by the state's memory cap (or failed)
+    SEGUE_ERROR_BUDGET = 4,   // the instruction budget was spent (lua.instruction_budget)
+    SEGUE_ERROR_TIMEOUT = 5,  // the wall-clock backstop stopped it (lua.call_timeout_ms)
+} segue_error_kind;
 
 /// A host function: returns >= 0 results, or -1 with an error message pushed on top of the stack.
 typedef int (*segue_host_fn)(lua_State *L, void *ctx, int index);
@@ -54,13 +66,14 @@ segue_sandbox *segue_sandbox_of(lua_State *L);
 /// Pushes a C closure that calls `fn(L, ctx, index)` and raises its error after it returns.
 void segue_pushhost(lua_State *L, segue_host_fn fn, void *ctx, int index);
 
-/// Calls the function below `nargs` arguments with a traceback message handler. When `top_level` is non-zero
-/// the instruction budget is reset first (one budget per call from the engine). Host mode is suspended for the
-/// duration of the call, so the memory cap applies to the script. Returns a LUA_* status; on error the message
-/// (with traceback) is left on the stack.
+/// Calls the function below `nargs` arguments with a traceback message handler. When `top_level` is non-zero and
+/// no other call runs on this state (`running` is the one nesting count), the instruction budget is reset first
+/// (one budget per call from the engine: a script cannot refill it by making the engine call back into it). Host
+/// mode is suspended for the duration of the call, so the memory cap applies to the script. Returns a LUA_*
+/// status; on error the message (with traceback) is left on the stack and `error_kind` says what stopped it.
 int segue_pcall(lua_State *L, int nargs, int nresults, int top_level);
 
-/// Loads a chunk of Lua source text (never bytecode). Returns a LUA_* status. The parser reads the text in small
+/// Loads a chunk of Lua source text (never bytecode). Returns a LUA_* status (`error_kind` set as by segue_pcall). The parser reads the text in small
 /// pieces and stops with "call timed out" when the wall-clock backstop fires, as a call does: its worst cases
 /// (names resolved through many nested functions) are not linear in the text. Outside a running call the load is
 /// watched like a top-level call.
@@ -96,6 +109,35 @@ void segue_open_stopped(lua_State *L, int env);
 /// Internal: sets `name` in the table at `to` to a C closure of `fn` whose upvalue 1 is `name` from the table at
 /// `from` (the stock function the replacement wraps). Both indices absolute.
 void segue_wrap_stock(lua_State *L, int from, int to, const char *name, lua_CFunction fn);
+
+/// The benchmark's reference (reference.c): ns per bare `lua_pcall` of the function the Lua chunk `source` returns,
+/// with one userdata argument and the count hook set (every 1000 instructions, a hook that does nothing), in a
+/// plain `luaL_newstate`, timed over `calls` calls after 10 000 warm-up calls. -1 when `source` fails.
+double segue_reference_pcall_ns(const char *source, long long calls);
+
+/// Pushes the table at registry reference `table_ref`, then its field `t[k]` (raw), the key being the value at
+/// registry reference `key_ref` (a string interned once, so no C string is converted or hashed per call). Returns
+/// the field's type; the field is nil when the reference is no table.
+/// The table stays under the field (the caller restores the top it found afterwards).
+static inline int segue_pushfield(lua_State *L, int table_ref, int key_ref) {
+    if (lua_rawgeti(L, LUA_REGISTRYINDEX, table_ref) != LUA_TTABLE) {
+        lua_pushnil(L);
+        return LUA_TNIL;
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, key_ref);
+    return lua_rawget(L, -2);
+}
+
+/// Closes a dead coroutine's pending to-be-closed variables and resets it: `lua_closethread` where the Lua headers
+/// have it (5.4.6 and later, where `lua_resetthread` is deprecated), `lua_resetthread` before.
+static inline int segue_closethread(lua_State *co, lua_State *from) {
+#if LUA_VERSION_RELEASE_NUM >= 50406
+    return lua_closethread(co, from);
+#else
+    (void)from;
+    return lua_resetthread(co);
+#endif
+}
 
 static inline void segue_pop(lua_State *L, int n) { lua_settop(L, -(n) - 1); }
 static inline void segue_newtable(lua_State *L) { lua_createtable(L, 0, 0); }

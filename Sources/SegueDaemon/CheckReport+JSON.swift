@@ -1,0 +1,25 @@
+import SegueJSON
+import SegueLua
+
+/// `plugins.check`'s result on the wire: `{plugin, passed, cases, skipped, pending}` (and `presentation`, `delegate`
+/// when given); each case `{case, passed, problems: [{code, message}]}`, each skipped case `{case, reason}`.
+extension CheckReport {
+    var json: JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("plugin", .string(plugin)), ("passed", .bool(passed)),
+            ("cases", .array(cases.map { c in
+                .object(JSONObject([
+                    ("case", .string(c.name)), ("passed", .bool(c.passed)),
+                    ("problems", .array(c.problems.map { p in
+                        .object(JSONObject([("code", .string(p.code)), ("message", .string(p.message))]))
+                    })),
+                ]))
+            })),
+            ("skipped", .array(skipped.map { .object(JSONObject([("case", .string($0.name)), ("reason", .string($0.reason))])) })),
+            ("pending", .array(pending.map { .string($0) })),
+        ]
+        if let presentation { members.append(("presentation", .string(presentation))) }
+        if let delegate { members.append(("delegate", .string(delegate))) }
+        return .object(JSONObject(members))
+    }
+}

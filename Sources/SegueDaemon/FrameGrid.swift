@@ -1,0 +1,73 @@
+import SegueKit
+import SegueLua
+
+/// The realtime scenes of one frame rate, ticked like a display link by one repeating loop timer on one wall-clock
+/// grid (`anchor` + k × interval): each tick advances every scene on it to the last frame boundary its wall time
+/// (times the scene's speed) has passed, then the daemon's output is flushed once for all of them.
+///
+/// A scene's frames are never dropped: a tick that comes late (or a turn that skipped grid times) advances each
+/// scene through every frame it owes, one `frame` event per frame, never an extra one between frames. The wall time
+/// a tick stands for is its grid time, not the moment the loop got to it, so scheduling jitter never moves a frame
+/// from one tick to the next. Loop-confined.
+final class FrameGrid {
+    let fps: Int
+    /// Nanoseconds between ticks: 10⁹ / fps rounded up, so a tick never comes before the frame boundary it is for
+    /// (truncated, the first scene's every frame would land a hair after its tick and wait for the next one).
+    let interval: Int64
+    /// Where the grid is anchored (monotonic ns): the first scene's start.
+    let anchor: Int64
+    /// Cancelled when the last scene leaves.
+    var timer: LoopTimer?
+
+    /// A scene on the grid: the wall time it was last advanced for, and the scene time that wall time has reached.
+    private struct Entry {
+        weak var scene: Scene?
+        let id: String
+        var lastWall: Int64
+        var target: Double
+    }
+
+    /// In the order the scenes joined (the order their frames are made in within a tick).
+    private var entries: [Entry] = []
+
+    init(fps: Int, now: Int64) {
+        self.fps = max(1, fps)
+        interval = Int64((1_000_000_000 + self.fps - 1) / self.fps)
+        anchor = now
+    }
+
+    var isEmpty: Bool { entries.isEmpty }
+    var count: Int { entries.count }
+
+    /// Adds a scene at wall time `now`: its clock runs from `scene.now` from there.
+    func add(_ scene: Scene, now: Int64) {
+        entries.append(Entry(scene: scene, id: scene.id, lastWall: now, target: Double(scene.now)))
+    }
+
+    /// Takes the scene off the grid.
+    func remove(id: String) {
+        entries.removeAll { $0.id == id }
+    }
+
+    /// The grid time a tick at `now` stands for: the latest one not after it.
+    func gridTime(at now: Int64) -> Int64 {
+        anchor + (now - anchor) / interval * interval
+    }
+
+    /// Advances every scene on the grid to where grid time `wall` puts its clock; `advance` moves one scene's clock
+    /// (the daemon's `tickRealtime`).
+    func tick(wall: Int64, advance: (Scene, Int64) -> Void) {
+        var i = 0
+        while i < entries.count {
+            defer { i += 1 }
+            guard let scene = entries[i].scene else { continue }
+            let elapsed = wall - entries[i].lastWall
+            // A scene that joined after this grid time (earlier in the same turn) waits for the next tick.
+            guard elapsed > 0 else { continue }
+            entries[i].target += Double(elapsed) * scene.speed
+            entries[i].lastWall = wall
+            let frame = scene.frameTime(Int64((entries[i].target * Double(scene.fps) / 1e9).rounded(.down)))
+            if frame > scene.now { advance(scene, frame) }
+        }
+    }
+}

@@ -1,0 +1,303 @@
+import ArgumentParser
+import Foundation
+import SegueClient
+import SegueJSON
+import Synchronization
+
+struct Realtime: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Many realtime scenes with transitions back to back: frames missing and the daemon's CPU.",
+        discussion: """
+            Starts the segued next to this binary (run from the repository folder, for the bundled plugins) unless \
+            --socket is given. Makes --scenes realtime scenes at --fps, each a custom container of two view \
+            controllers with when_busy = queue, and keeps a dt-slide select running and one queued in each: a \
+            transition.wait on the running transition is answered when it ends, and the next select is sent then \
+            (control connections of 16 scenes each, with no subscriptions). One more connection subscribes to the \
+            frame events of --subscribed of the scenes, spread evenly, and reads every one: the daemon's only \
+            subscriptions.
+
+            After --warm-up seconds, for --seconds: a frame is missing when a 1/fps grid time between a subscribed \
+            scene's first and last frame of the window has no frame event. The daemon's CPU over the window is read \
+            from /proc/PID/stat (utime + stime; give --pid with --socket).
+            """)
+
+    @Option(help: "A running daemon's socket (default: start one).")
+    var socket: String?
+
+    @Option(help: "With --socket: the running daemon's process id, for its CPU.")
+    var pid: Int32?
+
+    @Option(help: "Realtime scenes.")
+    var scenes: Int = 1000
+
+    @Option(help: "Frames per second of every scene.")
+    var fps: Int = 60
+
+    @Option(help: "Scenes whose frame events one connection subscribes to (at most 16).")
+    var subscribed: Int = 16
+
+    @Option(name: .customLong("warm-up"), help: "Seconds before the window.")
+    var warmUp: Double = 3
+
+    @Option(help: "Seconds of the window.")
+    var seconds: Double = 8
+
+    func run() throws {
+        guard scenes >= 1, subscribed >= 1, subscribed <= min(16, scenes), fps >= 1, fps <= 1000 else {
+            throw ValidationError("--scenes ≥ 1, --subscribed 1…16 and ≤ --scenes, --fps 1…1000")
+        }
+        let spawned = socket == nil ? try SpawnedDaemon() : nil
+        defer { spawned?.stop() }
+        let path = socket ?? spawned?.socket ?? ""
+        let daemonPID = spawned?.pid ?? pid
+
+        let stop = Atomic<Bool>(false)
+        let ids = (0..<scenes).map { "rt\($0)" }
+        let groups = stride(from: 0, to: scenes, by: 16).map { Array(ids[$0..<min($0 + 16, scenes)]) }
+        let controls = try groups.map { try RealtimeControl(socket: path, scenes: $0, fps: fps) }
+        let step = scenes / subscribed
+        let watched = (0..<subscribed).map { ids[$0 * step] }
+        let frames = try RealtimeFrameReader(socket: path, scenes: watched)
+
+        let group = DispatchGroup()
+        let startWall = DispatchTime.now().uptimeNanoseconds
+        for worker in controls as [any RealtimeWorker] + [frames] {
+            group.enter()
+            Thread.detachNewThread {
+                worker.run(until: stop)
+                group.leave()
+            }
+        }
+        usleep(UInt32(warmUp * 1e6))
+        let windowStart = DispatchTime.now().uptimeNanoseconds
+        let cpuBefore = daemonPID.flatMap { ProcessCPU.seconds(of: $0) }
+        let clientBefore = ProcessCPU.seconds(of: getpid())
+        let completedBefore = controls.reduce(0) { $0 + $1.completed.load(ordering: .relaxed) }
+        usleep(UInt32(seconds * 1e6))
+        let windowEnd = DispatchTime.now().uptimeNanoseconds
+        let cpuAfter = daemonPID.flatMap { ProcessCPU.seconds(of: $0) }
+        let clientAfter = ProcessCPU.seconds(of: getpid())
+        let completedAfter = controls.reduce(0) { $0 + $1.completed.load(ordering: .relaxed) }
+        stop.store(true, ordering: .relaxed)
+        group.wait()
+        if let failure = (controls.compactMap(\.failure) + [frames.failure].compactMap { $0 }).first {
+            throw BenchError(message: "realtime benchmark failed: \(failure)")
+        }
+
+        let report = frames.missing(from: windowStart, to: windowEnd, fps: fps)
+        let window = Double(windowEnd - windowStart) / 1e9
+        print(String(format: "realtime  scenes=%d  fps=%d  subscribed=%d  window %.1f s after %.1f s", scenes, fps,
+                     subscribed, window, Double(windowStart - startWall) / 1e9))
+        print(String(format: "frames: %d received, %d missing of %d grid times (%d events.dropped lines)",
+                     report.received, report.missing, report.expected, frames.droppedLines.load(ordering: .relaxed)))
+        print(String(format: "  scene clocks: %.4f s of scene time per second of wall time",
+                     frames.pace(from: windowStart, to: windowEnd)))
+        let arrival = frames.arrivalGaps(from: windowStart, to: windowEnd)
+        print(String(format: "  between a scene's frame events: median %.1f ms, longest %.1f ms", arrival.median,
+                     arrival.longest))
+        if report.gaps > 0 {
+            print("  in \(report.gaps) gaps, the longest \(report.longestGap) frames")
+        }
+        print(String(format: "transitions completed: %.0f/s over the window (%d select errors)",
+                     Double(completedAfter - completedBefore) / window,
+                     controls.reduce(0) { $0 + $1.errors.load(ordering: .relaxed) }))
+        if let before = cpuBefore, let after = cpuAfter {
+            let transitions = Double(max(1, completedAfter - completedBefore))
+            print(String(format: "daemon CPU: %.2f cores (utime + stime %.2f s over %.2f s; %.0f µs per transition)",
+                         (after - before) / window, after - before, window, (after - before) / transitions * 1e6))
+        }
+        if let before = clientBefore, let after = clientAfter {
+            print(String(format: "this client's CPU: %.2f cores", (after - before) / window))
+        }
+    }
+}
+
+/// A thread of the realtime benchmark.
+protocol RealtimeWorker: AnyObject, Sendable {
+    func run(until stop: borrowing Atomic<Bool>)
+}
+
+/// One control connection: makes its scenes and keeps one dt-slide select running and one queued in each. It
+/// learns that a transition ended from a `transition.wait` on it (the daemon's only subscriptions are the frame
+/// reader's), then asks for the next select, which queues behind the one that just started.
+final class RealtimeControl: RealtimeWorker, @unchecked Sendable {
+    let client: SegueClient
+    let scenes: [String]
+    /// Per scene: the index its last select asked for, the transitions started or queued and not yet seen ending
+    /// (oldest first), whether a wait is out, and how many selects it has sent.
+    private struct State {
+        var requested = 0
+        var transitions: [String] = []
+        var waiting = false
+        var selects = 0
+    }
+    private var states: [State]
+    let completed = Atomic<Int>(0)
+    let errors = Atomic<Int>(0)
+    var failure: String?
+
+    init(socket: String, scenes: [String], fps: Int) throws {
+        client = try SegueClient(socketPath: socket)
+        self.scenes = scenes
+        states = Array(repeating: State(), count: scenes.count)
+        for id in scenes {
+            _ = try client.call("scene.create", JSONObject([
+                ("id", .string(id)), ("size", .object(JSONObject([("w", 320), ("h", 480)]))), ("clock", "realtime"),
+                ("fps", .number(Double(fps))),
+            ]))
+            for vc in ["a", "b"] { _ = try client.call("vc.create", JSONObject([("scene", .string(id)), ("id", .string(vc))])) }
+            _ = try client.call("container.create", JSONObject([
+                ("scene", .string(id)), ("id", "c"), ("kind", "custom"), ("children", ["a", "b"]), ("when_busy", "queue"),
+            ]))
+            _ = try client.call("scene.set_root", JSONObject([("scene", .string(id)), ("vc", "c")]))
+        }
+    }
+
+    /// Request ids: scene × 10 + 1 or 2 for a select (alternately, so the first two can be out together), + 3 for
+    /// a wait.
+    private func select(_ i: Int) throws {
+        states[i].requested = 1 - states[i].requested
+        states[i].selects += 1
+        let id = i * 10 + 1 + states[i].selects % 2
+        try client.send(line: #"{"jsonrpc":"2.0","id":\#(id),"method":"container.select","params":{"scene":"\#(scenes[i])","container":"c","index":\#(states[i].requested),"animator":"dt-slide"}}"#)
+    }
+
+    private func waitIfIdle(_ i: Int) throws {
+        guard !states[i].waiting, let transition = states[i].transitions.first else { return }
+        states[i].waiting = true
+        try client.send(line: #"{"jsonrpc":"2.0","id":\#(i * 10 + 3),"method":"transition.wait","params":{"scene":"\#(scenes[i])","transition":"\#(transition)"}}"#)
+    }
+
+    func run(until stop: borrowing Atomic<Bool>) {
+        do {
+            for i in scenes.indices {
+                try select(i)  // runs
+                try select(i)  // queued
+            }
+            while !stop.load(ordering: .relaxed) {
+                guard let line = try client.readLine(timeoutMs: 100) else { continue }
+                guard let message = try? JSONParser.parse(line), let id = message["id"]?.intValue else { continue }
+                let i = id / 10
+                guard states.indices.contains(i) else { continue }
+                if message["error"] != nil {
+                    if errors.add(1, ordering: .relaxed).newValue == 1 { print("error: \(line)") }
+                    if id % 10 == 3 {
+                        states[i].waiting = false
+                        states[i].transitions.removeFirst()
+                        try waitIfIdle(i)
+                    } else {
+                        try select(i)
+                    }
+                    continue
+                }
+                if id % 10 == 3 {
+                    // The oldest transition ended: the queued one runs now; queue the next.
+                    completed.add(1, ordering: .relaxed)
+                    states[i].waiting = false
+                    states[i].transitions.removeFirst()
+                    try select(i)
+                    try waitIfIdle(i)
+                } else if let transition = message["result"]?["transition"]?.stringValue {
+                    states[i].transitions.append(transition)
+                    try waitIfIdle(i)
+                } else {
+                    // A select that started nothing (it should not happen: every select changes the index).
+                    if errors.add(1, ordering: .relaxed).newValue == 1 { print("select started nothing: \(line)") }
+                    try select(i)
+                }
+            }
+        } catch {
+            failure = "\(error)"
+        }
+    }
+}
+
+/// The connection subscribed to some scenes' frame events: when each arrived, and its scene time.
+final class RealtimeFrameReader: RealtimeWorker, @unchecked Sendable {
+    let client: SegueClient
+    /// Per scene: (arrival, monotonic ns; scene time, s) of each frame event.
+    private var frames: [String: [(arrival: UInt64, time: Double)]] = [:]
+    let droppedLines = Atomic<Int>(0)
+    var failure: String?
+
+    init(socket: String, scenes: [String]) throws {
+        client = try SegueClient(socketPath: socket)
+        for id in scenes {
+            _ = try client.call("events.subscribe", JSONObject([("scene", .string(id)), ("types", ["frame"])]))
+            frames[id] = []
+        }
+    }
+
+    /// The `"scene":"…"` of an event line.
+    static func scene(in line: String) -> String? {
+        guard let start = line.range(of: #""scene":""#) else { return nil }
+        guard let end = line[start.upperBound...].firstIndex(of: "\"") else { return nil }
+        return String(line[start.upperBound..<end])
+    }
+
+    func run(until stop: borrowing Atomic<Bool>) {
+        do {
+            while !stop.load(ordering: .relaxed) {
+                guard let line = try client.readLine(timeoutMs: 100) else { continue }
+                let arrival = DispatchTime.now().uptimeNanoseconds
+                guard let message = try? JSONParser.parse(line), let params = message["params"] else { continue }
+                switch params["type"]?.stringValue {
+                case "frame":
+                    guard let scene = params["scene"]?.stringValue, let time = params["time"]?.doubleValue else { continue }
+                    frames[scene, default: []].append((arrival, time))
+                case "events.dropped": droppedLines.add(1, ordering: .relaxed)
+                default: break
+                }
+            }
+        } catch {
+            failure = "\(error)"
+        }
+    }
+
+    /// Scene time over wall time between each subscribed scene's first and last frame of the window, averaged: 1 when
+    /// the realtime clocks keep pace with the wall clock.
+    func pace(from start: UInt64, to end: UInt64) -> Double {
+        var ratios: [Double] = []
+        for (_, list) in frames {
+            let inWindow = list.filter { $0.arrival >= start && $0.arrival < end }
+            guard let first = inWindow.first, let last = inWindow.last, last.arrival > first.arrival else { continue }
+            ratios.append((last.time - first.time) / (Double(last.arrival - first.arrival) / 1e9))
+        }
+        return ratios.isEmpty ? 0 : ratios.reduce(0, +) / Double(ratios.count)
+    }
+
+    /// The longest wall time (ms) between two consecutive frame events of one scene within the window, and the
+    /// median one: how evenly frames arrive (1/fps when every tick is delivered as it is made).
+    func arrivalGaps(from start: UInt64, to end: UInt64) -> (median: Double, longest: Double) {
+        var gaps: [UInt64] = []
+        for (_, list) in frames {
+            let inWindow = list.filter { $0.arrival >= start && $0.arrival < end }.map(\.arrival)
+            gaps += zip(inWindow, inWindow.dropFirst()).map { $1 - $0 }
+        }
+        gaps.sort()
+        guard let longest = gaps.last else { return (0, 0) }
+        return (Double(gaps[gaps.count / 2]) / 1e6, Double(longest) / 1e6)
+    }
+
+    /// Over the frames that arrived in the window: per scene, the grid times between its first and last frame
+    /// (inclusive) that have no frame event.
+    func missing(from start: UInt64, to end: UInt64, fps: Int)
+        -> (received: Int, expected: Int, missing: Int, gaps: Int, longestGap: Int)
+    {
+        var received = 0, expected = 0, missing = 0, gaps = 0, longestGap = 0
+        for (_, list) in frames {
+            let grid = Set(list.filter { $0.arrival >= start && $0.arrival < end }.map {
+                Int64(($0.time * Double(fps)).rounded())
+            }).sorted()
+            guard let first = grid.first, let last = grid.last else { continue }
+            received += grid.count
+            expected += Int(last - first + 1)
+            missing += Int(last - first + 1) - grid.count
+            for (a, b) in zip(grid, grid.dropFirst()) where b - a > 1 {
+                gaps += 1
+                longestGap = max(longestGap, Int(b - a - 1))
+            }
+        }
+        return (received, expected, missing, gaps, longestGap)
+    }
+}
