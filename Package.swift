@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "seguectl", targets: ["seguectl"]),
         .executable(name: "segue-bench", targets: ["segue-bench"]),
         .executable(name: "segue-studio", targets: ["segue-studio"]),
+        .executable(name: "segue-allocs", targets: ["segue-allocs"]),
         .library(name: "SegueKit", targets: ["SegueKit"]),
         .library(name: "SegueClient", targets: ["SegueClient"]),
     ],
@@ -97,6 +98,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // Counts heap allocations by defining malloc & co.: ONLY segue-allocs may depend on it (anything linking it
+        // has its allocator wrapped). No test target depends on segue-allocs either: a test runs the built binary.
+        .target(name: "CAllocCount"),
+        // Heap allocations per steady-state frame and per request, as JSON, for the CI guard (counts, not times).
+        .executableTarget(
+            name: "segue-allocs",
+            dependencies: [
+                "CAllocCount", "SegueKit", "SegueDaemon",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "SegueKitTests", dependencies: ["SegueKit"]),
