@@ -6,7 +6,9 @@ import SegueLua
 /// (times the scene's speed) has passed, then the daemon's output is flushed once for all of them.
 ///
 /// A scene's frames are never dropped: a tick that comes late (or a turn that skipped grid times) advances each
-/// scene through every frame it owes, one `frame` event per frame, never an extra one between frames. The wall time
+/// scene through every frame it owes, one `frame` event per frame, never an extra one between frames — up to a
+/// quarter of a second of frames per tick; a scene owing more (its frames cost more than real time) lags the wall
+/// clock rather than hold the loop. The wall time
 /// a tick stands for is its grid time, not the moment the loop got to it, so scheduling jitter never moves a frame
 /// from one tick to the next. Loop-confined.
 final class FrameGrid {
@@ -54,6 +56,9 @@ final class FrameGrid {
         anchor + (now - anchor) / interval * interval
     }
 
+    /// The most frames one tick makes for a scene: a quarter of a second of them (at least one).
+    func maxCatchUp(fps: Int) -> Int { max(1, fps / 4) }
+
     /// Advances every scene on the grid to where grid time `wall` puts its clock; `advance` moves one scene's clock
     /// (the daemon's `tickRealtime`).
     func tick(wall: Int64, advance: (Scene, Int64) -> Void) {
@@ -66,6 +71,11 @@ final class FrameGrid {
             guard elapsed > 0 else { continue }
             entries[i].target += Double(elapsed) * scene.speed
             entries[i].lastWall = wall
+            // At most `maxCatchUp` frames in one tick: a scene whose frames cost more than real time (a starved
+            // machine, a huge scene) would otherwise owe more each tick until one tick held the loop for seconds.
+            // Past the cap its clock lags the wall clock instead; every frame it makes is still on its grid.
+            let cap = Double(scene.now) + Double(maxCatchUp(fps: scene.fps)) * 1e9 / Double(scene.fps)
+            if entries[i].target > cap { entries[i].target = cap }
             let frame = scene.frameTime(Int64((entries[i].target * Double(scene.fps) / 1e9).rounded(.down)))
             if frame > scene.now { advance(scene, frame) }
         }

@@ -47,6 +47,18 @@ struct FrameGridTests {
         #expect(Self.tick(grid, at: 11 * grid.interval)["a"] == a.frameTime(11))
     }
 
+    @Test("a tick makes at most a quarter of a second of frames: a scene owing more lags the wall clock instead")
+    func catchUpIsBounded() {
+        let grid = FrameGrid(fps: 60, now: 0)
+        let a = Self.scene("a")
+        grid.add(a, now: 0)
+        // Ten seconds late (a starved loop): 15 frames, never 600 in one turn; the rest of the ten seconds is dropped
+        // from the scene's clock (it lags the wall clock), so the next ticks owe one frame each again.
+        #expect(Self.tick(grid, at: 600 * grid.interval)["a"] == a.frameTime(15))
+        #expect(Self.tick(grid, at: 601 * grid.interval)["a"] == a.frameTime(16))
+        #expect(Self.tick(grid, at: 602 * grid.interval)["a"] == a.frameTime(17))
+    }
+
     @Test("the grid time of a tick is the latest grid point, whatever the moment the loop got to it")
     func gridTime() {
         let grid = FrameGrid(fps: 60, now: 1_000)
