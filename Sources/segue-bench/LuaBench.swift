@@ -119,7 +119,7 @@ struct Lua: ParsableCommand {
     /// it must name its animator and a duration > 0, or the run fails (a select of the index already selected starts
     /// nothing and would time a no-op).
     func selectVersusPing(_ plugins: String) throws {
-        let daemon = try LuaBenchSupport.spawn(plugins: plugins)
+        let daemon = try SpawnedDaemon(arguments: ["--plugins", plugins])
         defer { daemon.stop() }
         let client = try SegueClient(socketPath: daemon.socket)
         _ = try client.call("scene.create", ["size": ["w": 320, "h": 480], "clock": "manual"])
@@ -208,7 +208,7 @@ struct Lua: ParsableCommand {
         let folder = try LuaBenchSupport.temporaryFolder()
         let source = try String(contentsOfFile: plugins + "/dt-slide.lua", encoding: .utf8)
         try source.write(toFile: folder + "/dt-slide.lua", atomically: true, encoding: .utf8)
-        let daemon = try LuaBenchSupport.spawn(plugins: folder)
+        let daemon = try SpawnedDaemon(arguments: ["--plugins", folder])
         defer { daemon.stop() }
         let client = try SegueClient(socketPath: daemon.socket)
         _ = try client.call("events.subscribe", ["types": ["plugin"]])
@@ -276,30 +276,5 @@ enum LuaBenchSupport {
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
-
-    final class Spawned {
-        let process: Process
-        let socket: String
-        init(process: Process, socket: String) {
-            self.process = process
-            self.socket = socket
-        }
-        func stop() {
-            process.terminate()
-            process.waitUntilExit()
-        }
-    }
-
-    static func spawn(plugins: String) throws -> Spawned {
-        let dir = try temporaryFolder()
-        let path = dir + "/s.sock"
-        let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
-        let process = Process()
-        process.executableURL = exe.deletingLastPathComponent().appendingPathComponent("segued")
-        process.arguments = ["--socket", path, "--plugins", plugins, "--log-level", "warning"]
-        try process.run()
-        for _ in 0..<400 where (try? SegueClient(socketPath: path)) == nil { usleep(25_000) }
-        return Spawned(process: process, socket: path)
     }
 }

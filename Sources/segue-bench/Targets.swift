@@ -58,7 +58,7 @@ struct Targets: ParsableCommand {
         guard FileManager.default.fileExists(atPath: config) else {
             throw ValidationError("no config at \(config) (run from the repository's folder, or pass --config)")
         }
-        let daemon = try BenchDaemon(config: config, executable: segued)
+        let daemon = try SpawnedDaemon(arguments: ["--config", config], executable: segued)
         defer { daemon.stop() }
         let client = try BenchConnection(socket: daemon.socket)
         let fps = 120
@@ -173,39 +173,9 @@ struct Phase {
     var perSecond: Double { seconds > 0 ? Double(latencies.count) / seconds : 0 }
 }
 
-/// A segued started next to this binary with a config file, on a temporary socket; its CPU time from /proc.
-final class BenchDaemon {
-    let process = Process()
-    let socket: String
-
-    init(config: String, executable: String?) throws {
-        let dir = "/tmp/sgb-" + String(UUID().uuidString.prefix(8))
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        socket = dir + "/s.sock"
-        let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0])
-        process.executableURL = executable.map { URL(fileURLWithPath: $0) }
-            ?? exe.deletingLastPathComponent().appendingPathComponent("segued")
-        process.arguments = ["--config", config, "--socket", socket, "--log-level", "warning"]
-        try process.run()
-        for _ in 0..<400 where (try? SegueClient(socketPath: socket)) == nil { usleep(25_000) }
-    }
-
-    func stop() {
-        process.terminate()
-        process.waitUntilExit()
-    }
-
+extension SpawnedDaemon {
     /// utime + stime of the daemon, in seconds.
-    var cpuSeconds: Double {
-        guard let text = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
-            let close = text.lastIndex(of: ")")
-        else { return 0 }
-        // Fields after "(comm)": state is field 3, utime 14 and stime 15 (1-based over the whole line).
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
+    var cpuSeconds: Double { ProcessCPU.seconds(of: pid) ?? 0 }
 
     /// Runs `body` (which returns the request latencies it timed), with its wall time and the daemon's CPU time.
     func phase(_ body: () throws -> [UInt64]) throws -> Phase {
