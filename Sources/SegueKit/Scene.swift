@@ -180,20 +180,21 @@ public final class Scene {
     public func set(_ view: View, _ property: AnimatableProperty, _ values: [Double]) {
         guard values.count == property.count, view.isAlive else { return }
         touch(view)
-        let old = Array(view.model.get(property))
+        // Compared in place (no copy of the old values): only whether the model value changes matters below.
+        let changed = !view.model.get(property).elementsEqual(values)
         view.model.set(property, values)
         if let block = clock.blockStack.last, let keyframes = block.keyframes {
             keyframes.record(view, property, values)
             return
         }
         if let block = clock.blockStack.last, block.options.duration > 0 || block.options.delay > 0 {
-            guard old != values || view.animations[property.rawValue] != nil else { return }
+            guard changed || view.animations[property.rawValue] != nil else { return }
             let from = Array(view.presentation.get(property))
             addAnimation(view, property, from: from, to: values, options: block.options, group: block.group)
         } else {
             let wasAnimating = view.animations[property.rawValue] != nil
             removeAnimation(of: view, property, finished: false)
-            guard old != values || wasAnimating else { return }
+            guard changed || wasAnimating else { return }
             view.presentation.set(property, values)
             markDirty(view, property)
             tree.valueVersion &+= 1

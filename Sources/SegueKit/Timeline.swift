@@ -76,6 +76,11 @@ public struct Timeline {
         guard samples.count < Timeline.maxSamples || final else { return }
         var views: [View] = [], parents: [Int] = []
         var channels: [Double] = []
+        // Sized for the last sample's shape (usually the same): no regrowth while walking.
+        let expected = max(samples.last?.structure.views.count ?? 0, 4)
+        views.reserveCapacity(expected)
+        parents.reserveCapacity(expected)
+        channels.reserveCapacity(expected * AnimatableProperty.channelCount)
         func walk(_ view: View, parent: Int, depth: Int) {
             let index = views.count
             views.append(view)

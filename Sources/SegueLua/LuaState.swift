@@ -154,7 +154,9 @@ final class LuaState {
             lua_pushnil(L)
             return LUA_TNIL
         }
-        return segue_rawgetfield(L, t, key)
+        // `withCString`, not the implicit String→pointer conversion: that one copies a small string (every key
+        // here) into a new heap buffer per call; this one uses a stack copy.
+        return key.withCString { segue_rawgetfield(L, t, $0) }
     }
 
     @discardableResult
@@ -167,7 +169,7 @@ final class LuaState {
     }
 
     /// Sets `t[key] = top` (raw) and pops the value.
-    func setRawField(_ t: Int32, _ key: String) { segue_rawsetfield(L, t, key) }
+    func setRawField(_ t: Int32, _ key: String) { key.withCString { segue_rawsetfield(L, t, $0) } }
 
     func numberField(_ t: Int32, _ key: String) -> Double? {
         rawField(t, key)

@@ -259,11 +259,11 @@ extension PluginInstance {
     }
 
     func rect(at i: Int32) -> Rect? {
-        guard state.type(at: i) == LUA_TTABLE, let x = state.numberField(i, "x"), let y = state.numberField(i, "y"),
-            let w = state.numberField(i, "w"), let h = state.numberField(i, "h"),
-            x.isFinite, y.isFinite, w.isFinite, h.isFinite
-        else { return nil }
-        return Rect(x: x, y: y, w: w, h: h)
+        guard state.type(at: i) == LUA_TTABLE else { return nil }
+        var v: (Double, Double, Double, Double) = (0, 0, 0, 0)
+        let ok = withUnsafeMutableBytes(of: &v) { segue_rectfields(state.L, i, $0.baseAddress?.assumingMemoryBound(to: Double.self)) }
+        guard ok != 0, v.0.isFinite, v.1.isFinite, v.2.isFinite, v.3.isFinite else { return nil }
+        return Rect(x: v.0, y: v.1, w: v.2, h: v.3)
     }
 
     func transform(at i: Int32) -> Transform3D? {
@@ -282,19 +282,15 @@ extension PluginInstance {
             return Transform3D(values: values)
         }
         state.pop()
-        guard let a = state.numberField(i, "a"), let b = state.numberField(i, "b"), let c = state.numberField(i, "c"),
-            let d = state.numberField(i, "d"), let tx = state.numberField(i, "tx"), let ty = state.numberField(i, "ty")
-        else { return nil }
-        let t = Transform3D(a: a, b: b, c: c, d: d, tx: tx, ty: ty)
-        return t.values.allSatisfy(\.isFinite) ? t : nil
+        var v: (Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0)
+        let ok = withUnsafeMutableBytes(of: &v) { segue_affinefields(state.L, i, $0.baseAddress?.assumingMemoryBound(to: Double.self)) }
+        guard ok != 0, v.0.isFinite, v.1.isFinite, v.2.isFinite, v.3.isFinite, v.4.isFinite, v.5.isFinite else { return nil }
+        return Transform3D(a: v.0, b: v.1, c: v.2, d: v.3, tx: v.4, ty: v.5)
     }
 
     func push(_ r: Rect) {
-        state.newTable(fieldCount: 4)
-        state.push(r.x); state.setRawField(-2, "x")
-        state.push(r.y); state.setRawField(-2, "y")
-        state.push(r.w); state.setRawField(-2, "w")
-        state.push(r.h); state.setRawField(-2, "h")
+        var v = (r.x, r.y, r.w, r.h)
+        withUnsafeBytes(of: &v) { segue_pushrect(state.L, $0.baseAddress?.assumingMemoryBound(to: Double.self)) }
     }
 
     func pushPoint(_ p: Point) {
@@ -306,13 +302,8 @@ extension PluginInstance {
     func push(_ t: Transform3D) {
         if t.isAffine {
             let a = t.affine
-            state.newTable(fieldCount: 6)
-            state.push(a.a); state.setRawField(-2, "a")
-            state.push(a.b); state.setRawField(-2, "b")
-            state.push(a.c); state.setRawField(-2, "c")
-            state.push(a.d); state.setRawField(-2, "d")
-            state.push(a.tx); state.setRawField(-2, "tx")
-            state.push(a.ty); state.setRawField(-2, "ty")
+            var v = (a.a, a.b, a.c, a.d, a.tx, a.ty)
+            withUnsafeBytes(of: &v) { segue_pushaffine(state.L, $0.baseAddress?.assumingMemoryBound(to: Double.self)) }
         } else {
             state.newTable(fieldCount: 1)
             state.newTable(arrayCount: 16)
