@@ -4,7 +4,10 @@
 
 #define SEGUE_HOOK_STEP 1000
 
-const char *const segue_key_names[SEGUE_KEY_COUNT] = {"", "a", "b", "c", "d", "tx", "ty", "x", "y", "w", "h"};
+const char *const segue_key_names[SEGUE_KEY_COUNT] = {
+    "", "a", "b", "c", "d", "tx", "ty", "x", "y", "w", "h", "m",
+    "duration", "delay", "repeat_count", "autoreverse", "spring", "curve", "stiffness", "mass", "damping", "velocity",
+};
 
 segue_sandbox *segue_sandbox_of(lua_State *L) {
     void *ud = NULL;

@@ -181,13 +181,20 @@ public final class Scene {
         guard values.count == property.count, view.isAlive else { return }
         touch(view)
         // Compared in place (no copy of the old values): only whether the model value changes matters below.
-        let changed = !view.model.get(property).elementsEqual(values)
+        let offset = property.offset
+        let changed = view.model.channels.withUnsafeBufferPointer { old in
+            values.withUnsafeBufferPointer { new in
+                for k in 0..<new.count where old[offset + k] != new[k] { return true }
+                return false
+            }
+        }
         view.model.set(property, values)
-        if let block = clock.blockStack.last, let keyframes = block.keyframes {
+        let block = clock.blockStack.last
+        if let block, let keyframes = block.keyframes {
             keyframes.record(view, property, values)
             return
         }
-        if let block = clock.blockStack.last, block.options.duration > 0 || block.options.delay > 0 {
+        if let block, block.options.duration > 0 || block.options.delay > 0 {
             guard changed || view.animations[property.rawValue] != nil else { return }
             let from = Array(view.presentation.get(property))
             addAnimation(view, property, from: from, to: values, options: block.options, group: block.group)

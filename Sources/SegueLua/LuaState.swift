@@ -159,6 +159,22 @@ final class LuaState {
         return key.withCString { segue_rawgetfield(L, t, $0) }
     }
 
+    /// `rawField` for a name the shim interned (`segue_key`): no string is converted or hashed.
+    @discardableResult
+    func rawField(_ t: Int32, _ key: segue_key) -> Int32 {
+        guard lua_type(L, t) == LUA_TTABLE else {
+            lua_pushnil(L)
+            return LUA_TNIL
+        }
+        return segue_rawgetkey(L, t, key)
+    }
+
+    func numberField(_ t: Int32, _ key: segue_key) -> Double? {
+        rawField(t, key)
+        defer { pop() }
+        return number(at: -1)
+    }
+
     @discardableResult
     func rawIndex(_ t: Int32, _ n: Int) -> Int32 {
         guard lua_type(L, t) == LUA_TTABLE else {

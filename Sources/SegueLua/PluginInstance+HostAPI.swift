@@ -8,7 +8,10 @@ extension PluginInstance {
         state.newTable()
         let table = state.top
         func add(_ name: String, _ fn: @escaping (PluginInstance, LuaState) -> HostResult) {
-            state.pushHostFunction { [unowned self] s in fn(self, s) }
+            // `unowned(unsafe)`: no reference counting per host call (a checked `unowned` load takes the slow
+            // side-table path, since completion blocks hold the instance weakly). Safe: the closure lives in
+            // `state`, which only this instance owns, and it runs only inside a call this instance made.
+            state.pushHostFunction { [unowned(unsafe) self] s in fn(self, s) }
             state.setRawField(table, name)
         }
         add("set_metatable") { me, s in
@@ -206,19 +209,24 @@ extension PluginInstance {
     }
 
     func viewSet(_ s: LuaState) -> HostResult {
-        guard let view = view(at: 1) else { return .error("the view no longer exists") }
+        // The scene is loaded once (a weak load) for the lookup and the write.
+        guard let scene, let view = view(at: 1, in: scene) else { return .error("the view no longer exists") }
         guard let key = s.string(at: 2) else { return .error("view properties are named by strings") }
         guard PluginInstance.NameKind.viewProperty.names.contains(key) else {
             warnUnknown(.viewProperty, key, consequence: "; ignored")
             return .results(0)
         }
-        if let message = setProperty(view, key, at: 3) { return .error(message) }
+        if let message = setProperty(view, key, at: 3, in: scene) { return .error(message) }
         return .results(0)
     }
 
     /// Sets a view property from the Lua value at `i`; returns an error message when the value does not fit.
     func setProperty(_ view: View, _ key: String, at i: Int32) -> String? {
         guard let scene else { return "no scene" }
+        return setProperty(view, key, at: i, in: scene)
+    }
+
+    func setProperty(_ view: View, _ key: String, at i: Int32, in scene: Scene) -> String? {
         switch key {
         case "frame", "bounds":
             guard let rect = rect(at: i) else { return "view.\(key) expects a rect {x=, y=, w=, h=}, got \(state.typeName(at: i))" }
@@ -269,7 +277,7 @@ extension PluginInstance {
     func transform(at i: Int32) -> Transform3D? {
         if state.string(at: i) == "identity" { return .identity }
         guard state.type(at: i) == LUA_TTABLE else { return nil }
-        if state.rawField(i, "m") == LUA_TTABLE {
+        if state.rawField(i, SEGUE_KEY_M) == LUA_TTABLE {
             let m = state.top
             defer { state.pop() }
             var values: [Double] = []
@@ -415,7 +423,7 @@ extension PluginInstance {
     /// The `curve` field of the options table at `i` as written (`'ease_in'`, `{0.2, 0, 0.2, 1}`), nil when absent.
     func curveDescription(at i: Int32) -> String? {
         defer { state.pop() }
-        switch state.rawField(i, "curve") {
+        switch state.rawField(i, SEGUE_KEY_CURVE) {
         case LUA_TNIL:
             return nil
         case LUA_TSTRING:
@@ -437,12 +445,12 @@ extension PluginInstance {
     }
 
     func animationOptions(at i: Int32, defaultTiming: Timing = .curve(.easeInOut)) -> Result<AnimationOptions, LuaError> {
-        let duration = state.numberField(i, "duration") ?? 0.2
+        let duration = state.numberField(i, SEGUE_KEY_DURATION) ?? 0.2
         guard duration.isFinite, duration >= 0 else { return .failure(LuaError("duration must be a number ≥ 0")) }
-        let delay = state.numberField(i, "delay") ?? 0
+        let delay = state.numberField(i, SEGUE_KEY_DELAY) ?? 0
         guard delay.isFinite, delay >= 0 else { return .failure(LuaError("delay must be a number ≥ 0")) }
         var options = AnimationOptions(duration: min(duration, 3600), delay: min(delay, 3600), timing: defaultTiming)
-        switch state.rawField(i, "repeat_count") {
+        switch state.rawField(i, SEGUE_KEY_REPEAT_COUNT) {
         case LUA_TNIL:
             break
         case LUA_TNUMBER:
@@ -457,7 +465,7 @@ extension PluginInstance {
             return .failure(LuaError("repeat_count must be a number"))
         }
         state.pop()
-        switch state.rawField(i, "autoreverse") {
+        switch state.rawField(i, SEGUE_KEY_AUTOREVERSE) {
         case LUA_TNIL: break
         case LUA_TBOOLEAN: options.autoreverses = state.bool(at: -1)
         default:
@@ -465,20 +473,20 @@ extension PluginInstance {
             return .failure(LuaError("autoreverse must be a boolean"))
         }
         state.pop()
-        if state.rawField(i, "spring") == LUA_TTABLE {
+        if state.rawField(i, SEGUE_KEY_SPRING) == LUA_TTABLE {
             let spring = state.top
             defer { state.pop() }
-            if let stiffness = state.numberField(spring, "stiffness") {
-                let mass = state.numberField(spring, "mass") ?? 1
-                let damping = state.numberField(spring, "damping") ?? 10
-                let velocity = state.numberField(spring, "velocity") ?? 0
+            if let stiffness = state.numberField(spring, SEGUE_KEY_STIFFNESS) {
+                let mass = state.numberField(spring, SEGUE_KEY_MASS) ?? 1
+                let damping = state.numberField(spring, SEGUE_KEY_DAMPING) ?? 10
+                let velocity = state.numberField(spring, SEGUE_KEY_VELOCITY) ?? 0
                 guard let physical = Spring.physical(mass: mass, stiffness: stiffness, damping: damping, velocity: velocity)
                 else { return .failure(LuaError("spring: mass, stiffness and damping must be positive numbers")) }
                 options.timing = .spring(physical.spring)
                 options.duration = min(physical.duration, 3600)
             } else {
-                let damping = state.numberField(spring, "damping") ?? 0.5
-                let velocity = state.numberField(spring, "velocity") ?? 0
+                let damping = state.numberField(spring, SEGUE_KEY_DAMPING) ?? 0.5
+                let velocity = state.numberField(spring, SEGUE_KEY_VELOCITY) ?? 0
                 guard damping > 0 else { return .failure(LuaError("spring.damping must be > 0 (a damping ratio)")) }
                 guard let uikit = Spring(dampingRatio: damping, initialVelocity: velocity, duration: max(options.duration, 1e-3))
                 else { return .failure(LuaError("spring: damping and velocity must be finite numbers")) }
@@ -491,7 +499,7 @@ extension PluginInstance {
             return .success(options)
         }
         state.pop()
-        switch state.rawField(i, "curve") {
+        switch state.rawField(i, SEGUE_KEY_CURVE) {
         case LUA_TNIL:
             state.pop()
         case LUA_TSTRING:

@@ -6,7 +6,7 @@ import SegueKit
 extension PluginInstance {
     func registerInteractionAPI(_ table: Int32) {
         func add(_ name: String, _ fn: @escaping (PluginInstance, LuaState) -> HostResult) {
-            state.pushHostFunction { [unowned self] s in fn(self, s) }
+            state.pushHostFunction { [unowned(unsafe) self] s in fn(self, s) }  // as registerHostAPI's `add`
             state.setRawField(table, name)
         }
         add("set_interaction_hook") { me, s in

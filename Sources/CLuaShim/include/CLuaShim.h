@@ -49,7 +49,9 @@ typedef struct segue_sandbox {
 /// so reading one costs no string conversion, hashing or comparison.
 typedef enum segue_key {
     SEGUE_KEY_A = 1, SEGUE_KEY_B, SEGUE_KEY_C, SEGUE_KEY_D, SEGUE_KEY_TX, SEGUE_KEY_TY,
-    SEGUE_KEY_X, SEGUE_KEY_Y, SEGUE_KEY_W, SEGUE_KEY_H,
+    SEGUE_KEY_X, SEGUE_KEY_Y, SEGUE_KEY_W, SEGUE_KEY_H, SEGUE_KEY_M,
+    SEGUE_KEY_DURATION, SEGUE_KEY_DELAY, SEGUE_KEY_REPEAT_COUNT, SEGUE_KEY_AUTOREVERSE, SEGUE_KEY_SPRING,
+    SEGUE_KEY_CURVE, SEGUE_KEY_STIFFNESS, SEGUE_KEY_MASS, SEGUE_KEY_DAMPING, SEGUE_KEY_VELOCITY,
     SEGUE_KEY_COUNT
 } segue_key;
 extern const char *const segue_key_names[SEGUE_KEY_COUNT];
@@ -189,6 +191,17 @@ static inline int segue_numberfields(lua_State *L, int t, const segue_key *keys,
     }
     lua_settop(L, -2);
     return ok;
+}
+/// Pushes `t[key]` (raw) for the table at `t`, the key a segue_key; returns the value's type. `t` must be a table.
+static inline int segue_rawgetkey(lua_State *L, int t, segue_key key) {
+    t = lua_absindex(L, t);
+    void *ud = NULL;
+    lua_getallocf(L, &ud);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ((segue_sandbox *)ud)->keys_ref);   // [names]
+    lua_rawgeti(L, -1, key);                                              // [names key]
+    int type = lua_rawget(L, t);                                          // [names value]
+    lua_remove(L, -2);                                                    // [value]
+    return type;
 }
 /// Pushes a new table `{keys[i] = values[i]}` (segue_key names).
 static inline void segue_pushnumbertable(lua_State *L, const segue_key *keys, int n, const double *values) {
