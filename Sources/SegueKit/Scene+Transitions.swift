@@ -693,8 +693,8 @@ extension Scene {
         let retention = config.timelineRetention
         while coordinator.endedCount > retention {
             guard let index = coordinator.transitionOrder.firstIndex(where: { $0.isEnded }) else { return }
-            let forgotten = coordinator.transitionOrder.remove(at: index)
-            coordinator.transitionsByID[forgotten.id] = nil
+            coordinator.transitionsByID[coordinator.transitionOrder[index].id] = nil
+            coordinator.transitionOrder.removeSubrange(index..<(index + 1))
             coordinator.endedCount -= 1
         }
     }
