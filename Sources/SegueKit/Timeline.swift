@@ -7,8 +7,9 @@ public struct Timeline {
     /// The subtree's shape: depth first, superviews before their subviews, subviews back to front.
     public final class Structure {
         let views: [View]
-        public let serials: [Int]
-        public let ids: [String]
+        /// A view's serial and id never change: read from `views` when first asked (`render.*`), not per sample.
+        public private(set) lazy var serials: [Int] = views.map(\.serial)
+        public private(set) lazy var ids: [String] = views.map(\.id)
         /// Index of each view's superview in the same arrays, or -1 for the subtree's root.
         public let parents: [Int]
         public let hidden: [Bool]
@@ -16,8 +17,6 @@ public struct Timeline {
 
         init(views: [View], parents: [Int]) {
             self.views = views
-            serials = views.map(\.serial)
-            ids = views.map(\.id)
             self.parents = parents
             hidden = views.map(\.hidden)
             z = views.map(\.z)

@@ -30,10 +30,11 @@ extension PluginInstance {
             return .results(1)
         }
         add("view_add") { me, s in
-            guard let parent = me.view(at: 1) else { return .error(me.deadView("add")) }
-            guard let child = me.view(at: 2) else { return .error("view:add(view): the argument is not a live view") }
-            guard me.scene?.canAdd(child, to: parent) == true else { return .error(me.cannotAdd(child, parent)) }
-            me.scene?.addSubview(child, to: parent)
+            // The scene (a weak reference) loaded once for both lookups, the check and the add.
+            guard let scene = me.scene, let parent = me.view(at: 1, in: scene) else { return .error(me.deadView("add")) }
+            guard let child = me.view(at: 2, in: scene) else { return .error("view:add(view): the argument is not a live view") }
+            guard scene.canAdd(child, to: parent) else { return .error(me.cannotAdd(child, parent)) }
+            scene.addSubview(child, to: parent)
             return .results(0)
         }
         add("view_insert") { me, s in
