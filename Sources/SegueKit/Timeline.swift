@@ -94,6 +94,7 @@ public struct Timeline {
 
     mutating func started(_ animation: PropertyAnimation) {
         guard animations.count < 100_000 else { return }
+        if animations.isEmpty { animations.reserveCapacity(8) }  // a transition starts a few: no regrowth from one
         animations.append((animation, nil))
     }
 

@@ -281,6 +281,5 @@ final class LuaState {
 /// The one C entry point for every host function: finds the state and the function by index.
 private let luaHostEntry: segue_host_fn = { thread, context, index in
     guard let context else { return -1 }
-    let state = Unmanaged<LuaState>.fromOpaque(context).takeUnretainedValue()
-    return state.callHost(index, thread: thread)
+    return Unmanaged<LuaState>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.callHost(index, thread: thread) }
 }

@@ -8,10 +8,11 @@ extension PluginInstance {
         state.newTable()
         let table = state.top
         func add(_ name: String, _ fn: @escaping (PluginInstance, LuaState) -> HostResult) {
-            // `unowned(unsafe)`: no reference counting per host call (a checked `unowned` load takes the slow
-            // side-table path, since completion blocks hold the instance weakly). Safe: the closure lives in
-            // `state`, which only this instance owns, and it runs only inside a call this instance made.
-            state.pushHostFunction { [unowned(unsafe) self] s in fn(self, s) }
+            // The instance is passed as a guaranteed reference: no reference counting per host call (any retain
+            // of the instance takes the slow side-table path, since completion blocks hold it weakly). Safe: the
+            // closure lives in `state`, which only this instance owns, and runs only inside a call it made.
+            let me = Unmanaged.passUnretained(self)
+            state.pushHostFunction { s in me._withUnsafeGuaranteedRef { fn($0, s) } }
             state.setRawField(table, name)
         }
         add("set_metatable") { me, s in
