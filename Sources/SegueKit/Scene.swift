@@ -99,8 +99,11 @@ public final class Scene {
     }
 
     /// addSubview: moves `view` to the top of `superview`'s subviews.
-    public func addSubview(_ view: View, to superview: View) {
-        guard canAdd(view, to: superview) else { return }
+    public func addSubview(_ view: View, to superview: View) { _ = addSubviewIfAllowed(view, to: superview) }
+
+    /// addSubview, answering whether the view could go there (`canAdd`, checked once): nothing changes when not.
+    public func addSubviewIfAllowed(_ view: View, to superview: View) -> Bool {
+        guard canAdd(view, to: superview) else { return false }
         tree.structureVersion &+= 1
         touch(view)
         touch(view.superview)
@@ -108,6 +111,7 @@ public final class Scene {
         view.superview?.subviews.removeAll { $0 === view }
         superview.subviews.append(view)
         view.superview = superview
+        return true
     }
 
     public func insertSubview(_ view: View, into superview: View, at index: Int) {

@@ -34,8 +34,7 @@ extension PluginInstance {
             // The scene (a weak reference) loaded once for both lookups, the check and the add.
             guard let scene = me.scene, let parent = me.view(at: 1, in: scene) else { return .error(me.deadView("add")) }
             guard let child = me.view(at: 2, in: scene) else { return .error("view:add(view): the argument is not a live view") }
-            guard scene.canAdd(child, to: parent) else { return .error(me.cannotAdd(child, parent)) }
-            scene.addSubview(child, to: parent)
+            guard scene.addSubviewIfAllowed(child, to: parent) else { return .error(me.cannotAdd(child, parent)) }
             return .results(0)
         }
         add("view_insert") { me, s in
