@@ -1,3 +1,5 @@
+import CDtoa
+
 extension JSONValue {
     /// Compact JSON text on one line: newlines and control characters inside strings are escaped.
     public func serialized() -> String {
@@ -90,10 +92,15 @@ extension JSONValue {
                 out.append(UnsafeBufferPointer(rebasing: digits[i...]))
             }
         } else {
-            // `description`, not `"\(n)"`: the same digits (SerializerReferenceTests), without the interpolation's
-            // own buffer (frame events are mostly these numbers).
-            var text = n.description
-            text.withUTF8 { out.append($0) }
+            // The C printer writes exactly `n.description`'s bytes (DoublePrinterTests) into scratch, not a String:
+            // frame events are mostly these numbers, and `description` cost ~75-100 ns each (README, Performance).
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(CDTOA_BUFFER_SIZE)) { scratch in
+                guard let base = scratch.baseAddress else { return }
+                let count = cdtoa_format(n, base)
+                base.withMemoryRebound(to: UInt8.self, capacity: count) {
+                    out.append(UnsafeBufferPointer(start: $0, count: count))
+                }
+            }
         }
     }
 
