@@ -113,7 +113,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "SegueKitTests", dependencies: ["SegueKit"]),
+        .testTarget(name: "SegueKitTests", dependencies: ["SegueKit", "SegueJSON"]),
         .testTarget(name: "SegueLuaTests", dependencies: ["SegueLua", "SegueKit", "SegueJSON"]),
         .testTarget(name: "SegueRenderTests", dependencies: ["SegueRender", "SegueKit", "SegueJSON"]),
         .testTarget(

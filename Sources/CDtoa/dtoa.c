@@ -281,3 +281,28 @@ size_t cdtoa_format(double value, char *out) {
     }
     return (size_t)(p - out);
 }
+
+size_t cdtoa_json(double value, char *out) {
+    uint64_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    if (((bits >> 52) & 0x7ff) == 0x7ff) {
+        memcpy(out, "null", 4);
+        return 4;
+    }
+    // Whole numbers under 1e15 print as integers ("-12", "0" for both zeros): Int64(n) in JSONValue.writeNumber.
+    if (value < 1e15 && value > -1e15) {
+        const int64_t whole = (int64_t)value;
+        if ((double)whole == value) {
+            char *p = out;
+            uint64_t magnitude = (uint64_t)whole;
+            if (whole < 0) {
+                *p++ = '-';
+                magnitude = (uint64_t)(-whole);
+            }
+            const uint32_t length = decimalLength17(magnitude);
+            writeDigits(magnitude, length, p);
+            return (size_t)(p + length - out);
+        }
+    }
+    return cdtoa_format(value, out);
+}

@@ -1,3 +1,5 @@
+import CDtoa
+
 /// A growable run of bytes that JSON text is written into: an append is a capacity check and a copy.
 ///
 /// `[UInt8].append(contentsOf:)` goes through the generic sequence append, several times the cost of the copy for
@@ -47,6 +49,37 @@ public struct JSONOutput: ~Copyable {
     @inlinable
     public mutating func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// A number as JSON text (`JSONValue.writeNumber`'s): printed by `cdtoa_json` straight into the storage.
+    @inlinable
+    public mutating func appendNumber(_ value: Double) {
+        if capacity - used < Int(CDTOA_BUFFER_SIZE) { grow(to: used + Int(CDTOA_BUFFER_SIZE)) }
+        used += (base + used).withMemoryRebound(to: CChar.self, capacity: Int(CDTOA_BUFFER_SIZE)) {
+            cdtoa_json(value, $0)
+        }
+    }
+
+    /// Makes room for `count` more bytes, so that the `reserved` appends after it need no capacity check.
+    @inlinable
+    public mutating func reserve(_ count: Int) {
+        if capacity - used < count { grow(to: used + count) }
+    }
+
+    /// Appends a byte the caller made room for with `reserve`.
+    @inlinable
+    public mutating func appendReserved(_ byte: UInt8) {
+        base[used] = byte
+        used += 1
+    }
+
+    /// Appends text the caller made room for with `reserve` (fixed pieces of JSON: a key and its punctuation).
+    @inlinable
+    public mutating func appendReserved(_ text: StaticString) {
+        let count = text.utf8CodeUnitCount
+        let source = text.utf8Start, target = base + used
+        for i in 0..<count { target[i] = source[i] }
+        used += count
     }
 
     /// Calls `body` with the bytes written (valid only during the call).

@@ -1,5 +1,3 @@
-import CDtoa
-
 extension JSONValue {
     /// Compact JSON text on one line: newlines and control characters inside strings are escaped.
     public func serialized() -> String {
@@ -66,42 +64,11 @@ extension JSONValue {
         bytes.withBytes { out.append(contentsOf: $0) }
     }
 
+    /// Whole numbers under 1e15 print as integers, every other finite number exactly as `Double.description`
+    /// prints it, non-finite ones as `null`: `cdtoa_json` writes the bytes straight into `out` (README, "Hand-written:
+    /// the double printer"; `DoublePrinterTests` hold it to `description`).
     public static func writeNumber(_ n: Double, to out: inout JSONOutput) {
-        guard n.isFinite else {
-            out.append("null")
-            return
-        }
-        if n == n.rounded(), abs(n) < 1e15 {
-            var value = Int64(n)
-            if value < 0 {
-                out.append(UInt8(ascii: "-"))
-                value = -value
-            }
-            if value < 10 {
-                out.append(UInt8(ascii: "0") + UInt8(value))
-                return
-            }
-            // Digits are written last to first into 16 bytes of scratch (1e15 has 16 digits), then appended at once.
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { digits in
-                var i = digits.count
-                while value > 0 {
-                    i -= 1
-                    digits[i] = UInt8(ascii: "0") + UInt8(value % 10)
-                    value /= 10
-                }
-                out.append(UnsafeBufferPointer(rebasing: digits[i...]))
-            }
-        } else {
-            // The C printer writes exactly `n.description`'s bytes (DoublePrinterTests) into scratch, not a String:
-            // frame events are mostly these numbers, and `description` cost ~75-100 ns each (README, Performance).
-            withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(CDTOA_BUFFER_SIZE)) { scratch in
-                guard let base = scratch.baseAddress else { return }
-                let count = cdtoa_format(n, base)
-                base.withMemoryRebound(to: UInt8.self, capacity: count) {
-                    out.append(UnsafeBufferPointer(start: $0, count: count))
-                }
-            }
-        }
+        out.appendNumber(n)
     }
 
     public static func writeString(_ s: String, to out: inout String) {

@@ -123,4 +123,41 @@ struct DoublePrinterTests {
         JSONValue.writeNumber(-12, to: &out)
         #expect(out == Array("-12".utf8))
     }
+
+    /// What `writeNumber` printed before the C printer took over its whole numbers too: the Swift integer path,
+    /// else `description`, else `null`.
+    static func formerJSON(_ n: Double) -> String {
+        guard n.isFinite else { return "null" }
+        if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
+        return n.description
+    }
+
+    @Test("cdtoa_json prints what writeNumber printed: whole numbers below 1e15 as integers, the rest as description")
+    func wholeNumbers() {
+        var rng = SplitMix64(state: 0x15)
+        var values: [Double] = [0, -0.0, 1, -1, 9, 10, -10, 99, 100, 1e15, -1e15, 1e15 - 1, -(1e15 - 1), 1e15 - 0.5,
+                                999_999_999_999_999.9, 0.5, -0.5, 4_294_967_296, -9_007_199_254_740_992, .nan,
+                                .infinity, -.infinity, .greatestFiniteMagnitude, .leastNonzeroMagnitude]
+        var power = 1.0
+        for _ in 0...16 {
+            values += [power, power - 1, power + 1, -power, -(power - 1)]
+            power *= 10
+        }
+        for _ in 0..<Self.count(200_000, debug: 40_000) {
+            values.append(Double(Int64.random(in: -999_999_999_999_999...999_999_999_999_999, using: &rng)))
+            values.append(Double(Int32.random(in: .min ... .max, using: &rng)))
+            values.append(Double.random(in: -1e16...1e16, using: &rng).rounded())
+            values.append(Double.random(in: -400...400, using: &rng))
+        }
+        var bad: [Double] = []
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(CDTOA_BUFFER_SIZE)) { scratch in
+            guard let base = scratch.baseAddress else { return }
+            for value in values {
+                let count = cdtoa_json(value, base)
+                let printed = String(decoding: UnsafeRawBufferPointer(start: base, count: count), as: UTF8.self)
+                if printed != Self.formerJSON(value), bad.count < 10 { bad.append(value) }
+            }
+        }
+        #expect(bad.isEmpty, "\(bad.map(\.bitPattern))")
+    }
 }

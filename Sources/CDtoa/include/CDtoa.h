@@ -13,4 +13,9 @@
 /// caller's (it writes 0 bytes for them).
 size_t cdtoa_format(double value, char *out);
 
+/// Writes `value` as JSONValue.writeNumber prints it into `out` (at least CDTOA_BUFFER_SIZE bytes, not terminated)
+/// and returns the byte count: `null` for NaN and infinities, a whole number under 1e15 in magnitude as an integer
+/// (`-12`, `0` for either zero), anything else as `cdtoa_format` writes it.
+size_t cdtoa_json(double value, char *out);
+
 #endif
