@@ -60,6 +60,16 @@ public struct JSONOutput: ~Copyable {
         }
     }
 
+    /// Appends again the `count` bytes written at `start` (a number printed earlier in the same line, say).
+    @inlinable
+    public mutating func appendCopy(from start: Int, count: Int) {
+        precondition(start >= 0 && count >= 0 && start + count <= used, "appendCopy outside the bytes written")
+        if capacity - used < count { grow(to: used + count) }
+        let source = base + start, target = base + used
+        for i in 0..<count { target[i] = source[i] }
+        used += count
+    }
+
     /// Makes room for `count` more bytes, so that the `reserved` appends after it need no capacity check.
     @inlinable
     public mutating func reserve(_ count: Int) {
@@ -67,14 +77,14 @@ public struct JSONOutput: ~Copyable {
     }
 
     /// Appends a byte the caller made room for with `reserve`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func appendReserved(_ byte: UInt8) {
         base[used] = byte
         used += 1
     }
 
     /// Appends text the caller made room for with `reserve` (fixed pieces of JSON: a key and its punctuation).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func appendReserved(_ text: StaticString) {
         let count = text.utf8CodeUnitCount
         let source = text.utf8Start, target = base + used

@@ -101,49 +101,81 @@ public struct FrameViews: Sendable, Equatable, RandomAccessCollection, Expressib
     /// the view's `FrameView` (its presentation's frame, bounds, alpha, transform, color, corner radius, its z and
     /// hidden) would append, without building the `FrameView`.
     mutating func append(_ view: View, changes: ViewChanges) {
-        view.presentation.channels.withUnsafeBufferPointer { c in
-            let t = AnimatableProperty.transform.offset
-            // CATransform3DIsAffine, as `Transform3D.isAffine` reads it (row-major m.0 … m.15 from channel t).
-            let affine = c[t + 2] == 0 && c[t + 3] == 0 && c[t + 6] == 0 && c[t + 7] == 0 && c[t + 8] == 0
-                && c[t + 9] == 0 && c[t + 10] == 1 && c[t + 11] == 0 && c[t + 14] == 0 && c[t + 15] == 1
-            let entry = Entry(changes: changes, isAffine: affine, start: Int32(truncatingIfNeeded: values.count))
-            entries.append(entry)
+        // The values go through 32 doubles of scratch (a view's most) and into `values` at once: one capacity and
+        // uniqueness check per view, not one per value.
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: FrameViews.maxValuesPerView) { scratch in
+            guard let out = scratch.baseAddress else { return }
+            var (n, affine) = view.presentation.channels.withUnsafeBufferPointer {
+                FrameViews.pack($0, changes, into: out)
+            }
+            if changes.contains(.z) {
+                out[n] = view.z
+                n += 1
+            }
+            if changes.contains(.hidden) {
+                out[n] = view.hidden ? 1 : 0
+                n += 1
+            }
+            entries.append(Entry(changes: changes, isAffine: affine, start: Int32(truncatingIfNeeded: values.count)))
             ids.append(view.id)
-            if entry.sendsFrame {
-                // `ViewValues.frame`: a rect of the bounds' size centred on the center.
-                values.append(c[0] - c[4] / 2)
-                values.append(c[1] - c[5] / 2)
-                values.append(c[4])
-                values.append(c[5])
-                if changes.contains(.bounds) {
-                    values.append(c[2])
-                    values.append(c[3])
-                    values.append(c[4])
-                    values.append(c[5])
-                }
-            }
-            if changes.contains(.alpha) { values.append(c[AnimatableProperty.alpha.offset]) }
-            if changes.contains(.transform) {
-                if affine {
-                    values.append(c[t])
-                    values.append(c[t + 1])
-                    values.append(c[t + 4])
-                    values.append(c[t + 5])
-                    values.append(c[t + 12])
-                    values.append(c[t + 13])
-                } else {
-                    values.append(contentsOf: UnsafeBufferPointer(rebasing: c[t..<t + 16]))
-                }
-            }
-            if changes.contains(.color) {
-                let o = AnimatableProperty.color.offset
-                values.append(contentsOf: UnsafeBufferPointer(rebasing: c[o..<o + 4]))
-            }
-            if changes.contains(.cornerRadius) { values.append(c[AnimatableProperty.cornerRadius.offset]) }
-            if changes.contains(.z) { values.append(view.z) }
-            if changes.contains(.hidden) { values.append(view.hidden ? 1 : 0) }
+            values.append(contentsOf: UnsafeBufferPointer(start: out, count: n))
         }
     }
+
+    /// Writes the changed values of the channels `c` (a view's presentation) up to the corner radius into `out`;
+    /// returns how many, and whether the transform is affine.
+    @inline(__always)
+    private static func pack(_ c: UnsafeBufferPointer<Double>, _ changes: ViewChanges,
+                             into out: UnsafeMutablePointer<Double>) -> (count: Int, affine: Bool) {
+        let t = AnimatableProperty.transform.offset
+        // CATransform3DIsAffine, as `Transform3D.isAffine` reads it (row-major m.0 … m.15 from channel t).
+        let affine = c[t + 2] == 0 && c[t + 3] == 0 && c[t + 6] == 0 && c[t + 7] == 0 && c[t + 8] == 0
+            && c[t + 9] == 0 && c[t + 10] == 1 && c[t + 11] == 0 && c[t + 14] == 0 && c[t + 15] == 1
+        var n = 0
+        if !changes.isDisjoint(with: [.center, .bounds]) {
+            // `ViewValues.frame`: a rect of the bounds' size centred on the center.
+            out[0] = c[0] - c[4] / 2
+            out[1] = c[1] - c[5] / 2
+            out[2] = c[4]
+            out[3] = c[5]
+            n = 4
+            if changes.contains(.bounds) {
+                for k in 2..<6 { out[n + k - 2] = c[k] }
+                n += 4
+            }
+        }
+        if changes.contains(.alpha) {
+            out[n] = c[AnimatableProperty.alpha.offset]
+            n += 1
+        }
+        if changes.contains(.transform) {
+            if affine {
+                out[n] = c[t]
+                out[n + 1] = c[t + 1]
+                out[n + 2] = c[t + 4]
+                out[n + 3] = c[t + 5]
+                out[n + 4] = c[t + 12]
+                out[n + 5] = c[t + 13]
+                n += 6
+            } else {
+                for k in 0..<16 { out[n + k] = c[t + k] }
+                n += 16
+            }
+        }
+        if changes.contains(.color) {
+            let o = AnimatableProperty.color.offset
+            for k in 0..<4 { out[n + k] = c[o + k] }
+            n += 4
+        }
+        if changes.contains(.cornerRadius) {
+            out[n] = c[AnimatableProperty.cornerRadius.offset]
+            n += 1
+        }
+        return (n, affine)
+    }
+
+    /// The most values a view has: frame 4, bounds 4, alpha 1, transform 16, color 4, corner radius, z, hidden.
+    static let maxValuesPerView = 32
 
     /// Room for `count` more views of about `perView` values each.
     mutating func reserve(views count: Int, values perView: Int) {
