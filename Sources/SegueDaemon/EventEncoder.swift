@@ -114,9 +114,15 @@ public enum EventEncoder {
             views.entries.withUnsafeBufferPointer { entries in
                 views.values.withUnsafeBufferPointer { values in
                     for index in 0..<ids.count {
-                        if index > 0 { out.append(UInt8(ascii: ",")) }
-                        out.append(#"{"id":"#)
-                        JSONValue.writeString(ids[index], to: &out)
+                        var id = ids[index]
+                        id.withUTF8 { utf8 in
+                            // An escaped byte takes at most 6 (`\u00XX`); the punctuation around it 9.
+                            out.reserve(16 + 6 * utf8.count)
+                            if index > 0 { out.appendReserved(UInt8(ascii: ",")) }
+                            out.appendReserved(#"{"id":""#)
+                            out.appendEscapedReserved(utf8)
+                            out.appendReserved(UInt8(ascii: "\""))
+                        }
                         writeFrameValues(entries[index], values, to: &out)
                     }
                 }

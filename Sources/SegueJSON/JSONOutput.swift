@@ -92,6 +92,43 @@ public struct JSONOutput: ~Copyable {
         used += count
     }
 
+    /// Appends UTF-8 text escaped for inside a JSON string (as `JSONValue.writeString` escapes it, without the
+    /// quotes), the caller having made room for `6 * text.count` bytes with `reserve`: text with nothing to escape
+    /// (ids, names) is one scan and one copy.
+    @inlinable
+    public mutating func appendEscapedReserved(_ text: UnsafeBufferPointer<UInt8>) {
+        guard let source = text.baseAddress else { return }
+        let target = base + used
+        var i = 0
+        while i < text.count {
+            let byte = source[i]
+            guard byte >= 0x20, byte != 0x22, byte != 0x5C else { break }
+            target[i] = byte
+            i += 1
+        }
+        used += i
+        guard i < text.count else { return }
+        for k in i..<text.count {
+            let byte = source[k]
+            guard byte < 0x20 || byte == 0x22 || byte == 0x5C else {
+                appendReserved(byte)
+                continue
+            }
+            appendReserved(0x5C)
+            switch byte {
+            case 0x22, 0x5C: appendReserved(byte)
+            case 0x0A: appendReserved(UInt8(ascii: "n"))
+            case 0x0D: appendReserved(UInt8(ascii: "r"))
+            case 0x09: appendReserved(UInt8(ascii: "t"))
+            default:
+                appendReserved("u00")
+                let high = byte >> 4, low = byte & 0xF
+                appendReserved(high < 10 ? UInt8(ascii: "0") + high : UInt8(ascii: "a") + (high - 10))
+                appendReserved(low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + (low - 10))
+            }
+        }
+    }
+
     /// Calls `body` with the bytes written (valid only during the call).
     public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try body(UnsafeBufferPointer(start: base, count: used))
