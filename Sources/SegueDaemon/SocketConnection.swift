@@ -12,7 +12,9 @@ import CEventLoop
 /// -32004 and the connection is closed, as soon as the limit is passed, newline or not.
 ///
 /// Writing: lines are gathered in one buffer until the daemon flushes (`Daemon.flushPending`, once per turn of the
-/// loop, before it polls), so a request's events and its response leave in one `write`. What the peer does not take yet stays queued and goes out when the
+/// loop, before it polls), so a request's events and its response leave in one `write` — except a line of
+/// `directWriteBytes` or more with nothing queued before it, written at once from the sender's buffer (a frame of a
+/// big scene would otherwise be copied whole). What the peer does not take yet stays queued and goes out when the
 /// socket is writable again. Over `Daemon.highWatermark` unwritten bytes the connection is not writable (the daemon
 /// coalesces frames and stops reading its requests) until it is back under half of that, when the daemon is told
 /// (`connectionDrained`).
