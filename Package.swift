@@ -1,6 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Release builds of the engine and the Lua host skip Swift's dynamic exclusivity checks: they run on one thread
+/// (a scene's, the daemon's loop) and the checks cost ~12 % of a transition start (docs/DESIGN.md, "Exclusivity").
+/// Debug and test builds keep every check.
+let releaseUnchecked: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
 let package = Package(
     name: "segued",
     platforms: [.macOS(.v14)],
@@ -35,11 +40,11 @@ let package = Package(
         // The one version string segued, seguectl and daemon.info report.
         .target(name: "SegueVersion"),
         // The transition engine: pure Swift, no I/O, driven by a clock.
-        .target(name: "SegueKit"),
+        .target(name: "SegueKit", swiftSettings: releaseUnchecked),
         // Pictures of transitions (render.*): filmstrips and property curves as SVG, from recorded timelines.
         .target(name: "SegueRender", dependencies: ["SegueKit", "SegueJSON"]),
         // The only module that touches Lua.
-        .target(name: "SegueLua", dependencies: ["SegueKit", "CLuaShim"]),
+        .target(name: "SegueLua", dependencies: ["SegueKit", "CLuaShim"], swiftSettings: releaseUnchecked),
         // The Linux calls the daemon's event loop needs that Swift's Glibc module does not import (epoll and co.).
         .target(name: "CEventLoop"),
         // segue-bench's C reference for the engine's per-frame work (`segue-bench engine`), always -O2.

@@ -4,6 +4,11 @@
 
 #define SEGUE_HOOK_STEP 1000
 
+const char *const segue_key_names[SEGUE_KEY_COUNT] = {
+    "", "a", "b", "c", "d", "tx", "ty", "x", "y", "w", "h", "m",
+    "duration", "delay", "repeat_count", "autoreverse", "spring", "curve", "stiffness", "mass", "damping", "velocity",
+};
+
 segue_sandbox *segue_sandbox_of(lua_State *L) {
     void *ud = NULL;
     lua_getallocf(L, &ud);
@@ -358,6 +363,13 @@ static int build_sandbox(lua_State *L) {
     // Drop the loaded-modules table so nothing reaches the original libraries through the registry.
     lua_pushnil(L);
     lua_setfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    // The field names host code reads on its hot paths, interned once (segue_key).
+    lua_createtable(L, SEGUE_KEY_COUNT, 0);
+    for (int k = 1; k < SEGUE_KEY_COUNT; k++) {
+        lua_pushstring(L, segue_key_names[k]);
+        lua_rawseti(L, -2, k);
+    }
+    segue_sandbox_of(L)->keys_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_settop(L, 0);
     return 0;
 }

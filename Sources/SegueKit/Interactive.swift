@@ -31,10 +31,14 @@ extension Scene {
 
     /// The container view's subtree and the from/to views' subtrees, before the animator runs.
     func captureBaseline(_ t: Transition, containerView: View) -> TransitionBaseline {
-        var seen = Set<Int>()
+        // Each view once: marked with this capture's number (no set of serials built per transition start).
+        coordinator.baselineMark &+= 1
+        let mark = coordinator.baselineMark
         var states: [SceneJournal.ViewState] = []
+        states.reserveCapacity(8)
         func walk(_ view: View, depth: Int) {
-            guard seen.insert(view.serial).inserted else { return }
+            guard view.baselineMark != mark else { return }
+            view.baselineMark = mark
             states.append(SceneJournal.ViewState(view))
             guard depth < Scene.maxViewDepth else { return }
             for sub in view.subviews { walk(sub, depth: depth + 1) }

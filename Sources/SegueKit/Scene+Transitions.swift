@@ -561,6 +561,7 @@ extension Scene {
         closeOpenPhase(transition)
         transition.interaction?.transitionEnded(transition)
         transition.state = completed ? .completed : .cancelled
+        coordinator.endedCount += 1
         transition.endedAt = now
         transition.forced = transition.forced || forced
         if let root = transition.timelineRoot {
@@ -684,14 +685,17 @@ extension Scene {
         }
     }
 
+    /// Forgets the oldest ended transitions beyond `timeline_retention` (in start order). The ended count is kept
+    /// as transitions end, so a completion that leaves the count within the retention costs nothing; one past it
+    /// forgets the oldest ended transition, found from the front (the running ones before it are few: in the usual
+    /// case it is the first). No array is built and no transition retained per completion.
     func trimFinishedTransitions() {
-        var finished = coordinator.transitionOrder.filter(\.isEnded).count
-        guard finished > config.timelineRetention else { return }
-        coordinator.transitionOrder.removeAll { t in
-            guard finished > config.timelineRetention, t.isEnded else { return false }
-            finished -= 1
-            coordinator.transitionsByID[t.id] = nil
-            return true
+        let retention = config.timelineRetention
+        while coordinator.endedCount > retention {
+            guard let index = coordinator.transitionOrder.firstIndex(where: { $0.isEnded }) else { return }
+            coordinator.transitionsByID[coordinator.transitionOrder[index].id] = nil
+            coordinator.transitionOrder.removeSubrange(index..<(index + 1))
+            coordinator.endedCount -= 1
         }
     }
 

@@ -99,8 +99,11 @@ public final class Scene {
     }
 
     /// addSubview: moves `view` to the top of `superview`'s subviews.
-    public func addSubview(_ view: View, to superview: View) {
-        guard canAdd(view, to: superview) else { return }
+    public func addSubview(_ view: View, to superview: View) { _ = addSubviewIfAllowed(view, to: superview) }
+
+    /// addSubview, answering whether the view could go there (`canAdd`, checked once): nothing changes when not.
+    public func addSubviewIfAllowed(_ view: View, to superview: View) -> Bool {
+        guard canAdd(view, to: superview) else { return false }
         tree.structureVersion &+= 1
         touch(view)
         touch(view.superview)
@@ -108,6 +111,7 @@ public final class Scene {
         view.superview?.subviews.removeAll { $0 === view }
         superview.subviews.append(view)
         view.superview = superview
+        return true
     }
 
     public func insertSubview(_ view: View, into superview: View, at index: Int) {
@@ -141,21 +145,40 @@ public final class Scene {
     // MARK: Properties (animated inside `animate`)
 
     public func set(_ view: View, frame: Rect) {
-        set(view, .center, [frame.x + frame.w / 2, frame.y + frame.h / 2])
-        var bounds = view.model.bounds
-        bounds.w = frame.w
-        bounds.h = frame.h
-        set(view, .bounds, [bounds.x, bounds.y, bounds.w, bounds.h])
+        var center = (frame.x + frame.w / 2, frame.y + frame.h / 2)
+        withUnsafeBytes(of: &center) { set(view, .center, $0.bindMemory(to: Double.self), array: nil) }
+        let bounds = view.model.bounds
+        var values = (bounds.x, bounds.y, frame.w, frame.h)
+        withUnsafeBytes(of: &values) { set(view, .bounds, $0.bindMemory(to: Double.self), array: nil) }
     }
 
-    public func set(_ view: View, bounds: Rect) { set(view, .bounds, [bounds.x, bounds.y, bounds.w, bounds.h]) }
-    public func set(_ view: View, center: Point) { set(view, .center, [center.x, center.y]) }
+    public func set(_ view: View, bounds: Rect) {
+        var values = (bounds.x, bounds.y, bounds.w, bounds.h)
+        withUnsafeBytes(of: &values) { set(view, .bounds, $0.bindMemory(to: Double.self), array: nil) }
+    }
+    public func set(_ view: View, center: Point) {
+        var values = (center.x, center.y)
+        withUnsafeBytes(of: &values) { set(view, .center, $0.bindMemory(to: Double.self), array: nil) }
+    }
     /// Sets the model alpha, clamped to 0…1 (UIKit's). What an animation toward it shows on the way (the
     /// presentation value) is the curve's or spring's own and may overshoot; drawing clamps it.
-    public func set(_ view: View, alpha: Double) { set(view, .alpha, [alpha.isNaN ? 1 : min(max(alpha, 0), 1)]) }
-    public func set(_ view: View, transform: Transform3D) { set(view, .transform, transform.values) }
-    public func set(_ view: View, color: Color) { set(view, .color, [color.r, color.g, color.b, color.a]) }
-    public func set(_ view: View, cornerRadius: Double) { set(view, .cornerRadius, [cornerRadius]) }
+    public func set(_ view: View, alpha: Double) {
+        let value = alpha.isNaN ? 1 : min(max(alpha, 0), 1)
+        withUnsafePointer(to: value) { set(view, .alpha, UnsafeBufferPointer(start: $0, count: 1), array: nil) }
+    }
+    public func set(_ view: View, transform: Transform3D) {
+        var m = transform.m
+        withUnsafeBytes(of: &m) { set(view, .transform, $0.bindMemory(to: Double.self), array: nil) }
+    }
+    public func set(_ view: View, color: Color) {
+        var values = (color.r, color.g, color.b, color.a)
+        withUnsafeBytes(of: &values) { set(view, .color, $0.bindMemory(to: Double.self), array: nil) }
+    }
+    public func set(_ view: View, cornerRadius: Double) {
+        withUnsafePointer(to: cornerRadius) {
+            set(view, .cornerRadius, UnsafeBufferPointer(start: $0, count: 1), array: nil)
+        }
+    }
 
     public func set(_ view: View, hidden: Bool) {
         guard view.hidden != hidden else { return }
@@ -178,22 +201,35 @@ public final class Scene {
     /// Sets a property's model value. Inside an animation block it animates from the presentation value
     /// (superseding a running animation of the property); outside, the presentation jumps with the model.
     public func set(_ view: View, _ property: AnimatableProperty, _ values: [Double]) {
+        values.withUnsafeBufferPointer { set(view, property, $0, array: values) }
+    }
+
+    /// `set` from values in place (the typed setters pass their fields without building an array): an array is
+    /// made only when the value is kept — an animation's target, a keyframe — unless the caller already has one.
+    func set(_ view: View, _ property: AnimatableProperty, _ values: UnsafeBufferPointer<Double>, array: [Double]?) {
         guard values.count == property.count, view.isAlive else { return }
         touch(view)
-        let old = Array(view.model.get(property))
+        // Compared in place (no copy of the old values): only whether the model value changes matters below.
+        let offset = property.offset
+        let changed = view.model.channels.withUnsafeBufferPointer { old in
+            for k in 0..<values.count where old[offset + k] != values[k] { return true }
+            return false
+        }
         view.model.set(property, values)
-        if let block = clock.blockStack.last, let keyframes = block.keyframes {
-            keyframes.record(view, property, values)
+        let block = clock.blockStack.last
+        if let block, let keyframes = block.keyframes {
+            keyframes.record(view, property, array ?? Array(values))
             return
         }
-        if let block = clock.blockStack.last, block.options.duration > 0 || block.options.delay > 0 {
-            guard old != values || view.animations[property.rawValue] != nil else { return }
+        if let block, block.options.duration > 0 || block.options.delay > 0 {
+            guard changed || view.animations[property.rawValue] != nil else { return }
             let from = Array(view.presentation.get(property))
-            addAnimation(view, property, from: from, to: values, options: block.options, group: block.group)
+            addAnimation(
+                view, property, from: from, to: array ?? Array(values), options: block.options, group: block.group)
         } else {
             let wasAnimating = view.animations[property.rawValue] != nil
             removeAnimation(of: view, property, finished: false)
-            guard old != values || wasAnimating else { return }
+            guard changed || wasAnimating else { return }
             view.presentation.set(property, values)
             markDirty(view, property)
             tree.valueVersion &+= 1

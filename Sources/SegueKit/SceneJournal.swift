@@ -54,5 +54,9 @@ final class SceneJournal {
         self.lastGroupID = lastGroupID
         self.pendingCount = pendingCount
         self.nextTimerID = nextTimerID
+        // An animator's call touches a few views and starts a few animations: room for them at once, rather than
+        // regrowing from one element.
+        views.reserveCapacity(8)
+        started.reserveCapacity(8)
     }
 }

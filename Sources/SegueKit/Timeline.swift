@@ -7,8 +7,9 @@ public struct Timeline {
     /// The subtree's shape: depth first, superviews before their subviews, subviews back to front.
     public final class Structure {
         let views: [View]
-        public let serials: [Int]
-        public let ids: [String]
+        /// A view's serial and id never change: read from `views` when first asked (`render.*`), not per sample.
+        public private(set) lazy var serials: [Int] = views.map(\.serial)
+        public private(set) lazy var ids: [String] = views.map(\.id)
         /// Index of each view's superview in the same arrays, or -1 for the subtree's root.
         public let parents: [Int]
         public let hidden: [Bool]
@@ -16,8 +17,6 @@ public struct Timeline {
 
         init(views: [View], parents: [Int]) {
             self.views = views
-            serials = views.map(\.serial)
-            ids = views.map(\.id)
             self.parents = parents
             hidden = views.map(\.hidden)
             z = views.map(\.z)
@@ -76,6 +75,11 @@ public struct Timeline {
         guard samples.count < Timeline.maxSamples || final else { return }
         var views: [View] = [], parents: [Int] = []
         var channels: [Double] = []
+        // Sized for the last sample's shape (usually the same): no regrowth while walking.
+        let expected = max(samples.last?.structure.views.count ?? 0, 4)
+        views.reserveCapacity(expected)
+        parents.reserveCapacity(expected)
+        channels.reserveCapacity(expected * AnimatableProperty.channelCount)
         func walk(_ view: View, parent: Int, depth: Int) {
             let index = views.count
             views.append(view)
@@ -90,6 +94,7 @@ public struct Timeline {
 
     mutating func started(_ animation: PropertyAnimation) {
         guard animations.count < 100_000 else { return }
+        if animations.isEmpty { animations.reserveCapacity(8) }  // a transition starts a few: no regrowth from one
         animations.append((animation, nil))
     }
 

@@ -6,6 +6,8 @@ final class TransitionCoordinator {
     var transitionsByID: [String: Transition] = [:]
     /// Transitions in start order (running and retained finished ones).
     var transitionOrder: [Transition] = []
+    /// How many transitions of `transitionOrder` have ended (kept as they end, so trimming costs no scan).
+    var endedCount = 0
     var nextTransitionNumber = 1
     /// The scene's versions `recordTimelines` last recorded at.
     var timelinesRecorded = (structure: -1, value: -1)
@@ -26,11 +28,18 @@ final class TransitionCoordinator {
     /// Journals of the animator calls running now, innermost last (see SceneJournal).
     var journals: [SceneJournal] = []
     var nextJournalEpoch = 0
+    /// The number of the last `captureBaseline` walk (views it reached carry it in `View.baselineMark`).
+    var baselineMark = 0
 
     /// A transition id no transition has: `t-N`, N increasing.
     func newTransitionID() -> String {
-        while transitionsByID["t-\(nextTransitionNumber)"] != nil { nextTransitionNumber += 1 }
-        defer { nextTransitionNumber += 1 }
-        return "t-\(nextTransitionNumber)"
+        // Built once per number ("t-" + digits: no interpolation machinery on the transition start).
+        var id = "t-" + String(nextTransitionNumber)
+        while transitionsByID[id] != nil {
+            nextTransitionNumber += 1
+            id = "t-" + String(nextTransitionNumber)
+        }
+        nextTransitionNumber += 1
+        return id
     }
 }

@@ -20,6 +20,8 @@ public final class View {
     @exclusivity(unchecked) var dirty: UInt8 = 0
     /// The last journal that recorded this view (Scene.touch).
     var journalEpoch = 0
+    /// The last transition baseline that recorded this view (Scene.captureBaseline).
+    var baselineMark = 0
     /// False once the view has been destroyed (a Lua proxy may still name it).
     public internal(set) var isAlive = true
 

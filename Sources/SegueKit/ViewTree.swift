@@ -39,11 +39,13 @@ final class ViewTree {
 
     /// Whether `view` (with its own subtree) can go into `superview`: not into itself, not deeper than `maxDepth`.
     func canAdd(_ view: View, to superview: View, maxDepth: Int) -> Bool {
-        guard view !== superview, !superview.isDescendant(of: view) else { return false }
+        // One walk up from `superview`: `view` must not be on it (not into itself or its own subtree), and its
+        // length is the new place's depth (counted up to maxDepth + 1, as deeper is refused anyway).
         var depth = 0
         var current: View? = superview
-        while let v = current, depth <= maxDepth {
-            depth += 1
+        while let v = current {
+            if v === view { return false }
+            if depth <= maxDepth { depth += 1 }
             current = v.superview
         }
         return depth + subtreeHeight(view, maxDepth: maxDepth) <= maxDepth

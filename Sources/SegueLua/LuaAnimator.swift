@@ -9,7 +9,10 @@ final class LuaAnimator: Animator {
 
     /// The contexts this animator handed to Lua: forgotten when it goes away, even when `ended` never reaches it
     /// (a failed-over transition ends with the default animator), so the instance keeps no context alive.
-    @exclusivity(unchecked) private var handedOut: Set<ObjectIdentifier> = []
+    /// One transition per animator as the engine makes them (a new animator per transition start): the first is
+    /// kept inline, so remembering it allocates nothing; any others go in `moreHandedOut`.
+    @exclusivity(unchecked) private var handedOut: ObjectIdentifier?
+    @exclusivity(unchecked) private var moreHandedOut: [ObjectIdentifier] = []
 
     init(name: String, instance: PluginInstance, ref: Int32) {
         self.name = name
@@ -18,13 +21,28 @@ final class LuaAnimator: Animator {
     }
 
     deinit {
-        for key in handedOut { instance.forgetContext(key) }
+        if let key = handedOut { instance.forgetContext(key) }
+        for key in moreHandedOut { instance.forgetContext(key) }
+    }
+
+    private func forgetHandedOut(_ key: ObjectIdentifier) {
+        if handedOut == key {
+            handedOut = nil
+        } else if let i = moreHandedOut.firstIndex(of: key) {
+            moreHandedOut.remove(at: i)
+        }
     }
 
     /// Pushes the context's proxy; remembers a context this state did not know yet, to forget it later.
     @inline(__always)
     private func push(_ context: TransitionContext) {
-        if instance.pushContext(context) { handedOut.insert(ObjectIdentifier(context)) }
+        guard instance.pushContext(context) else { return }
+        let key = ObjectIdentifier(context)
+        if handedOut == nil {
+            handedOut = key
+        } else if handedOut != key, !moreHandedOut.contains(key) {
+            moreHandedOut.append(key)
+        }
     }
 
     // Each call: the field looked up by its interned key (the plugin may replace its functions), the transition's
@@ -71,7 +89,7 @@ final class LuaAnimator: Animator {
         defer {
             state.setTop(base)
             instance.forgetContext(context)
-            handedOut.remove(ObjectIdentifier(context))
+            forgetHandedOut(ObjectIdentifier(context))
         }
         guard instance.pushField(ref, .ended) == LUA_TFUNCTION else { return }
         let activity = instance.activityNumber(.ended, at: -1)

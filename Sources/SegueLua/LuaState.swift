@@ -154,7 +154,25 @@ final class LuaState {
             lua_pushnil(L)
             return LUA_TNIL
         }
-        return segue_rawgetfield(L, t, key)
+        // `withCString`, not the implicit String→pointer conversion: that one copies a small string (every key
+        // here) into a new heap buffer per call; this one uses a stack copy.
+        return key.withCString { segue_rawgetfield(L, t, $0) }
+    }
+
+    /// `rawField` for a name the shim interned (`segue_key`): no string is converted or hashed.
+    @discardableResult
+    func rawField(_ t: Int32, _ key: segue_key) -> Int32 {
+        guard lua_type(L, t) == LUA_TTABLE else {
+            lua_pushnil(L)
+            return LUA_TNIL
+        }
+        return segue_rawgetkey(L, t, key)
+    }
+
+    func numberField(_ t: Int32, _ key: segue_key) -> Double? {
+        rawField(t, key)
+        defer { pop() }
+        return number(at: -1)
     }
 
     @discardableResult
@@ -167,7 +185,7 @@ final class LuaState {
     }
 
     /// Sets `t[key] = top` (raw) and pops the value.
-    func setRawField(_ t: Int32, _ key: String) { segue_rawsetfield(L, t, key) }
+    func setRawField(_ t: Int32, _ key: String) { key.withCString { segue_rawsetfield(L, t, $0) } }
 
     func numberField(_ t: Int32, _ key: String) -> Double? {
         rawField(t, key)
@@ -263,6 +281,5 @@ final class LuaState {
 /// The one C entry point for every host function: finds the state and the function by index.
 private let luaHostEntry: segue_host_fn = { thread, context, index in
     guard let context else { return -1 }
-    let state = Unmanaged<LuaState>.fromOpaque(context).takeUnretainedValue()
-    return state.callHost(index, thread: thread)
+    return Unmanaged<LuaState>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.callHost(index, thread: thread) }
 }

@@ -8,7 +8,11 @@ extension PluginInstance {
         state.newTable()
         let table = state.top
         func add(_ name: String, _ fn: @escaping (PluginInstance, LuaState) -> HostResult) {
-            state.pushHostFunction { [unowned self] s in fn(self, s) }
+            // The instance is passed as a guaranteed reference: no reference counting per host call (any retain
+            // of the instance takes the slow side-table path, since completion blocks hold it weakly). Safe: the
+            // closure lives in `state`, which only this instance owns, and runs only inside a call it made.
+            let me = Unmanaged.passUnretained(self)
+            state.pushHostFunction { s in me._withUnsafeGuaranteedRef { fn($0, s) } }
             state.setRawField(table, name)
         }
         add("set_metatable") { me, s in
@@ -27,10 +31,10 @@ extension PluginInstance {
             return .results(1)
         }
         add("view_add") { me, s in
-            guard let parent = me.view(at: 1) else { return .error(me.deadView("add")) }
-            guard let child = me.view(at: 2) else { return .error("view:add(view): the argument is not a live view") }
-            guard me.scene?.canAdd(child, to: parent) == true else { return .error(me.cannotAdd(child, parent)) }
-            me.scene?.addSubview(child, to: parent)
+            // The scene (a weak reference) loaded once for both lookups, the check and the add.
+            guard let scene = me.scene, let parent = me.view(at: 1, in: scene) else { return .error(me.deadView("add")) }
+            guard let child = me.view(at: 2, in: scene) else { return .error("view:add(view): the argument is not a live view") }
+            guard scene.addSubviewIfAllowed(child, to: parent) else { return .error(me.cannotAdd(child, parent)) }
             return .results(0)
         }
         add("view_insert") { me, s in
@@ -206,19 +210,24 @@ extension PluginInstance {
     }
 
     func viewSet(_ s: LuaState) -> HostResult {
-        guard let view = view(at: 1) else { return .error("the view no longer exists") }
+        // The scene is loaded once (a weak load) for the lookup and the write.
+        guard let scene, let view = view(at: 1, in: scene) else { return .error("the view no longer exists") }
         guard let key = s.string(at: 2) else { return .error("view properties are named by strings") }
         guard PluginInstance.NameKind.viewProperty.names.contains(key) else {
             warnUnknown(.viewProperty, key, consequence: "; ignored")
             return .results(0)
         }
-        if let message = setProperty(view, key, at: 3) { return .error(message) }
+        if let message = setProperty(view, key, at: 3, in: scene) { return .error(message) }
         return .results(0)
     }
 
     /// Sets a view property from the Lua value at `i`; returns an error message when the value does not fit.
     func setProperty(_ view: View, _ key: String, at i: Int32) -> String? {
         guard let scene else { return "no scene" }
+        return setProperty(view, key, at: i, in: scene)
+    }
+
+    func setProperty(_ view: View, _ key: String, at i: Int32, in scene: Scene) -> String? {
         switch key {
         case "frame", "bounds":
             guard let rect = rect(at: i) else { return "view.\(key) expects a rect {x=, y=, w=, h=}, got \(state.typeName(at: i))" }
@@ -259,17 +268,17 @@ extension PluginInstance {
     }
 
     func rect(at i: Int32) -> Rect? {
-        guard state.type(at: i) == LUA_TTABLE, let x = state.numberField(i, "x"), let y = state.numberField(i, "y"),
-            let w = state.numberField(i, "w"), let h = state.numberField(i, "h"),
-            x.isFinite, y.isFinite, w.isFinite, h.isFinite
-        else { return nil }
-        return Rect(x: x, y: y, w: w, h: h)
+        guard state.type(at: i) == LUA_TTABLE else { return nil }
+        var v: (Double, Double, Double, Double) = (0, 0, 0, 0)
+        let ok = withUnsafeMutableBytes(of: &v) { segue_rectfields(state.L, i, $0.baseAddress?.assumingMemoryBound(to: Double.self)) }
+        guard ok != 0, v.0.isFinite, v.1.isFinite, v.2.isFinite, v.3.isFinite else { return nil }
+        return Rect(x: v.0, y: v.1, w: v.2, h: v.3)
     }
 
     func transform(at i: Int32) -> Transform3D? {
         if state.string(at: i) == "identity" { return .identity }
         guard state.type(at: i) == LUA_TTABLE else { return nil }
-        if state.rawField(i, "m") == LUA_TTABLE {
+        if state.rawField(i, SEGUE_KEY_M) == LUA_TTABLE {
             let m = state.top
             defer { state.pop() }
             var values: [Double] = []
@@ -282,19 +291,15 @@ extension PluginInstance {
             return Transform3D(values: values)
         }
         state.pop()
-        guard let a = state.numberField(i, "a"), let b = state.numberField(i, "b"), let c = state.numberField(i, "c"),
-            let d = state.numberField(i, "d"), let tx = state.numberField(i, "tx"), let ty = state.numberField(i, "ty")
-        else { return nil }
-        let t = Transform3D(a: a, b: b, c: c, d: d, tx: tx, ty: ty)
-        return t.values.allSatisfy(\.isFinite) ? t : nil
+        var v: (Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0)
+        let ok = withUnsafeMutableBytes(of: &v) { segue_affinefields(state.L, i, $0.baseAddress?.assumingMemoryBound(to: Double.self)) }
+        guard ok != 0, v.0.isFinite, v.1.isFinite, v.2.isFinite, v.3.isFinite, v.4.isFinite, v.5.isFinite else { return nil }
+        return Transform3D(a: v.0, b: v.1, c: v.2, d: v.3, tx: v.4, ty: v.5)
     }
 
     func push(_ r: Rect) {
-        state.newTable(fieldCount: 4)
-        state.push(r.x); state.setRawField(-2, "x")
-        state.push(r.y); state.setRawField(-2, "y")
-        state.push(r.w); state.setRawField(-2, "w")
-        state.push(r.h); state.setRawField(-2, "h")
+        var v = (r.x, r.y, r.w, r.h)
+        withUnsafeBytes(of: &v) { segue_pushrect(state.L, $0.baseAddress?.assumingMemoryBound(to: Double.self)) }
     }
 
     func pushPoint(_ p: Point) {
@@ -306,13 +311,8 @@ extension PluginInstance {
     func push(_ t: Transform3D) {
         if t.isAffine {
             let a = t.affine
-            state.newTable(fieldCount: 6)
-            state.push(a.a); state.setRawField(-2, "a")
-            state.push(a.b); state.setRawField(-2, "b")
-            state.push(a.c); state.setRawField(-2, "c")
-            state.push(a.d); state.setRawField(-2, "d")
-            state.push(a.tx); state.setRawField(-2, "tx")
-            state.push(a.ty); state.setRawField(-2, "ty")
+            var v = (a.a, a.b, a.c, a.d, a.tx, a.ty)
+            withUnsafeBytes(of: &v) { segue_pushaffine(state.L, $0.baseAddress?.assumingMemoryBound(to: Double.self)) }
         } else {
             state.newTable(fieldCount: 1)
             state.newTable(arrayCount: 16)
@@ -424,7 +424,7 @@ extension PluginInstance {
     /// The `curve` field of the options table at `i` as written (`'ease_in'`, `{0.2, 0, 0.2, 1}`), nil when absent.
     func curveDescription(at i: Int32) -> String? {
         defer { state.pop() }
-        switch state.rawField(i, "curve") {
+        switch state.rawField(i, SEGUE_KEY_CURVE) {
         case LUA_TNIL:
             return nil
         case LUA_TSTRING:
@@ -446,12 +446,12 @@ extension PluginInstance {
     }
 
     func animationOptions(at i: Int32, defaultTiming: Timing = .curve(.easeInOut)) -> Result<AnimationOptions, LuaError> {
-        let duration = state.numberField(i, "duration") ?? 0.2
+        let duration = state.numberField(i, SEGUE_KEY_DURATION) ?? 0.2
         guard duration.isFinite, duration >= 0 else { return .failure(LuaError("duration must be a number ≥ 0")) }
-        let delay = state.numberField(i, "delay") ?? 0
+        let delay = state.numberField(i, SEGUE_KEY_DELAY) ?? 0
         guard delay.isFinite, delay >= 0 else { return .failure(LuaError("delay must be a number ≥ 0")) }
         var options = AnimationOptions(duration: min(duration, 3600), delay: min(delay, 3600), timing: defaultTiming)
-        switch state.rawField(i, "repeat_count") {
+        switch state.rawField(i, SEGUE_KEY_REPEAT_COUNT) {
         case LUA_TNIL:
             break
         case LUA_TNUMBER:
@@ -466,7 +466,7 @@ extension PluginInstance {
             return .failure(LuaError("repeat_count must be a number"))
         }
         state.pop()
-        switch state.rawField(i, "autoreverse") {
+        switch state.rawField(i, SEGUE_KEY_AUTOREVERSE) {
         case LUA_TNIL: break
         case LUA_TBOOLEAN: options.autoreverses = state.bool(at: -1)
         default:
@@ -474,20 +474,20 @@ extension PluginInstance {
             return .failure(LuaError("autoreverse must be a boolean"))
         }
         state.pop()
-        if state.rawField(i, "spring") == LUA_TTABLE {
+        if state.rawField(i, SEGUE_KEY_SPRING) == LUA_TTABLE {
             let spring = state.top
             defer { state.pop() }
-            if let stiffness = state.numberField(spring, "stiffness") {
-                let mass = state.numberField(spring, "mass") ?? 1
-                let damping = state.numberField(spring, "damping") ?? 10
-                let velocity = state.numberField(spring, "velocity") ?? 0
+            if let stiffness = state.numberField(spring, SEGUE_KEY_STIFFNESS) {
+                let mass = state.numberField(spring, SEGUE_KEY_MASS) ?? 1
+                let damping = state.numberField(spring, SEGUE_KEY_DAMPING) ?? 10
+                let velocity = state.numberField(spring, SEGUE_KEY_VELOCITY) ?? 0
                 guard let physical = Spring.physical(mass: mass, stiffness: stiffness, damping: damping, velocity: velocity)
                 else { return .failure(LuaError("spring: mass, stiffness and damping must be positive numbers")) }
                 options.timing = .spring(physical.spring)
                 options.duration = min(physical.duration, 3600)
             } else {
-                let damping = state.numberField(spring, "damping") ?? 0.5
-                let velocity = state.numberField(spring, "velocity") ?? 0
+                let damping = state.numberField(spring, SEGUE_KEY_DAMPING) ?? 0.5
+                let velocity = state.numberField(spring, SEGUE_KEY_VELOCITY) ?? 0
                 guard damping > 0 else { return .failure(LuaError("spring.damping must be > 0 (a damping ratio)")) }
                 guard let uikit = Spring(dampingRatio: damping, initialVelocity: velocity, duration: max(options.duration, 1e-3))
                 else { return .failure(LuaError("spring: damping and velocity must be finite numbers")) }
@@ -500,7 +500,7 @@ extension PluginInstance {
             return .success(options)
         }
         state.pop()
-        switch state.rawField(i, "curve") {
+        switch state.rawField(i, SEGUE_KEY_CURVE) {
         case LUA_TNIL:
             state.pop()
         case LUA_TSTRING:

@@ -6,7 +6,8 @@ import SegueKit
 extension PluginInstance {
     func registerInteractionAPI(_ table: Int32) {
         func add(_ name: String, _ fn: @escaping (PluginInstance, LuaState) -> HostResult) {
-            state.pushHostFunction { [unowned self] s in fn(self, s) }
+            let me = Unmanaged.passUnretained(self)  // as registerHostAPI's `add`
+            state.pushHostFunction { s in me._withUnsafeGuaranteedRef { fn($0, s) } }
             state.setRawField(table, name)
         }
         add("set_interaction_hook") { me, s in

@@ -15,11 +15,11 @@ extension PluginInstance {
         case interactionField = "tr field"
         case presentationField = "pc field"
 
-        /// The valid names of this kind.
+        /// The valid names of this kind (built once: `view_set` asks on every property write).
         var names: [String] {
             switch self {
-            case .viewProperty: PluginInstance.viewProperties + PluginInstance.viewReadOnly + PluginInstance.viewMethods
-            case .contextField: PluginInstance.contextFields + PluginInstance.contextMethods
+            case .viewProperty: PluginInstance.viewNames
+            case .contextField: PluginInstance.contextNames
             case .animationOption: PluginInstance.animationOptions
             case .transitionOption: ["duration", "options"]
             case .curve: PluginInstance.curveNames
@@ -44,6 +44,8 @@ extension PluginInstance {
     ]
     static let viewReadOnly = ["id", "superview", "subviews"]
     static let viewMethods = ["add", "insert", "remove", "bring_to_front", "snapshot"]
+    /// Every name a view has (`NameKind.viewProperty`).
+    static let viewNames = viewProperties + viewReadOnly + viewMethods
     static let contextFields = [
         "id", "container", "kind", "duration", "animated", "interactive", "cancelled", "presentation_style",
         "from_index", "to_index", "direction", "coordinator",
@@ -51,6 +53,8 @@ extension PluginInstance {
     static let contextMethods = [
         "view", "vc", "initial_frame", "final_frame", "complete", "update", "finish", "cancel", "pause",
     ]
+    /// Every name a context has (`NameKind.contextField`).
+    static let contextNames = contextFields + contextMethods
     /// The keys of `segue.animate`'s and `segue.keyframes`'s `opts`.
     static let animationOptions = ["duration", "delay", "curve", "spring", "repeat_count", "autoreverse"]
     static let curveNames = ["linear", "ease_in", "ease_out", "ease_in_out", "default"]

@@ -271,6 +271,12 @@ final class PluginInstance {
         return scene?.view(serial: serial)
     }
 
+    /// `view(at:)` with the scene already loaded.
+    func view(at i: Int32, in scene: Scene) -> View? {
+        guard let serial = state.proxy(at: i, tag: PluginInstance.viewTag) else { return nil }
+        return scene.view(serial: serial)
+    }
+
     /// Pushes the proxy of `context` (the same proxy for every call of one transition: no allocation per call);
     /// returns true when it is new (the context was not known to this state).
     @discardableResult

@@ -9,7 +9,7 @@
 enum AllocationCeilings {
     static let debug: [String: Double] = [
         "engine.frame": 201,
-        "engine.select": 190,
+        "engine.select": 77.01,
         "daemon.ping": 1,
         "daemon.frame": 2801.32,
     ]

@@ -195,6 +195,29 @@ struct AnimationTests {
         #expect(last.timeline.samples.last?.views.first?.id == "c.view")
     }
 
+    @Test("timelines: the oldest ended transitions are forgotten first, and a running one started before them stays")
+    func timelineRetentionKeepsRunning() throws {
+        var config = EngineConfig()
+        config.timelineRetention = 2
+        let (scene, container, _, _) = try makeScene(recorder: EventRecorder(), config: config)
+        let x = try scene.createViewController(id: "x", title: nil, color: nil)
+        let y = try scene.createViewController(id: "y", title: nil, color: nil)
+        let other = try scene.createContainer(id: "o", kind: .custom, items: [x, y])
+        scene.addSubview(other.view, to: container.view)
+        // Paused at 0 and never driven: it runs throughout, first in start order.
+        let running = try #require(try scene.select(other, index: 1, interactive: .percent).transition)
+        var ended: [String] = []
+        for i in 0..<5 {
+            let t = try #require(try scene.select(container, index: (i + 1) % 2).transition)
+            ended.append(t.id)
+            scene.advance(by: 1_100_000_000)
+            #expect(t.isEnded)
+            #expect(scene.transitions.map(\.id) == [running.id] + Array(ended.suffix(2)))
+        }
+        #expect(!running.isEnded)
+        #expect(scene.transition(ended[2]) == nil && scene.transition(ended[3]) != nil)
+    }
+
     @Test("a timeline replays a finished transition exactly: every tick's presentation values, rebuilt from it")
     func timelineReplay() throws {
         let recorder = EventRecorder()

@@ -122,6 +122,33 @@ struct PluginTests {
         #expect(transition.state == .completed)
     }
 
+    @Test("rects and transforms are read field by field as numbers: a numeric string or a missing field is refused")
+    func numberFields() throws {
+        let animate = "ctx.container:add(ctx:view('to')); ctx:complete(true) end }"
+        let (scene, container, _, b, recorder) = try sceneWithPlugins([
+            "good.lua": """
+                return segue.animator { duration = 0, animate = function(ctx) local to = ctx:view('to')
+                to.frame = {x = 1, y = 2, w = 30, h = 40}; to.transform = {a = 2, b = 0, c = 0, d = 3, tx = 5, ty = 6}
+                local f, t = to.frame, to.transform
+                if f.x ~= 1 or f.h ~= 40 or t.a ~= 2 or t.d ~= 3 or t.ty ~= 6 then error('read back wrong') end
+                \(animate)
+                """,
+            "text.lua": "return segue.animator { duration = 0, animate = function(ctx) ctx:view('to').transform = "
+                + "{a = 1, b = 0, c = 0, d = 1, tx = '5', ty = 0} \(animate)",
+            "short.lua": "return segue.animator { duration = 0, animate = function(ctx) ctx:view('to').frame = "
+                + "{x = 0, y = 0, w = 10} \(animate)",
+        ])
+        let good = try #require(try scene.select(container, index: 1, animator: "good").transition)
+        #expect(!good.failedOver && good.problems.isEmpty)
+        #expect(b.view.model.transform == Transform3D(a: 2, b: 0, c: 0, d: 3, tx: 5, ty: 6))
+        let text = try #require(try scene.select(container, index: 0, animator: "text").transition)
+        #expect(text.problems.first?.message.contains("view.transform expects a transform") == true)
+        scene.advance(by: 1_100_000_000)
+        let short = try #require(try scene.select(container, index: 1, animator: "short").transition)
+        #expect(short.problems.first?.message.contains("view.frame expects a rect") == true)
+        withExtendedLifetime(recorder) {}
+    }
+
     @Test("each scene gets its own plugin state")
     func statePerScene() throws {
         let dir = try makePluginFolder([

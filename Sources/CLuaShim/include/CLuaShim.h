@@ -42,7 +42,19 @@ typedef struct segue_sandbox {
     unsigned long long allocated;  // bytes ever allocated by this state (charged.c prices library calls by it)
     int running;                // how many segue_pcall calls are running on this state (only the outermost is top-level)
     int error_kind;             // how the last segue_pcall / segue_loadtext ended (a segue_error_kind)
+    int keys_ref;               // registry reference of the interned field names (segue_key)
 } segue_sandbox;
+
+/// Field names host code reads on hot paths, interned once per state in a table at `keys_ref` (index = the key),
+/// so reading one costs no string conversion, hashing or comparison.
+typedef enum segue_key {
+    SEGUE_KEY_A = 1, SEGUE_KEY_B, SEGUE_KEY_C, SEGUE_KEY_D, SEGUE_KEY_TX, SEGUE_KEY_TY,
+    SEGUE_KEY_X, SEGUE_KEY_Y, SEGUE_KEY_W, SEGUE_KEY_H, SEGUE_KEY_M,
+    SEGUE_KEY_DURATION, SEGUE_KEY_DELAY, SEGUE_KEY_REPEAT_COUNT, SEGUE_KEY_AUTOREVERSE, SEGUE_KEY_SPRING,
+    SEGUE_KEY_CURVE, SEGUE_KEY_STIFFNESS, SEGUE_KEY_MASS, SEGUE_KEY_DAMPING, SEGUE_KEY_VELOCITY,
+    SEGUE_KEY_COUNT
+} segue_key;
+extern const char *const segue_key_names[SEGUE_KEY_COUNT];
 
 /// How a call or a load ended, set by the shim where it knows (never read from the message's text).
 typedef enum segue_error_kind {
@@ -158,6 +170,71 @@ static inline void segue_rawsetfield(lua_State *L, int t, const char *k) {
     lua_pushstring(L, k);
     lua_insert(L, -2);
     lua_rawset(L, t);
+}
+
+/// Reads the raw fields `keys[0..<n]` (segue_key) of the table at `t` into `out`; returns 1 when every one is a
+/// number (a string that looks like one is not), 0 otherwise. The stack is as before.
+static inline int segue_numberfields(lua_State *L, int t, const segue_key *keys, int n, double *out) {
+    t = lua_absindex(L, t);
+    void *ud = NULL;
+    lua_getallocf(L, &ud);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ((segue_sandbox *)ud)->keys_ref);   // [names]
+    int ok = 1;
+    for (int i = 0; i < n && ok; i++) {
+        lua_rawgeti(L, -1, keys[i]);                                      // [names key]
+        if (lua_rawget(L, t) == LUA_TNUMBER) {                            // [names value]
+            out[i] = lua_tonumberx(L, -1, NULL);
+        } else {
+            ok = 0;
+        }
+        lua_settop(L, -2);
+    }
+    lua_settop(L, -2);
+    return ok;
+}
+/// Pushes `t[key]` (raw) for the table at `t`, the key a segue_key; returns the value's type. `t` must be a table.
+static inline int segue_rawgetkey(lua_State *L, int t, segue_key key) {
+    t = lua_absindex(L, t);
+    void *ud = NULL;
+    lua_getallocf(L, &ud);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ((segue_sandbox *)ud)->keys_ref);   // [names]
+    lua_rawgeti(L, -1, key);                                              // [names key]
+    int type = lua_rawget(L, t);                                          // [names value]
+    lua_remove(L, -2);                                                    // [value]
+    return type;
+}
+/// Pushes a new table `{keys[i] = values[i]}` (segue_key names).
+static inline void segue_pushnumbertable(lua_State *L, const segue_key *keys, int n, const double *values) {
+    lua_createtable(L, 0, n);                                             // [t]
+    void *ud = NULL;
+    lua_getallocf(L, &ud);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ((segue_sandbox *)ud)->keys_ref);   // [t names]
+    for (int i = 0; i < n; i++) {
+        lua_rawgeti(L, -1, keys[i]);                                      // [t names key]
+        lua_pushnumber(L, values[i]);                                     // [t names key value]
+        lua_rawset(L, -4);
+    }
+    lua_settop(L, -2);
+}
+/// Pushes a rect table `{x=, y=, w=, h=}` (4 values).
+static inline void segue_pushrect(lua_State *L, const double *values) {
+    static const segue_key keys[] = {SEGUE_KEY_X, SEGUE_KEY_Y, SEGUE_KEY_W, SEGUE_KEY_H};
+    segue_pushnumbertable(L, keys, 4, values);
+}
+/// Pushes a 2-D transform table `{a=, b=, c=, d=, tx=, ty=}` (6 values).
+static inline void segue_pushaffine(lua_State *L, const double *values) {
+    static const segue_key keys[] = {SEGUE_KEY_A, SEGUE_KEY_B, SEGUE_KEY_C, SEGUE_KEY_D, SEGUE_KEY_TX, SEGUE_KEY_TY};
+    segue_pushnumbertable(L, keys, 6, values);
+}
+/// A 2-D transform table's `a, b, c, d, tx, ty` (see segue_numberfields).
+static inline int segue_affinefields(lua_State *L, int t, double *out) {
+    static const segue_key keys[] = {SEGUE_KEY_A, SEGUE_KEY_B, SEGUE_KEY_C, SEGUE_KEY_D, SEGUE_KEY_TX, SEGUE_KEY_TY};
+    return segue_numberfields(L, t, keys, 6, out);
+}
+/// A rect table's `x, y, w, h` (see segue_numberfields).
+static inline int segue_rectfields(lua_State *L, int t, double *out) {
+    static const segue_key keys[] = {SEGUE_KEY_X, SEGUE_KEY_Y, SEGUE_KEY_W, SEGUE_KEY_H};
+    return segue_numberfields(L, t, keys, 4, out);
 }
 
 #endif
