@@ -289,6 +289,11 @@ size_t cdtoa_json(double value, char *out) {
         memcpy(out, "null", 4);
         return 4;
     }
+    // Either zero (a transform's b, c, ty, most of the time): no conversion to test.
+    if ((bits << 1) == 0) {
+        out[0] = '0';
+        return 1;
+    }
     // Whole numbers under 1e15 print as integers ("-12", "0" for both zeros): Int64(n) in JSONValue.writeNumber.
     if (value < 1e15 && value > -1e15) {
         const int64_t whole = (int64_t)value;

@@ -511,7 +511,7 @@ public final class Scene {
             }
             return
         }
-        // The views in creation order: dirtied in that order already more often than not, so look before sorting.
+        // The views in creation order: sorted only when they are not in it already (the look is one walk).
         if !Scene.inSerialOrder(dirtyViews) { dirtyViews.sort { $0.serial < $1.serial } }
         // The views' storage is the scene's, lent to the event and taken back once it was handed on (a sink that
         // kept the event keeps its own copy).
@@ -519,11 +519,13 @@ public final class Scene {
         frameViews = FrameViews()
         views.removeAll()
         views.reserve(views: dirtyViews.count, values: 7)
-        for view in dirtyViews {
-            let changes = ViewChanges(rawValue: view.dirty)
-            view.dirty = 0
-            guard view.isAlive else { continue }
-            views.append(view, changes: changes)
+        tree.dirtyViews.withUnsafeBufferPointer { dirty in
+            for view in dirty {
+                let changes = ViewChanges(rawValue: view.dirty)
+                view.dirty = 0
+                guard view.isAlive else { continue }
+                views.append(view, changes: changes)
+            }
         }
         dirtyViews.removeAll(keepingCapacity: true)
         guard !views.isEmpty else {
