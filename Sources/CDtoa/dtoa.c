@@ -295,7 +295,8 @@ size_t cdtoa_json(double value, char *out) {
         return 1;
     }
     // Whole numbers under 1e15 print as integers ("-12", "0" for both zeros): Int64(n) in JSONValue.writeNumber.
-    if (value < 1e15 && value > -1e15) {
+    // Below 1 in magnitude (a biased exponent under 1023) a non-zero double has a fraction: no conversion to test.
+    if (((bits >> 52) & 0x7ff) >= 1023 && value < 1e15 && value > -1e15) {
         const int64_t whole = (int64_t)value;
         if ((double)whole == value) {
             char *p = out;
