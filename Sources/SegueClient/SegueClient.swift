@@ -111,8 +111,21 @@ public final class SegueClient {
 
     /// Reads the next line; nil when the timeout (ms, -1 = forever) passes first.
     public func readLine(timeoutMs: Int32 = -1) throws(ClientError) -> String? {
+        try nextLine(timeoutMs: timeoutMs) {
+            String(decoding: $0, as: UTF8.self)
+        }
+    }
+
+    /// Reads the next line and hands its bytes (valid during the call, no newline) to `body`, without making a
+    /// String of them: a reader that only looks at a line (its length, a prefix) skips decoding a 240 KB frame.
+    /// Nil when the timeout (ms, -1 = forever) passes first.
+    public func readLine<R>(timeoutMs: Int32 = -1, _ body: (UnsafeBufferPointer<UInt8>) -> R) throws(ClientError) -> R? {
+        try nextLine(timeoutMs: timeoutMs, body)
+    }
+
+    private func nextLine<R>(timeoutMs: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) throws(ClientError) -> R? {
         while true {
-            if let line = bufferedLine() { return line }
+            if let line = bufferedLine(body) { return line }
             if timeoutMs >= 0 {
                 var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 let ready = poll(&pfd, 1, timeoutMs)
@@ -135,9 +148,10 @@ public final class SegueClient {
         }
     }
 
-    /// The next whole line already received, if any: searched with `memchr` from where the last search stopped.
-    private func bufferedLine() -> String? {
-        buffer.withUnsafeBufferPointer { bytes -> String? in
+    /// The next whole line already received, if any, given to `body`: searched with `memchr` from where the last
+    /// search stopped.
+    private func bufferedLine<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        buffer.withUnsafeBufferPointer { bytes -> R? in
             guard let base = bytes.baseAddress, scanned < filled,
                 let found = memchr(base + scanned, 0x0A, filled - scanned)
             else {
@@ -145,7 +159,7 @@ public final class SegueClient {
                 return nil
             }
             let newline = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
-            let line = String(decoding: UnsafeBufferPointer(start: base + head, count: newline - head), as: UTF8.self)
+            let line = body(UnsafeBufferPointer(start: base + head, count: newline - head))
             head = newline + 1
             scanned = head
             if head == filled { (head, scanned, filled) = (0, 0, 0) }

@@ -95,6 +95,23 @@ struct ClientReadLineTests {
         #expect(try Self.lines(received: [bytes], count: expected.count) == expected)
     }
 
+    @Test("a line can be looked at as bytes, without a String: the same lines, in order")
+    func asBytes() throws {
+        let expected = ["a", "", String(repeating: "z", count: 150_000), "é"]
+        let bytes = Array((expected.joined(separator: "\n") + "\n").utf8)
+        let listener = try Listener()
+        let client = try SegueClient(socketPath: listener.path)
+        let peer = accept(listener.fd, nil, nil)
+        defer { close(peer) }
+        _ = Self.serve([Array(bytes[..<70_000]), Array(bytes[70_000...])], on: peer)
+        var seen: [[UInt8]] = []
+        for _ in expected {
+            guard let line = try client.readLine(timeoutMs: 10_000, { Array($0) }) else { break }
+            seen.append(line)
+        }
+        #expect(seen == expected.map { Array($0.utf8) })
+    }
+
     @Test("no whole line before the timeout: nil, and the partial line is kept for later")
     func partialThenTimeout() throws {
         let listener = try Listener()
