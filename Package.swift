@@ -33,8 +33,10 @@ let package = Package(
         ),
         // C wrappers for Lua's macros, the host-call trampoline, the capping allocator and the hooks.
         .target(name: "CLuaShim", dependencies: ["CLua"]),
+        // The shortest round-trip double printer (Ryu), byte-identical to Double.description, without allocating.
+        .target(name: "CDtoa", cSettings: [.unsafeFlags(["-O2"])]),
         // A small JSON value type with a fast, bounded parser and a serializer.
-        .target(name: "SegueJSON"),
+        .target(name: "SegueJSON", dependencies: ["CDtoa"]),
         // The one version string segued, seguectl and daemon.info report.
         .target(name: "SegueVersion"),
         // The transition engine: pure Swift, no I/O, driven by a clock.
@@ -116,12 +118,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "SegueKitTests", dependencies: ["SegueKit"]),
+        .testTarget(name: "SegueKitTests", dependencies: ["SegueKit", "SegueJSON"]),
         .testTarget(name: "SegueLuaTests", dependencies: ["SegueLua", "SegueKit", "SegueJSON"]),
         .testTarget(name: "SegueRenderTests", dependencies: ["SegueRender", "SegueKit", "SegueJSON"]),
         .testTarget(
             name: "SegueDaemonTests",
-            dependencies: ["SegueDaemon", "SegueJSON", "CEventLoop"]
+            dependencies: ["SegueDaemon", "SegueJSON", "CEventLoop", "CDtoa"]
         ),
         .testTarget(
             name: "IntegrationTests",

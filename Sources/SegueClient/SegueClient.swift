@@ -52,8 +52,12 @@ public final class SegueClient {
     }
 
     private let fd: Int32
-    private var buffer: [UInt8] = []
-    private var chunk = [UInt8](repeating: 0, count: 65536)
+    /// Bytes received: `buffer[head..<filled]` is not yet returned, and `head..<scanned` of it holds no newline (a
+    /// long line arriving over many reads is searched once, not from its start after every read).
+    private var buffer = [UInt8](repeating: 0, count: 65536)
+    private var head = 0
+    private var scanned = 0
+    private var filled = 0
     private var nextID = 1
     /// Event notifications received and not yet taken, oldest first.
     public private(set) var events: [JSONValue] = []
@@ -107,12 +111,21 @@ public final class SegueClient {
 
     /// Reads the next line; nil when the timeout (ms, -1 = forever) passes first.
     public func readLine(timeoutMs: Int32 = -1) throws(ClientError) -> String? {
+        try nextLine(timeoutMs: timeoutMs) {
+            String(decoding: $0, as: UTF8.self)
+        }
+    }
+
+    /// Reads the next line and hands its bytes (valid during the call, no newline) to `body`, without making a
+    /// String of them: a reader that only looks at a line (its length, a prefix) skips decoding a 240 KB frame.
+    /// Nil when the timeout (ms, -1 = forever) passes first.
+    public func readLine<R>(timeoutMs: Int32 = -1, _ body: (UnsafeBufferPointer<UInt8>) -> R) throws(ClientError) -> R? {
+        try nextLine(timeoutMs: timeoutMs, body)
+    }
+
+    private func nextLine<R>(timeoutMs: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) throws(ClientError) -> R? {
         while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                return line
-            }
+            if let line = bufferedLine(body) { return line }
             if timeoutMs >= 0 {
                 var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 let ready = poll(&pfd, 1, timeoutMs)
@@ -122,14 +135,51 @@ public final class SegueClient {
                 }
                 if ready == 0 { return nil }
             }
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            makeRoom()
+            let n = buffer.withUnsafeMutableBytes { raw in
+                recv(fd, raw.baseAddress.map { $0 + filled }, raw.count - filled, 0)
+            }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw .connection("read: \(String(cString: strerror(errno)))")
             }
             if n == 0 { throw .connection("the daemon closed the connection") }
-            buffer.append(contentsOf: chunk[0..<n])
+            filled += n
         }
+    }
+
+    /// The next whole line already received, if any, given to `body`: searched with `memchr` from where the last
+    /// search stopped.
+    private func bufferedLine<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        buffer.withUnsafeBufferPointer { bytes -> R? in
+            guard let base = bytes.baseAddress, scanned < filled,
+                let found = memchr(base + scanned, 0x0A, filled - scanned)
+            else {
+                scanned = filled
+                return nil
+            }
+            let newline = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+            let line = body(UnsafeBufferPointer(start: base + head, count: newline - head))
+            head = newline + 1
+            scanned = head
+            if head == filled { (head, scanned, filled) = (0, 0, 0) }
+            return line
+        }
+    }
+
+    /// At least 16 KiB free after the received bytes: the unread ones moved to the front, the buffer doubled if
+    /// that is not enough.
+    private func makeRoom() {
+        let room = 16 << 10
+        guard buffer.count - filled < room else { return }
+        if head > 0 {
+            buffer.withUnsafeMutableBufferPointer { bytes in
+                guard let base = bytes.baseAddress else { return }
+                _ = memmove(base, base + head, filled - head)
+            }
+            (filled, scanned, head) = (filled - head, scanned - head, 0)
+        }
+        if buffer.count - filled < room { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
     }
 
     /// Calls a method and returns its result; events that arrive first are kept in `events`.

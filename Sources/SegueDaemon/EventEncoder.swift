@@ -92,14 +92,7 @@ public enum EventEncoder {
             if let plugin { string("plugin", plugin, to: &out) }
             string("message", message, to: &out)
         case .frame(let views):
-            out.append(#","views":["#)
-            var first = true
-            for view in views {
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                writeFrameView(view, to: &out)
-            }
-            out.append(UInt8(ascii: "]"))
+            writeFrame(views, to: &out)
         case .eventsDropped(let count, let types):
             number("count", Double(count), to: &out)
             out.append(#","types":["#)
@@ -111,71 +104,119 @@ public enum EventEncoder {
         }
     }
 
-    /// One view of a frame event: `id`, then what changed, in the protocol's order.
-    static func writeFrameView(_ view: FrameView, to out: inout JSONOutput) {
-        out.append(#"{"id":"#)
-        JSONValue.writeString(view.id, to: &out)
-        let changes = view.changes
-        if view.sendsFrame {
-            out.append(#","frame":"#)
-            writeRect(view.frame, to: &out)
+    /// `,"views":[…]`: each view's `id`, then what changed, in the protocol's order, read from the packed values.
+    ///
+    /// The hot path of a subscribed scene (thousands of views per tick): the fixed text of a view goes in after one
+    /// `reserve`, numbers are printed straight into `out` (`JSONOutput.appendNumber`).
+    static func writeFrame(_ views: FrameViews, to out: inout JSONOutput) {
+        out.append(#","views":["#)
+        views.ids.withUnsafeBufferPointer { ids in
+            views.entries.withUnsafeBufferPointer { entries in
+                views.values.withUnsafeBufferPointer { values in
+                    for index in 0..<ids.count {
+                        var id = ids[index]
+                        id.withUTF8 { utf8 in
+                            // An escaped byte takes at most 6 (`\u00XX`); the punctuation around it 9.
+                            out.reserve(16 + 6 * utf8.count)
+                            if index > 0 { out.appendReserved(UInt8(ascii: ",")) }
+                            out.appendReserved(#"{"id":""#)
+                            out.appendEscapedReserved(utf8)
+                            out.appendReserved(UInt8(ascii: "\""))
+                        }
+                        writeFrameValues(entries[index], values, to: &out)
+                    }
+                }
+            }
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    /// A view's fields after its id, and its closing brace.
+    @inline(__always)
+    private static func writeFrameValues(_ entry: FrameViews.Entry, _ values: UnsafeBufferPointer<Double>,
+                                         to out: inout JSONOutput) {
+        // Room for all a view's fixed text (~170 bytes at most) with its numbers (at most 27, 24 bytes each): the
+        // `appendReserved` pieces between the numbers need no check of their own.
+        out.reserve(1024)
+        var i = Int(entry.start)
+        func number() {
+            out.appendNumber(values[i])
+            i += 1
+        }
+        func rect() {
+            out.appendReserved(#"{"x":"#)
+            number()
+            out.appendReserved(#","y":"#)
+            number()
+            out.appendReserved(#","w":"#)
+            number()
+            out.appendReserved(#","h":"#)
+            number()
+            out.appendReserved(UInt8(ascii: "}"))
+        }
+        let changes = entry.changes
+        if entry.sendsFrame {
+            out.appendReserved(#","frame":"#)
+            rect()
             if changes.contains(.bounds) {
-                out.append(#","bounds":"#)
-                writeRect(view.bounds, to: &out)
+                out.appendReserved(#","bounds":"#)
+                rect()
             }
         }
-        if changes.contains(.alpha) { number("alpha", view.alpha, to: &out) }
+        if changes.contains(.alpha) {
+            out.appendReserved(#","alpha":"#)
+            number()
+        }
         if changes.contains(.transform) {
-            out.append(#","transform":"#)
-            writeTransform(view.transform, to: &out)
-        }
-        if changes.contains(.color) { string("color", view.color.hex, to: &out) }
-        if changes.contains(.cornerRadius) { number("corner_radius", view.cornerRadius, to: &out) }
-        if changes.contains(.z) { number("z", view.z, to: &out) }
-        if changes.contains(.hidden) { bool("hidden", view.hidden, to: &out) }
-        out.append(UInt8(ascii: "}"))
-    }
-
-    /// `{x, y, w, h}`.
-    static func writeRect(_ r: Rect, to out: inout JSONOutput) {
-        out.append(#"{"x":"#)
-        JSONValue.writeNumber(r.x, to: &out)
-        out.append(#","y":"#)
-        JSONValue.writeNumber(r.y, to: &out)
-        out.append(#","w":"#)
-        JSONValue.writeNumber(r.w, to: &out)
-        out.append(#","h":"#)
-        JSONValue.writeNumber(r.h, to: &out)
-        out.append(UInt8(ascii: "}"))
-    }
-
-    /// `{a, b, c, d, tx, ty}` when the matrix is affine, else `{m: [16]}` (`Shapes.transform`).
-    static func writeTransform(_ t: Transform3D, to out: inout JSONOutput) {
-        if t.isAffine {
-            let a = t.affine
-            out.append(#"{"a":"#)
-            JSONValue.writeNumber(a.a, to: &out)
-            out.append(#","b":"#)
-            JSONValue.writeNumber(a.b, to: &out)
-            out.append(#","c":"#)
-            JSONValue.writeNumber(a.c, to: &out)
-            out.append(#","d":"#)
-            JSONValue.writeNumber(a.d, to: &out)
-            out.append(#","tx":"#)
-            JSONValue.writeNumber(a.tx, to: &out)
-            out.append(#","ty":"#)
-            JSONValue.writeNumber(a.ty, to: &out)
-            out.append(UInt8(ascii: "}"))
-            return
-        }
-        out.append(#"{"m":["#)
-        withUnsafeBytes(of: t.m) { raw in
-            for (i, value) in raw.bindMemory(to: Double.self).enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSONValue.writeNumber(value, to: &out)
+            if entry.isAffine {
+                out.appendReserved(#","transform":{"a":"#)
+                // A uniform scale has d == a: its digits are copied, not printed twice.
+                let aStart = out.count
+                number()
+                let aCount = out.count - aStart
+                out.appendReserved(#","b":"#)
+                number()
+                out.appendReserved(#","c":"#)
+                number()
+                out.appendReserved(#","d":"#)
+                if values[i].bitPattern == values[i - 3].bitPattern {
+                    out.appendCopy(from: aStart, count: aCount)
+                    i += 1
+                } else {
+                    number()
+                }
+                out.appendReserved(#","tx":"#)
+                number()
+                out.appendReserved(#","ty":"#)
+                number()
+                out.appendReserved(UInt8(ascii: "}"))
+            } else {
+                out.appendReserved(#","transform":{"m":["#)
+                for k in 0..<16 {
+                    if k > 0 { out.append(UInt8(ascii: ",")) }
+                    number()
+                }
+                out.append("]}")
             }
         }
-        out.append("]}")
+        if changes.contains(.color) {
+            let color = Color(r: values[i], g: values[i + 1], b: values[i + 2], a: values[i + 3])
+            i += 4
+            string("color", color.hex, to: &out)
+        }
+        if changes.contains(.cornerRadius) {
+            out.append(#","corner_radius":"#)
+            number()
+        }
+        if changes.contains(.z) {
+            out.append(#","z":"#)
+            number()
+        }
+        if changes.contains(.hidden) {
+            bool("hidden", values[i] != 0, to: &out)
+            i += 1
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     private static func string(_ key: StaticString, _ value: String, to out: inout JSONOutput) {

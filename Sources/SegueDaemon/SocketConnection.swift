@@ -12,7 +12,9 @@ import CEventLoop
 /// -32004 and the connection is closed, as soon as the limit is passed, newline or not.
 ///
 /// Writing: lines are gathered in one buffer until the daemon flushes (`Daemon.flushPending`, once per turn of the
-/// loop, before it polls), so a request's events and its response leave in one `write`. What the peer does not take yet stays queued and goes out when the
+/// loop, before it polls), so a request's events and its response leave in one `write` — except a line of
+/// `directWriteBytes` or more with nothing queued before it, written at once from the sender's buffer (a frame of a
+/// big scene would otherwise be copied whole). What the peer does not take yet stays queued and goes out when the
 /// socket is writable again. Over `Daemon.highWatermark` unwritten bytes the connection is not writable (the daemon
 /// coalesces frames and stops reading its requests) until it is back under half of that, when the daemon is told
 /// (`connectionDrained`).
@@ -78,9 +80,42 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
 
     func send(bytes line: UnsafeBufferPointer<UInt8>) {
         guard !closed else { return }
+        var line = line
+        if line.count >= SocketConnection.directWriteBytes, pendingBytes == 0, !waitingForWritable {
+            // A long line with nothing queued before it (a frame event of a big scene) goes to the socket at once,
+            // from the caller's buffer: copying it into `output` first cost a memmove of the whole line, and its
+            // storage, per frame. What the socket does not take is queued as usual (the flush writes it later).
+            let sent = writeDirect(line)
+            if sent > line.count { return }
+            line = UnsafeBufferPointer(rebasing: line[sent...])
+        }
         output.append(contentsOf: line)
         output.append(UInt8(ascii: "\n"))
         if writable, pendingBytes > Daemon.highWatermark { writable = false }
+    }
+
+    /// Lines at least this long are written straight from the sender's buffer when nothing is queued before them.
+    static let directWriteBytes = 16 << 10
+
+    /// Writes `line` and its newline with one `sendmsg`, without blocking; returns how many of the line's bytes
+    /// (newline included) went out: 0 when none did or the write failed (the flush that follows meets the error).
+    private func writeDirect(_ line: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = line.baseAddress else { return 0 }
+        var newline = UInt8(ascii: "\n")
+        return withUnsafeMutablePointer(to: &newline) { newlinePointer in
+            var parts = (iovec(iov_base: UnsafeMutableRawPointer(mutating: base), iov_len: line.count),
+                         iovec(iov_base: UnsafeMutableRawPointer(newlinePointer), iov_len: 1))
+            return withUnsafeMutableBytes(of: &parts) { raw in
+                var message = msghdr()
+                message.msg_iov = raw.baseAddress?.assumingMemoryBound(to: iovec.self)
+                message.msg_iovlen = 2
+                while true {
+                    let count = sendmsg(fd, &message, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                    if count >= 0 { return count }
+                    if errno != EINTR { return 0 }
+                }
+            }
+        }
     }
 
     func flush() {

@@ -1,3 +1,5 @@
+import CDtoa
+
 /// A growable run of bytes that JSON text is written into: an append is a capacity check and a copy.
 ///
 /// `[UInt8].append(contentsOf:)` goes through the generic sequence append, several times the cost of the copy for
@@ -47,6 +49,84 @@ public struct JSONOutput: ~Copyable {
     @inlinable
     public mutating func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// A number as JSON text (`JSONValue.writeNumber`'s): printed by `cdtoa_json` straight into the storage.
+    @inlinable
+    public mutating func appendNumber(_ value: Double) {
+        if capacity - used < Int(CDTOA_BUFFER_SIZE) { grow(to: used + Int(CDTOA_BUFFER_SIZE)) }
+        used += (base + used).withMemoryRebound(to: CChar.self, capacity: Int(CDTOA_BUFFER_SIZE)) {
+            cdtoa_json(value, $0)
+        }
+    }
+
+    /// Appends again the `count` bytes written at `start` (a number printed earlier in the same line, say).
+    @inlinable
+    public mutating func appendCopy(from start: Int, count: Int) {
+        precondition(start >= 0 && count >= 0 && start + count <= used, "appendCopy outside the bytes written")
+        if capacity - used < count { grow(to: used + count) }
+        let source = base + start, target = base + used
+        for i in 0..<count { target[i] = source[i] }
+        used += count
+    }
+
+    /// Makes room for `count` more bytes, so that the `reserved` appends after it need no capacity check.
+    @inlinable
+    public mutating func reserve(_ count: Int) {
+        if capacity - used < count { grow(to: used + count) }
+    }
+
+    /// Appends a byte the caller made room for with `reserve`.
+    @inlinable @inline(__always)
+    public mutating func appendReserved(_ byte: UInt8) {
+        base[used] = byte
+        used += 1
+    }
+
+    /// Appends text the caller made room for with `reserve` (fixed pieces of JSON: a key and its punctuation).
+    @inlinable @inline(__always)
+    public mutating func appendReserved(_ text: StaticString) {
+        let count = text.utf8CodeUnitCount
+        let source = text.utf8Start, target = base + used
+        for i in 0..<count { target[i] = source[i] }
+        used += count
+    }
+
+    /// Appends UTF-8 text escaped for inside a JSON string (as `JSONValue.writeString` escapes it, without the
+    /// quotes), the caller having made room for `6 * text.count` bytes with `reserve`: text with nothing to escape
+    /// (ids, names) is one scan and one copy.
+    @inlinable
+    public mutating func appendEscapedReserved(_ text: UnsafeBufferPointer<UInt8>) {
+        guard let source = text.baseAddress else { return }
+        let target = base + used
+        var i = 0
+        while i < text.count {
+            let byte = source[i]
+            guard byte >= 0x20, byte != 0x22, byte != 0x5C else { break }
+            target[i] = byte
+            i += 1
+        }
+        used += i
+        guard i < text.count else { return }
+        for k in i..<text.count {
+            let byte = source[k]
+            guard byte < 0x20 || byte == 0x22 || byte == 0x5C else {
+                appendReserved(byte)
+                continue
+            }
+            appendReserved(0x5C)
+            switch byte {
+            case 0x22, 0x5C: appendReserved(byte)
+            case 0x0A: appendReserved(UInt8(ascii: "n"))
+            case 0x0D: appendReserved(UInt8(ascii: "r"))
+            case 0x09: appendReserved(UInt8(ascii: "t"))
+            default:
+                appendReserved("u00")
+                let high = byte >> 4, low = byte & 0xF
+                appendReserved(high < 10 ? UInt8(ascii: "0") + high : UInt8(ascii: "a") + (high - 10))
+                appendReserved(low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + (low - 10))
+            }
+        }
     }
 
     /// Calls `body` with the bytes written (valid only during the call).

@@ -64,37 +64,11 @@ extension JSONValue {
         bytes.withBytes { out.append(contentsOf: $0) }
     }
 
+    /// Whole numbers under 1e15 print as integers, every other finite number exactly as `Double.description`
+    /// prints it, non-finite ones as `null`: `cdtoa_json` writes the bytes straight into `out` (README, "Hand-written:
+    /// the double printer"; `DoublePrinterTests` hold it to `description`).
     public static func writeNumber(_ n: Double, to out: inout JSONOutput) {
-        guard n.isFinite else {
-            out.append("null")
-            return
-        }
-        if n == n.rounded(), abs(n) < 1e15 {
-            var value = Int64(n)
-            if value < 0 {
-                out.append(UInt8(ascii: "-"))
-                value = -value
-            }
-            if value < 10 {
-                out.append(UInt8(ascii: "0") + UInt8(value))
-                return
-            }
-            // Digits are written last to first into 16 bytes of scratch (1e15 has 16 digits), then appended at once.
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { digits in
-                var i = digits.count
-                while value > 0 {
-                    i -= 1
-                    digits[i] = UInt8(ascii: "0") + UInt8(value % 10)
-                    value /= 10
-                }
-                out.append(UnsafeBufferPointer(rebasing: digits[i...]))
-            }
-        } else {
-            // `description`, not `"\(n)"`: the same digits (SerializerReferenceTests), without the interpolation's
-            // own buffer (frame events are mostly these numbers).
-            var text = n.description
-            text.withUTF8 { out.append($0) }
-        }
+        out.appendNumber(n)
     }
 
     public static func writeString(_ s: String, to out: inout String) {

@@ -26,7 +26,7 @@ extension EngineEvent {
         /// `segue.log` from a plugin (`plugin` set) or a message of the daemon's.
         case log(level: String, plugin: String?, message: String)
         /// The presentation values that changed in a tick, per view in creation order.
-        case frame([FrameView])
+        case frame(FrameViews)
         /// Sent to a reader that caught up: how many events of which types it missed.
         case eventsDropped(count: Int, types: [String])
 

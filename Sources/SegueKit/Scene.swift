@@ -39,8 +39,8 @@ public final class Scene {
         get { tree.dirtyViews }
         _modify { yield &tree.dirtyViews }
     }
-    /// The storage of the frame events' entries, reused from tick to tick.
-    var frameEntries: [FrameView] = []
+    /// The storage of the frame events' views, reused from tick to tick.
+    var frameViews = FrameViews()
 
     public init(id: String, size: Size, clock: ClockMode, fps: Int? = nil, config: EngineConfig = EngineConfig()) {
         self.id = id
@@ -511,50 +511,42 @@ public final class Scene {
             }
             return
         }
-        dirtyViews.sort { $0.serial < $1.serial }
-        // The entries' storage is the scene's, lent to the event and taken back once it was handed on (a sink that
+        // The views in creation order: sorted only when they are not in it already (the look is one walk).
+        if !Scene.inSerialOrder(dirtyViews) { dirtyViews.sort { $0.serial < $1.serial } }
+        // The views' storage is the scene's, lent to the event and taken back once it was handed on (a sink that
         // kept the event keeps its own copy).
-        var entries = frameEntries
-        frameEntries = []
-        entries.removeAll(keepingCapacity: true)
-        for view in dirtyViews {
-            let changes = ViewChanges(rawValue: view.dirty)
-            view.dirty = 0
-            guard view.isAlive else { continue }
-            entries.append(frameView(view, changes))
+        var views = frameViews
+        frameViews = FrameViews()
+        views.removeAll()
+        views.reserve(views: dirtyViews.count, values: 7)
+        tree.dirtyViews.withUnsafeBufferPointer { dirty in
+            for view in dirty {
+                let changes = ViewChanges(rawValue: view.dirty)
+                view.dirty = 0
+                guard view.isAlive else { continue }
+                views.append(view, changes: changes)
+            }
         }
         dirtyViews.removeAll(keepingCapacity: true)
-        guard !entries.isEmpty else {
-            frameEntries = entries
+        guard !views.isEmpty else {
+            frameViews = views
             return
         }
         framesEvaluated += 1
-        emit(.frame(entries))
-        entries.removeAll(keepingCapacity: true)
-        frameEntries = entries
+        emit(.frame(views))
+        views.removeAll()
+        frameViews = views
     }
 
-    /// A frame event's entry for `view`: the values of what changed, copied from its presentation.
-    func frameView(_ view: View, _ changes: ViewChanges) -> FrameView {
-        var entry = FrameView(id: view.id, changes: changes)
-        let p = view.presentation
-        if entry.sendsFrame {
-            entry.frame = p.frame
-            if changes.contains(.bounds) { entry.bounds = p.bounds }
-        }
-        if changes.contains(.alpha) { entry.alpha = p.alpha }
-        if changes.contains(.transform) {
-            // Read in place: `ViewValues.transform` copies its channels into an array first.
-            p.channels.withUnsafeBufferPointer { c in
-                let o = AnimatableProperty.transform.offset
-                entry.transform.m = (c[o], c[o + 1], c[o + 2], c[o + 3], c[o + 4], c[o + 5], c[o + 6], c[o + 7],
-                                     c[o + 8], c[o + 9], c[o + 10], c[o + 11], c[o + 12], c[o + 13], c[o + 14], c[o + 15])
+    /// Whether `views` are in creation order.
+    static func inSerialOrder(_ views: [View]) -> Bool {
+        views.withUnsafeBufferPointer { all in
+            var previous = Int.min
+            for view in all {
+                guard view.serial > previous else { return false }
+                previous = view.serial
             }
+            return true
         }
-        if changes.contains(.color) { entry.color = p.color }
-        if changes.contains(.cornerRadius) { entry.cornerRadius = p.cornerRadius }
-        if changes.contains(.z) { entry.z = view.z }
-        if changes.contains(.hidden) { entry.hidden = view.hidden }
-        return entry
     }
 }

@@ -290,14 +290,19 @@ final class BenchConnection {
         let step = #"{"jsonrpc":"2.0","id":1,"method":"clock.step","params":{"scene":"large","frames":1}}"#
         var latencies: [UInt64] = []
         var bytes = 0
+        let prefix = Array(#"{"jsonrpc":"2.0","method":"event","params":{"#.utf8)
         for _ in 0..<frames {
             let start = DispatchTime.now().uptimeNanoseconds
             let (_, reply) = try timed(step)
             guard reply.contains(#""result""#) else { throw ValidationError("clock.step: \(reply.prefix(300))") }
-            guard let event = try listener.client.readLine(timeoutMs: 10_000) else {
+            // The bytes are looked at, not decoded into a String: a neutral reader finds the line and goes on.
+            guard let length = try listener.client.readLine(timeoutMs: 10_000, { line in
+                line.starts(with: prefix) ? line.count : -1
+            }) else {
                 throw ValidationError("the subscriber got no frame event")
             }
-            bytes += event.utf8.count
+            guard length >= 0 else { throw ValidationError("the subscriber got a line that is not an event") }
+            bytes += length
             latencies.append(DispatchTime.now().uptimeNanoseconds - start)
         }
         guard bytes > frames * 100 else { throw ValidationError("frame events too short to be frames") }

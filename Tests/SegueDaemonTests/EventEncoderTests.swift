@@ -27,6 +27,11 @@ struct EventEncoderTests {
         perspective.alpha = 1
         let boundsOnly = FrameView(id: "v-3", changes: [.bounds])
         let hiddenOnly = FrameView(id: "v-4", changes: [.hidden, .z])
+        var escaped = FrameView(id: "v\\5\n\u{1}\u{1F}é\t\r", changes: [.alpha, .transform, .cornerRadius])
+        escaped.alpha = 0.25
+        escaped.transform = Transform3D(a: 0.5, b: 0, c: 0, d: 0.5, tx: -3.25, ty: 1e-7)
+        escaped.cornerRadius = 12.125
+        let long = FrameView(id: String(repeating: "x", count: 300), changes: [.center])
         return [
             .willMoveToParent(vc: "a", parent: "c"), .willMoveToParent(vc: "a", parent: nil),
             .didMoveToParent(vc: "b", parent: nil), .viewWillAppear(vc: "b", animated: true),
@@ -49,7 +54,7 @@ struct EventEncoderTests {
             .pluginWarning(name: "x", file: nil, message: "clamped"),
             .pluginWarning(name: "x", file: "x.lua", message: "é ü"),
             .log(level: "info", plugin: "flip", message: "hi"), .log(level: "info", plugin: nil, message: ""),
-            .frame([full, perspective, boundsOnly, hiddenOnly]), .frame([]),
+            .frame([full, perspective, boundsOnly, hiddenOnly, escaped, long]), .frame([]),
             .eventsDropped(count: 3, types: ["frame"]),
         ]
     }
