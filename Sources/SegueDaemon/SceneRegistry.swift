@@ -20,7 +20,16 @@ public final class SceneRegistry {
         self.confinement = confinement
     }
 
-    public subscript(id: String) -> Scene? { byID[id] }
+    /// The scene found last: requests name the same scene again and again, and comparing its (short) id costs less
+    /// than hashing the id for the table. Cleared when that scene is destroyed.
+    private var lastFound: Scene?
+
+    public subscript(id: String) -> Scene? {
+        if let lastFound, lastFound.id == id { return lastFound }
+        let found = byID[id]
+        if found != nil { lastFound = found }
+        return found
+    }
     public var count: Int { byID.count }
     public var isEmpty: Bool { byID.isEmpty }
     /// Every scene, oldest first.
@@ -68,6 +77,7 @@ public final class SceneRegistry {
         realtimeDriver?.stop(scene: scene)
         framesOfDestroyed += scene.framesEvaluated
         byID[scene.id] = nil
+        if lastFound === scene { lastFound = nil }
         order.removeAll { $0 == scene.id }
     }
 

@@ -68,16 +68,30 @@ public final class PluginHost: AnimatorProvider {
         var instanceKey: String { isPrevious ? file + PluginHost.previousSuffix : file }
     }
 
-    var files: [String: LoadedFile] = [:]  // by file path
-    var byName: [String: String] = [:]  // plugin name -> file path
+    var files: [String: LoadedFile] = [:] {  // by file path
+        didSet { resolutions.removeAll() }
+    }
+    var byName: [String: String] = [:] {  // plugin name -> file path
+        didSet { resolutions.removeAll() }
+    }
     var failed: [String: PluginRecord] = [:]  // by file path
     /// Plugins whose file was deleted (`status: "unloaded"` in plugins.list until a file of that path loads).
     var unloaded: [String: [PluginRecord]] = [:]  // by file path
-    var instances: [ObjectIdentifier: [String: PluginInstance]] = [:]
+    var instances: [ObjectIdentifier: [String: PluginInstance]] = [:] {
+        didSet { resolutions.removeAll() }
+    }
     /// Successful loads so far, by file path (the `generation` of plugins.list); never goes down.
     var generations: [String: Int] = [:]
     /// The last good version before the loaded one, by file path (`NAME@previous`).
-    var previous: [String: LoadedFile] = [:]
+    var previous: [String: LoadedFile] = [:] {
+        didSet { resolutions.removeAll() }
+    }
+    /// The last few successful answers of `described` (a select names its animator on every request). What they
+    /// follow from — `files`, `byName`, `previous`, `instances` — empties the list whenever it changes (a load, a
+    /// reload, an unload, a new or forgotten scene state), and an instance's descriptions are fixed when it loads, so
+    /// a kept answer is the one the full lookup would give. Errors are never kept.
+    var resolutions: [Resolution] = []
+    static let keptResolutions = 8
     /// Plugin files whose name is not valid UTF-8: the path they are listed under (each invalid byte as `\xHH`) and
     /// the name's bytes. They are reported failed, never loaded.
     var undecodable: [String: [UInt8]] = [:]
@@ -285,6 +299,11 @@ public final class PluginHost: AnimatorProvider {
     func described(_ name: String, kind: String, what: String, param: String, for scene: Scene)
         throws(EngineError) -> (PluginInstance, Int32)?
     {
+        let sceneKey = ObjectIdentifier(scene)
+        let requested = name
+        for kept in resolutions where kept.scene == sceneKey && kept.name == name && kept.kind == kind {
+            return (kept.instance, kept.ref)
+        }
         guard let found = try loadedFile(for: name, param: param) else { return nil }
         let (file, name) = found
         guard let record = file.records.first(where: { $0.name == name }) else { return nil }
@@ -298,6 +317,8 @@ public final class PluginHost: AnimatorProvider {
         else {
             throw EngineError(.pluginError, "plugin '\(name)' did not describe itself the same way twice")
         }
+        if resolutions.count >= PluginHost.keptResolutions { resolutions.removeFirst() }
+        resolutions.append(Resolution(scene: sceneKey, name: requested, kind: kind, instance: instance, ref: described.ref))
         return (instance, described.ref)
     }
 

@@ -114,6 +114,19 @@ struct MethodTests {
         #expect(try h.result("daemon.stats")?["frames"] == 17)
     }
 
+    @Test("a destroyed scene is not found again by its id, and a new scene of that id is the new one")
+    func sceneFoundAgain() throws {
+        let h = try Harness()
+        try h.setUpScene()
+        #expect(try h.result("scene.tree", ["scene": "main"])?["controllers"]?["id"] == "tabs")
+        try h.call("scene.destroy", ["scene": "main"])
+        #expect(try h.errorCode("scene.tree", ["scene": "main"]) == -32001)
+        #expect(try h.errorCode("container.select", ["scene": "main", "container": "tabs", "index": 1]) == -32001)
+        try h.call("scene.create", ["id": "main", "size": ["w": 100, "h": 100], "clock": "manual"])
+        #expect(try h.result("scene.tree", ["scene": "main"])?["views"]?["frame"]?["w"] == 100)
+        #expect(try h.errorCode("container.select", ["scene": "main", "container": "tabs", "index": 1]) == -32001)
+    }
+
     @Test("frame events carry the presentation values that changed")
     func frames() throws {
         let h = try Harness()

@@ -106,6 +106,41 @@ struct HotReloadTests {
         #expect(a.view.model.alpha == 0.75)
     }
 
+    @Test("a plugin named again finds the same state until a reload, a rename or a forgotten scene changes it")
+    func keptResolutionFollowsChanges() throws {
+        let dir = try makePluginFolder(["a.lua": versioned(0.5)])
+        let host = PluginHost(directory: dir)
+        host.loadAll()
+        let recorder = Recorder()
+        recorder.host = host
+        let (scene, container, a, b) = try makeScene(host: host, recorder: recorder)
+        func instance() throws -> PluginInstance? { (try host.animator(named: "a", for: scene) as? LuaAnimator)?.instance }
+        let first = try #require(try instance())
+        #expect(try instance() === first)
+
+        try versioned(0.75).write(toFile: dir + "/a.lua", atomically: true, encoding: .utf8)
+        #expect(host.fileChanged(dir + "/a.lua").map(\.type) == ["plugin.loaded"])
+        let reloaded = try #require(try instance())
+        #expect(reloaded !== first)
+        _ = try scene.select(container, index: 1, animator: "a")
+        scene.advance(by: 300_000_000)
+        #expect(b.view.model.alpha == 0.75)
+        #expect((try host.animator(named: "a@previous", for: scene) as? LuaAnimator)?.instance !== reloaded)
+
+        host.forget(scene: scene)
+        #expect(try instance() !== reloaded)
+
+        // Another kind asked for by the same name is still refused, after the animator was found.
+        #expect(throws: EngineError.self) { try host.interaction(named: "a", for: scene) }
+
+        try versioned(0.25, name: "b").write(toFile: dir + "/a.lua", atomically: true, encoding: .utf8)
+        #expect(host.fileChanged(dir + "/a.lua").map(\.type).contains("plugin.loaded"))
+        #expect(try instance() == nil)
+        _ = try scene.select(container, index: 0, animator: "b")
+        scene.advance(by: 300_000_000)
+        #expect(a.view.model.alpha == 0.25)
+    }
+
     @Test("deleting a file mid-transition unloads it; the transition still completes with its version")
     func deleteMidTransition() throws {
         let dir = try makePluginFolder(["a.lua": versioned(0.5)])
