@@ -253,11 +253,9 @@ extension PluginInstance {
         // The scene is loaded once (a weak load) for the lookup and the write.
         guard let scene, let view = view(at: 1, in: scene) else { return .error("the view no longer exists") }
         guard let key = s.string(at: 2) else { return .error("view properties are named by strings") }
-        guard PluginInstance.NameKind.viewProperty.names.contains(key) else {
-            warnUnknown(.viewProperty, key, consequence: "; ignored")
-            return .results(0)
-        }
-        if let message = setProperty(view, key, at: 3, in: scene) { return .error(message) }
+        // One switch on the key: a name views do not have at all warns and is ignored (a method's name, which
+        // views have, is the "no property" error).
+        if let message = setProperty(view, key, at: 3, in: scene, warnUnknown: true) { return .error(message) }
         return .results(0)
     }
 
@@ -267,7 +265,8 @@ extension PluginInstance {
         return setProperty(view, key, at: i, in: scene)
     }
 
-    func setProperty(_ view: View, _ key: String, at i: Int32, in scene: Scene) -> String? {
+    /// `warnUnknown`: a key that is no name of a view at all (`NameKind.viewProperty`) is a warning, not an error.
+    func setProperty(_ view: View, _ key: String, at i: Int32, in scene: Scene, warnUnknown: Bool = false) -> String? {
         switch key {
         case "frame", "bounds":
             guard let rect = rect(at: i) else { return "view.\(key) expects a rect {x=, y=, w=, h=}, got \(state.typeName(at: i))" }
@@ -302,6 +301,10 @@ extension PluginInstance {
         case "id", "superview", "subviews":
             return "view.\(key) is read-only"
         default:
+            if warnUnknown, !PluginInstance.NameKind.viewProperty.names.contains(key) {
+                self.warnUnknown(.viewProperty, key, consequence: "; ignored")
+                return nil
+            }
             return "views have no property '\(key)'"
         }
         return nil

@@ -106,7 +106,7 @@ function segue.view(opts) return host.new_view(opts or {}) end
 -- The transition context --------------------------------------------------------------------------------
 local ctx_get = host.ctx_get
 local ctx_methods = {
-  view = function(self, key) return host.ctx_view(self, key) end,
+  view = host.ctx_view,  -- the host function itself: no Lua frame per call (its errors are its own messages)
   vc = function(self, key) return host.ctx_vc(self, key) end,
   initial_frame = function(self, k) return host.ctx_frame(self, k, false) end,
   final_frame = function(self, k) return host.ctx_frame(self, k, true) end,
