@@ -29,7 +29,7 @@ static void *capping_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         sb->memory_errors++;
         return NULL;
     }
-    void *p = realloc(ptr, nsize);
+    void *p = ptr ? realloc(ptr, nsize) : malloc(nsize);   // a new block (most of them): malloc's shorter path
     if (p == NULL) {
         sb->memory_errors++;
         return NULL;
@@ -226,22 +226,22 @@ int segue_loadtext(lua_State *L, const char *text, size_t len, const char *chunk
 }
 
 static int trampoline(lua_State *L) {
-    segue_host_fn fn = (segue_host_fn)lua_touserdata(L, lua_upvalueindex(1));
-    void *ctx = lua_touserdata(L, lua_upvalueindex(2));
-    int index = (int)lua_tointeger(L, lua_upvalueindex(3));
+    int index = (int)lua_tointeger(L, lua_upvalueindex(1));
     segue_sandbox *sb = segue_sandbox_of(L);
+    if (sb->host_fn == NULL) return luaL_error(L, "segued: no host entry");
     sb->host++;
-    int n = fn(L, ctx, index);
+    int n = sb->host_fn(L, sb->host_ctx, index);
     sb->host--;
     if (n < 0) return lua_error(L);
     return n;
 }
 
 void segue_pushhost(lua_State *L, segue_host_fn fn, void *ctx, int index) {
-    lua_pushlightuserdata(L, (void *)fn);
-    lua_pushlightuserdata(L, ctx);
+    segue_sandbox *sb = segue_sandbox_of(L);
+    sb->host_fn = fn;
+    sb->host_ctx = ctx;
     lua_pushinteger(L, index);
-    lua_pushcclosure(L, trampoline, 3);
+    lua_pushcclosure(L, trampoline, 1);
 }
 
 // --- sandboxed replacements for base functions ---

@@ -175,6 +175,37 @@ final class LuaState {
         return number(at: -1)
     }
 
+    /// For a metatable's `__index(self, key)`: pushes `methods[key]` (raw; `methods` a registry reference) and
+    /// answers true when it is not nil; otherwise leaves the stack as it was and answers false.
+    func pushMethod(from methods: Int32) -> Bool {
+        guard lua_rawgeti(L, segue_registryindex(), lua_Integer(methods)) == LUA_TTABLE else {
+            pop()
+            return false
+        }
+        lua_pushvalue(L, 2)
+        if lua_rawget(L, -2) != LUA_TNIL { return true }
+        pop(2)
+        return false
+    }
+
+    /// Whether every key of the table at `t` is a string that the table at registry reference `known` has
+    /// (raw): the common case of an options table, checked without running Lua. False when either is no table.
+    func hasOnlyKeys(at t: Int32, in known: Int32) -> Bool {
+        guard lua_type(L, t) == LUA_TTABLE else { return false }
+        let base = lua_gettop(L)
+        defer { lua_settop(L, base) }
+        guard lua_rawgeti(L, segue_registryindex(), lua_Integer(known)) == LUA_TTABLE else { return false }
+        let names = base + 1
+        lua_pushnil(L)
+        while lua_next(L, t) != 0 {                 // [names key value]
+            guard lua_type(L, -2) == LUA_TSTRING else { return false }
+            lua_pushvalue(L, -2)                    // [names key value key]
+            guard lua_rawget(L, names) != LUA_TNIL else { return false }
+            pop(2)                                  // [names key]
+        }
+        return true
+    }
+
     @discardableResult
     func rawIndex(_ t: Int32, _ n: Int) -> Int32 {
         guard lua_type(L, t) == LUA_TTABLE else {

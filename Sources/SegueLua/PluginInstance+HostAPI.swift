@@ -15,16 +15,35 @@ extension PluginInstance {
             state.pushHostFunction { s in me._withUnsafeGuaranteedRef { fn($0, s) } }
             state.setRawField(table, name)
         }
+        // set_metatable(which, metatable, methods[, coordinator_of]): the methods table (and the coordinator
+        // maker) are what view_index / ctx_index answer before a property.
         add("set_metatable") { me, s in
-            guard let which = s.string(at: 1), s.type(at: 2) == LUA_TTABLE else { return .error("set_metatable: bad arguments") }
+            guard let which = s.string(at: 1), s.type(at: 2) == LUA_TTABLE, s.type(at: 3) == LUA_TTABLE else {
+                return .error("set_metatable: bad arguments")
+            }
             s.pushValue(2)
             let ref = s.ref()
-            if which == "view" { me.viewMetatable = ref } else { me.ctxMetatable = ref }
+            s.pushValue(3)
+            let methods = s.ref()
+            if which == "view" {
+                me.viewMetatable = ref
+                me.viewMethods = methods
+            } else {
+                me.ctxMetatable = ref
+                me.ctxMethods = methods
+                s.pushValue(4)
+                me.ctxCoordinator = s.ref()
+            }
             return .results(0)
         }
         registerInteractionAPI(table)
         registerNameAPI(table)
         add("view_get") { me, s in me.viewGet(s) }
+        // The view metatable's __index(view, key): a method, else the property (view_get).
+        add("view_index") { me, s in
+            if s.pushMethod(from: me.viewMethods) { return .results(1) }
+            return me.viewGet(s)
+        }
         add("view_set") { me, s in me.viewSet(s) }
         add("view_same") { me, s in
             s.push(me.view(at: 1).map { a in me.view(at: 2).map { $0 === a } ?? false } ?? false)
@@ -92,6 +111,19 @@ extension PluginInstance {
             }
         }
         add("ctx_get") { me, s in me.contextGet(s) }
+        // The context metatable's __index(ctx, key): a method, else `coordinator` (a new coordinator table, as
+        // the prelude's coordinator_of makes it), else the field (ctx_get).
+        add("ctx_index") { me, s in
+            if s.pushMethod(from: me.ctxMethods) { return .results(1) }
+            if s.type(at: 2) == LUA_TSTRING, s.string(at: 2) == "coordinator" {
+                s.setTop(1)
+                s.pushRef(me.ctxCoordinator)
+                s.pushValue(1)
+                if let error = s.call(args: 1, results: 1, topLevel: false) { return .error(error.message) }
+                return .results(1)
+            }
+            return me.contextGet(s)
+        }
         add("ctx_view") { me, s in
             guard let ctx = me.context(at: 1) else { return .error(me.deadContext) }
             let key = s.string(at: 2) ?? ""
@@ -132,6 +164,14 @@ extension PluginInstance {
                 return .error("ctx:complete(did_complete): did_complete must be a boolean, got \(s.typeName(at: 2))")
             }
             ctx.completeTransition(s.bool(at: 2))
+            return .results(0)
+        }
+        add("set_key_check") { me, s in
+            guard s.type(at: 1) == LUA_TFUNCTION, s.type(at: 2) == LUA_TTABLE else { return .error("set_key_check: bad arguments") }
+            s.pushValue(1)
+            me.checkKeys = s.ref()
+            s.pushValue(2)
+            me.animationOptionNames = s.ref()
             return .results(0)
         }
         add("animate") { me, s in me.animate(s) }
@@ -213,11 +253,9 @@ extension PluginInstance {
         // The scene is loaded once (a weak load) for the lookup and the write.
         guard let scene, let view = view(at: 1, in: scene) else { return .error("the view no longer exists") }
         guard let key = s.string(at: 2) else { return .error("view properties are named by strings") }
-        guard PluginInstance.NameKind.viewProperty.names.contains(key) else {
-            warnUnknown(.viewProperty, key, consequence: "; ignored")
-            return .results(0)
-        }
-        if let message = setProperty(view, key, at: 3, in: scene) { return .error(message) }
+        // One switch on the key: a name views do not have at all warns and is ignored (a method's name, which
+        // views have, is the "no property" error).
+        if let message = setProperty(view, key, at: 3, in: scene, warnUnknown: true) { return .error(message) }
         return .results(0)
     }
 
@@ -227,7 +265,8 @@ extension PluginInstance {
         return setProperty(view, key, at: i, in: scene)
     }
 
-    func setProperty(_ view: View, _ key: String, at i: Int32, in scene: Scene) -> String? {
+    /// `warnUnknown`: a key that is no name of a view at all (`NameKind.viewProperty`) is a warning, not an error.
+    func setProperty(_ view: View, _ key: String, at i: Int32, in scene: Scene, warnUnknown: Bool = false) -> String? {
         switch key {
         case "frame", "bounds":
             guard let rect = rect(at: i) else { return "view.\(key) expects a rect {x=, y=, w=, h=}, got \(state.typeName(at: i))" }
@@ -262,6 +301,10 @@ extension PluginInstance {
         case "id", "superview", "subviews":
             return "view.\(key) is read-only"
         default:
+            if warnUnknown, !PluginInstance.NameKind.viewProperty.names.contains(key) {
+                self.warnUnknown(.viewProperty, key, consequence: "; ignored")
+                return nil
+            }
             return "views have no property '\(key)'"
         }
         return nil
@@ -358,6 +401,14 @@ extension PluginInstance {
 
     /// segue.animate(opts, animations, completion): the prelude has checked the argument types.
     func animate(_ s: LuaState) -> HostResult {
+        if !s.hasOnlyKeys(at: 1, in: animationOptionNames) {
+            // An unknown key (or one that is not a string): the prelude's check_keys warns as it always has.
+            s.pushRef(checkKeys)
+            s.pushValue(1)
+            s.pushRef(animationOptionNames)
+            s.push(NameKind.animationOption.rawValue)
+            if let error = s.call(args: 3, results: 0, topLevel: false) { return .error(error.message) }
+        }
         guard let scene else { return .error("segue.animate: no scene") }
         let options: AnimationOptions
         switch animationOptions(at: 1) {

@@ -28,6 +28,14 @@ final class PluginInstance {
 
     var viewMetatable: Int32 = segue_noref()
     var ctxMetatable: Int32 = segue_noref()
+    /// The prelude's `view_methods` and `ctx_methods` tables and its `coordinator_of` (what the host `__index`
+    /// functions answer before a property or field).
+    var viewMethods: Int32 = segue_noref()
+    var ctxMethods: Int32 = segue_noref()
+    var ctxCoordinator: Int32 = segue_noref()
+    /// The prelude's `check_keys` and its set of animation option names (`segue.animate`'s key check).
+    var checkKeys: Int32 = segue_noref()
+    var animationOptionNames: Int32 = segue_noref()
     /// The prelude's dispatcher for interaction plugins.
     var interactionHook: Int32 = segue_noref()
     /// The prelude's dispatcher for presentation plugins.

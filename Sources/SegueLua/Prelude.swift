@@ -92,23 +92,21 @@ local view_methods = {
   bring_to_front = function(self) return host.view_front(self) end,
   snapshot = function(self) return host.view_snapshot(self) end,
 }
+-- __index and __newindex are host functions themselves (no Lua frame per property access): __index answers
+-- view_methods[k] first, then the property; their errors are view_get's and view_set's own messages.
 host.set_metatable("view", {
-  __index = function(self, k)
-    local m = view_methods[k]
-    if m ~= nil then return m end
-    return view_get(self, k)
-  end,
-  __newindex = function(self, k, v) view_set(self, k, v) end,
+  __index = host.view_index,
+  __newindex = view_set,
   __eq = function(a, b) return host.view_same(a, b) end,
   __tostring = function(self) return "view(" .. tostring(view_get(self, "id")) .. ")" end,
   __metatable = "locked",
-})
+}, view_methods)
 function segue.view(opts) return host.new_view(opts or {}) end
 
 -- The transition context --------------------------------------------------------------------------------
 local ctx_get = host.ctx_get
 local ctx_methods = {
-  view = function(self, key) return host.ctx_view(self, key) end,
+  view = host.ctx_view,  -- the host function itself: no Lua frame per call (its errors are its own messages)
   vc = function(self, key) return host.ctx_vc(self, key) end,
   initial_frame = function(self, k) return host.ctx_frame(self, k, false) end,
   final_frame = function(self, k) return host.ctx_frame(self, k, true) end,
@@ -125,13 +123,9 @@ local function coordinator_of(ctx)
     on_interaction_change = function(self, fn) return host.coord_change(ctx, fn) end,
   }
 end
+-- __index is a host function: ctx_methods[k], then `coordinator` (coordinator_of), then the field.
 host.set_metatable("ctx", {
-  __index = function(self, k)
-    local m = ctx_methods[k]
-    if m ~= nil then return m end
-    if k == "coordinator" then return coordinator_of(self) end
-    return ctx_get(self, k)
-  end,
+  __index = host.ctx_index,
   -- Its fields are read-only (an error); a name it does not have is a warning with the nearest name.
   __newindex = function(self, k)
     if host.warn_unknown("ctx field", k) then
@@ -140,7 +134,7 @@ host.set_metatable("ctx", {
   end,
   __tostring = function(self) return "ctx(" .. tostring(ctx_get(self, "id")) .. ")" end,
   __metatable = "locked",
-})
+}, ctx_methods, coordinator_of)
 
 -- Animations and the clock ------------------------------------------------------------------------------
 local warn_unknown = host.warn_unknown
@@ -169,9 +163,10 @@ function segue.animate(opts, animations, completion)
   if completion ~= nil and type(completion) ~= "function" then
     error("segue.animate: completion must be a function or nil, got " .. type(completion), 2)
   end
-  check_keys(opts, animation_options, "animation option")
+  -- host.animate checks opts' keys itself against animation_options and runs check_keys when one is unknown.
   return host.animate(opts, animations, completion)
 end
+host.set_key_check(check_keys, animation_options)
 local keyframe = host.keyframe
 local function add_keyframe(rel_start, rel_duration, fn) return keyframe(rel_start, rel_duration, fn) end
 function segue.keyframes(opts, keyframes, completion)

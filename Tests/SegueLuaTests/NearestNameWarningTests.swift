@@ -52,6 +52,21 @@ struct NearestNameWarningTests {
         #expect(!r.failedOver && r.completed)
     }
 
+    @Test("segue.animate's unknown option keys warn sorted, any key type, before the block's own warnings")
+    func optionKeysSorted() throws {
+        // The host checks the keys itself; an unknown one (or one that is no string) hands over to check_keys.
+        let r = try warnings("""
+            segue.animate({ zeta = 1, [2] = true, alpah = 0, duration = 0.1, curve = 'linaer' }, function() end)
+            segue.animate({ duration = 0.1, delay = 0, curve = 'linear' }, function() end)
+            """)
+        #expect(r.messages.count == 4, "\(r.messages)")
+        let prefixes = ["unknown animation option '2'", "unknown animation option 'alpah'",
+                        "unknown animation option 'zeta'"]
+        for (message, prefix) in zip(r.messages, prefixes) { #expect(message.hasPrefix(prefix), "\(message)") }
+        #expect(r.messages.last?.hasPrefix("unknown curve 'linaer'") == true)
+        #expect(!r.failedOver && r.completed)
+    }
+
     @Test("a name far from every valid one lists the valid names")
     func noNearest() throws {
         let r = try warnings("to.wobble = 1")

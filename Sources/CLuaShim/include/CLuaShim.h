@@ -12,6 +12,9 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
+/// `segue_host_fn` as the sandbox stores it (the typedef with its arguments follows below).
+typedef int (*segue_host_fn_opaque)(lua_State *L, void *ctx, int index);
+
 /// Per-state sandbox bookkeeping: the allocator's counters and the instruction budget.
 typedef struct segue_sandbox {
     size_t used;            // bytes currently allocated by this state
@@ -43,6 +46,8 @@ typedef struct segue_sandbox {
     int running;                // how many segue_pcall calls are running on this state (only the outermost is top-level)
     int error_kind;             // how the last segue_pcall / segue_loadtext ended (a segue_error_kind)
     int keys_ref;               // registry reference of the interned field names (segue_key)
+    segue_host_fn_opaque host_fn;   // the host functions' entry and context (segue_pushhost: one per state)
+    void *host_ctx;
 } segue_sandbox;
 
 /// Field names host code reads on hot paths, interned once per state in a table at `keys_ref` (index = the key),
@@ -75,7 +80,8 @@ lua_State *segue_newstate(size_t memory_limit, long long instruction_budget);
 void segue_close(lua_State *L);
 segue_sandbox *segue_sandbox_of(lua_State *L);
 
-/// Pushes a C closure that calls `fn(L, ctx, index)` and raises its error after it returns.
+/// Pushes a C closure that calls `fn(L, ctx, index)` and raises its error after it returns. Every host function of
+/// one state has the same `fn` and `ctx` (kept in its sandbox, so a call reads one upvalue, the index).
 void segue_pushhost(lua_State *L, segue_host_fn fn, void *ctx, int index);
 
 /// Calls the function below `nargs` arguments with a traceback message handler. When `top_level` is non-zero and
