@@ -8,7 +8,7 @@ struct Printer: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The JSON number printer against Double.description, per number, bytes checked equal.",
         discussion: """
-            For each range ([0, 1), [0.9, 1), [-336, 336)): --count random doubles (a fixed seed), printed once \
+            For each range ([0, 1), [0.9, 1), [-336, 336)): --count random doubles (drand48, a fixed seed), printed once \
             with `description` appended to a byte array and once with `JSONOutput.appendNumber`; rounds \
             interleave the two and the report gives the median of each in thread CPU time. Fails if the two \
             outputs differ by a byte (the printer writes whole numbers as integers: the doubles drawn have \
@@ -22,13 +22,13 @@ struct Printer: ParsableCommand {
     var rounds: Int = 5
 
     func run() throws {
-        var generator = SplitMix(seed: 0x5E9ED)
+        srand48(0x5E9ED)  // the same doubles on every run
         let ranges: [(String, ClosedRange<Double>)] = [
             ("[0, 1)", 0...1), ("[0.9, 1)", 0.9...1), ("[-336, 336)", -336...336),
         ]
         for (name, range) in ranges {
             let values = (0..<count).map { _ in
-                range.lowerBound + (range.upperBound - range.lowerBound) * Double(generator.next() >> 11) * 0x1p-53
+                range.lowerBound + (range.upperBound - range.lowerBound) * drand48()
             }
             var described: [Double] = [], printed: [Double] = []
             for _ in 0..<rounds {
@@ -56,18 +56,5 @@ struct Printer: ParsableCommand {
                                  median(described), median(printed), median(described) / median(printed),
                                  rounds, count))
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so every run prints the same doubles.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
