@@ -8,8 +8,8 @@ struct Printer: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The JSON number printer against Double.description, per number, bytes checked equal.",
         discussion: """
-            For each range ([0, 1), [0.9, 1), [-336, 336)): --count random doubles (drand48, a fixed seed), printed once \
-            with `description` appended to a byte array and once with `JSONOutput.appendNumber`; rounds \
+            For each range ([0, 1), [0.9, 1), [-336, 336)): --count random doubles (drand48, a fixed seed), \
+            printed once with `description` appended to a byte array and once with `JSONOutput.appendNumber`; rounds \
             interleave the two and the report gives the median of each in thread CPU time. Fails if the two \
             outputs differ by a byte (the printer writes whole numbers as integers: the doubles drawn have \
             fractions).
