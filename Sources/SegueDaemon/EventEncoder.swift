@@ -170,21 +170,13 @@ public enum EventEncoder {
         if changes.contains(.transform) {
             if entry.isAffine {
                 out.appendReserved(#","transform":{"a":"#)
-                // A uniform scale has d == a: its digits are copied, not printed twice.
-                let aStart = out.count
                 number()
-                let aCount = out.count - aStart
                 out.appendReserved(#","b":"#)
                 number()
                 out.appendReserved(#","c":"#)
                 number()
                 out.appendReserved(#","d":"#)
-                if values[i].bitPattern == values[i - 3].bitPattern {
-                    out.appendCopy(from: aStart, count: aCount)
-                    i += 1
-                } else {
-                    number()
-                }
+                number()
                 out.appendReserved(#","tx":"#)
                 number()
                 out.appendReserved(#","ty":"#)

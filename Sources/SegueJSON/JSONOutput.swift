@@ -60,16 +60,6 @@ public struct JSONOutput: ~Copyable {
         }
     }
 
-    /// Appends again the `count` bytes written at `start` (a number printed earlier in the same line, say).
-    @inlinable
-    public mutating func appendCopy(from start: Int, count: Int) {
-        precondition(start >= 0 && count >= 0 && start + count <= used, "appendCopy outside the bytes written")
-        if capacity - used < count { grow(to: used + count) }
-        let source = base + start, target = base + used
-        for i in 0..<count { target[i] = source[i] }
-        used += count
-    }
-
     /// Makes room for `count` more bytes, so that the `reserved` appends after it need no capacity check.
     @inlinable
     public mutating func reserve(_ count: Int) {
