@@ -9,6 +9,13 @@ const char *const segue_key_names[SEGUE_KEY_COUNT] = {
     "duration", "delay", "repeat_count", "autoreverse", "spring", "curve", "stiffness", "mass", "damping", "velocity",
 };
 
+const char *const segue_name_list[SEGUE_NAME_COUNT] = {
+    "", "id", "kind", "animated", "from_index", "to_index", "direction",
+    "container", "duration", "interactive", "cancelled", "presentation_style", "coordinator",
+    "frame", "bounds", "center", "alpha", "transform", "hidden", "color", "corner_radius", "z", "superview", "subviews",
+    "from", "to",
+};
+
 segue_sandbox *segue_sandbox_of(lua_State *L) {
     void *ud = NULL;
     lua_getallocf(L, &ud);
@@ -225,15 +232,88 @@ int segue_loadtext(lua_State *L, const char *text, size_t len, const char *chunk
     return status;
 }
 
-static int trampoline(lua_State *L) {
-    int index = (int)lua_tointeger(L, lua_upvalueindex(1));
-    segue_sandbox *sb = segue_sandbox_of(L);
+static int call_host(lua_State *L, segue_sandbox *sb, int index) {
     if (sb->host_fn == NULL) return luaL_error(L, "segued: no host entry");
     sb->host++;
     int n = sb->host_fn(L, sb->host_ctx, index);
     sb->host--;
     if (n < 0) return lua_error(L);
     return n;
+}
+
+static int trampoline(lua_State *L) {
+    return call_host(L, segue_sandbox_of(L), (int)lua_tointeger(L, lua_upvalueindex(1)));
+}
+
+int segue_name_at(lua_State *L, int i) {
+    if (lua_type(L, i) != LUA_TSTRING) return -1;
+    size_t len = 0;
+    const char *s = lua_tolstring(L, i, &len);
+    segue_sandbox *sb = segue_sandbox_of(L);
+    for (int k = 1; k < SEGUE_NAME_COUNT; k++) {
+        if (sb->names[k] == s) return k;
+    }
+    // Not the interned copy: a string too long to be interned, or a Lua built without interning (never one of
+    // the names then, but compared anyway so the answer never depends on how Lua stores strings).
+    for (int k = 1; k < SEGUE_NAME_COUNT; k++) {
+        const char *name = segue_name_list[k];
+        if (strlen(name) == len && memcmp(name, s, len) == 0) return k;
+    }
+    return 0;
+}
+
+// A cached nil (an absent from_index): a user value slot holding this light userdata.
+static char cached_nil;
+
+// __index(self, key): upvalues 1 the methods table, 2 the host function's index, 3 whether fields are cached.
+static int fast_index(lua_State *L) {
+    lua_settop(L, 2);
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
+    lua_settop(L, 2);
+    segue_sandbox *sb = segue_sandbox_of(L);
+    int name = segue_name_at(L, 2);
+    if (lua_toboolean(L, lua_upvalueindex(3)) && lua_type(L, 1) == LUA_TUSERDATA) {
+        if (name >= 1 && name <= SEGUE_CTX_CACHED) {
+            int type = lua_getiuservalue(L, 1, name);   // LUA_TNONE when the userdata has no such slot
+            if (type == LUA_TLIGHTUSERDATA && lua_touserdata(L, -1) == &cached_nil) {
+                lua_pushnil(L);
+                return 1;
+            }
+            if (type != LUA_TNIL && type != LUA_TNONE) return 1;
+            lua_settop(L, 2);
+        }
+    }
+    sb->index_name = name;
+    return call_host(L, sb, (int)lua_tointeger(L, lua_upvalueindex(2)));
+}
+
+void segue_pushindex(lua_State *L, int methods, int index, int cached) {
+    methods = lua_absindex(L, methods);
+    lua_pushvalue(L, methods);
+    lua_pushinteger(L, index);
+    lua_pushboolean(L, cached);
+    lua_pushcclosure(L, fast_index, 3);
+}
+
+void segue_cache_field(lua_State *L, int proxy, int name) {
+    if (name < 1 || name > SEGUE_CTX_CACHED || lua_type(L, proxy) != LUA_TUSERDATA) return;
+    proxy = lua_absindex(L, proxy);
+    if (lua_isnil(L, -1)) {
+        lua_pushlightuserdata(L, &cached_nil);
+    } else {
+        lua_pushvalue(L, -1);
+    }
+    lua_setiuservalue(L, proxy, name);   // pops the copy (also when the proxy has no such slot)
+}
+
+void segue_uncache_fields(lua_State *L, int proxy) {
+    if (lua_type(L, proxy) != LUA_TUSERDATA) return;
+    proxy = lua_absindex(L, proxy);
+    for (int name = 1; name <= SEGUE_CTX_CACHED; name++) {
+        lua_pushnil(L);
+        if (!lua_setiuservalue(L, proxy, name)) return;   // popped either way
+    }
 }
 
 void segue_pushhost(lua_State *L, segue_host_fn fn, void *ctx, int index) {
@@ -370,6 +450,13 @@ static int build_sandbox(lua_State *L) {
         lua_rawseti(L, -2, k);
     }
     segue_sandbox_of(L)->keys_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    // The names segue_name_at knows, interned once (kept alive by the table at names_ref).
+    lua_createtable(L, SEGUE_NAME_COUNT, 0);
+    for (int k = 1; k < SEGUE_NAME_COUNT; k++) {
+        segue_sandbox_of(L)->names[k] = lua_pushstring(L, segue_name_list[k]);
+        lua_rawseti(L, -2, k);
+    }
+    segue_sandbox_of(L)->names_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_settop(L, 0);
     return 0;
 }

@@ -92,6 +92,13 @@ final class LuaState {
         segue_pushhost(L, luaHostEntry, Unmanaged.passUnretained(self).toOpaque(), Int32(hostFunctions.count - 1))
     }
 
+    /// Pushes a proxy metatable's `__index`: `methods[key]` for the table at `methods` (and, with `cached`, a
+    /// field cached in the proxy's user values) answered in C; `function` runs for every other key.
+    func pushIndexFunction(methods: Int32, cached: Bool, _ function: @escaping (LuaState) -> HostResult) {
+        hostFunctions.append(function)
+        segue_pushindex(L, methods, Int32(hostFunctions.count - 1), cached ? 1 : 0)
+    }
+
     fileprivate func callHost(_ index: Int32, thread: OpaquePointer?) -> Int32 {
         let saved = L
         if let thread { L = thread }
@@ -140,6 +147,10 @@ final class LuaState {
         return FileSystem.displayText(UnsafeRawBufferPointer(start: p, count: length))
     }
 
+    /// The `segue_name` of the string at `i` (`SEGUE_NAME_NONE` for another string, -1 for no string): decoded
+    /// in C, no Swift string made.
+    func name(at i: Int32) -> Int32 { segue_name_at(L, i) }
+
     func number(at i: Int32) -> Double? {
         guard lua_type(L, i) == LUA_TNUMBER else { return nil }
         return lua_tonumberx(L, i, nil)
@@ -173,19 +184,6 @@ final class LuaState {
         rawField(t, key)
         defer { pop() }
         return number(at: -1)
-    }
-
-    /// For a metatable's `__index(self, key)`: pushes `methods[key]` (raw; `methods` a registry reference) and
-    /// answers true when it is not nil; otherwise leaves the stack as it was and answers false.
-    func pushMethod(from methods: Int32) -> Bool {
-        guard lua_rawgeti(L, segue_registryindex(), lua_Integer(methods)) == LUA_TTABLE else {
-            pop()
-            return false
-        }
-        lua_pushvalue(L, 2)
-        if lua_rawget(L, -2) != LUA_TNIL { return true }
-        pop(2)
-        return false
     }
 
     /// Whether every key of the table at `t` is a string that the table at registry reference `known` has
@@ -287,9 +285,10 @@ final class LuaState {
 
     // MARK: Userdata proxies
 
-    /// Pushes a full userdata holding (tag, handle) with the metatable stored at registry reference `metatable`.
-    func pushProxy(tag: Int32, handle: Int, metatable: Int32) {
-        guard let raw = lua_newuserdatauv(L, 16, 0) else {
+    /// Pushes a full userdata holding (tag, handle) with the metatable stored at registry reference `metatable`
+    /// and `userValues` user value slots (nil).
+    func pushProxy(tag: Int32, handle: Int, metatable: Int32, userValues: Int32 = 0) {
+        guard let raw = lua_newuserdatauv(L, 16, userValues) else {
             lua_pushnil(L)
             return
         }
@@ -301,12 +300,12 @@ final class LuaState {
 
     /// Reads a proxy pushed by `pushProxy` with the given tag; nil for anything else.
     func proxy(at i: Int32, tag: Int32) -> Int? {
-        guard lua_type(L, i) == LUA_TUSERDATA, lua_rawlen(L, i) == 16, let raw = lua_touserdata(L, i) else {
-            return nil
-        }
-        guard raw.load(fromByteOffset: 0, as: Int32.self) == tag else { return nil }
-        return Int(raw.load(fromByteOffset: 8, as: Int64.self))
+        let handle = segue_proxy_handle(L, i, tag)
+        return handle < 0 ? nil : Int(handle)
     }
+
+    /// The `segue_name` of the key the running `__index` function (`pushIndexFunction`) was called with.
+    var indexName: Int32 { sandbox.pointee.index_name }
 }
 
 /// The one C entry point for every host function: finds the state and the function by index.

@@ -7,30 +7,36 @@ extension PluginInstance {
     func registerHostAPI() {
         state.newTable()
         let table = state.top
+        // The instance is passed as a guaranteed reference: no reference counting per host call (any retain of the
+        // instance takes the slow side-table path, since completion blocks hold it weakly). Safe: the closure lives
+        // in `state`, which only this instance owns, and runs only inside a call it made.
+        let me = Unmanaged.passUnretained(self)
+        func host(_ fn: @escaping (PluginInstance, LuaState) -> HostResult) -> (LuaState) -> HostResult {
+            { s in me._withUnsafeGuaranteedRef { fn($0, s) } }
+        }
         func add(_ name: String, _ fn: @escaping (PluginInstance, LuaState) -> HostResult) {
-            // The instance is passed as a guaranteed reference: no reference counting per host call (any retain
-            // of the instance takes the slow side-table path, since completion blocks hold it weakly). Safe: the
-            // closure lives in `state`, which only this instance owns, and runs only inside a call it made.
-            let me = Unmanaged.passUnretained(self)
-            state.pushHostFunction { s in me._withUnsafeGuaranteedRef { fn($0, s) } }
+            state.pushHostFunction(host(fn))
             state.setRawField(table, name)
         }
-        // set_metatable(which, metatable, methods[, coordinator_of]): the methods table (and the coordinator
-        // maker) are what view_index / ctx_index answer before a property.
+        // set_metatable(which, metatable, methods[, coordinator_of]): installs the metatable's `__index`, which
+        // answers a method (`methods[key]`) and a context's cached constant fields in C (segue_pushindex), then
+        // the property (view_get) or `coordinator` (the prelude's coordinator_of) or the field (ctx_get).
         add("set_metatable") { me, s in
             guard let which = s.string(at: 1), s.type(at: 2) == LUA_TTABLE, s.type(at: 3) == LUA_TTABLE else {
                 return .error("set_metatable: bad arguments")
             }
+            if which == "view" {
+                s.pushIndexFunction(methods: 3, cached: false, host { me, s in me.viewGet(s, name: s.indexName) })
+            } else {
+                s.pushIndexFunction(methods: 3, cached: true, host { me, s in me.contextIndex(s, name: s.indexName) })
+            }
+            s.setRawField(2, "__index")
             s.pushValue(2)
             let ref = s.ref()
-            s.pushValue(3)
-            let methods = s.ref()
             if which == "view" {
                 me.viewMetatable = ref
-                me.viewMethods = methods
             } else {
                 me.ctxMetatable = ref
-                me.ctxMethods = methods
                 s.pushValue(4)
                 me.ctxCoordinator = s.ref()
             }
@@ -39,11 +45,6 @@ extension PluginInstance {
         registerInteractionAPI(table)
         registerNameAPI(table)
         add("view_get") { me, s in me.viewGet(s) }
-        // The view metatable's __index(view, key): a method, else the property (view_get).
-        add("view_index") { me, s in
-            if s.pushMethod(from: me.viewMethods) { return .results(1) }
-            return me.viewGet(s)
-        }
         add("view_set") { me, s in me.viewSet(s) }
         add("view_same") { me, s in
             s.push(me.view(at: 1).map { a in me.view(at: 2).map { $0 === a } ?? false } ?? false)
@@ -95,11 +96,11 @@ extension PluginInstance {
                 let view = try scene.makeView(frame: .zero)
                 me.pushView(view)
                 let ud = s.top
-                for key in ["frame", "bounds", "center", "alpha", "transform", "hidden", "color", "corner_radius", "z"] {
+                for (key, name) in PluginInstance.newViewOptions {
                     s.rawField(1, key)
                     defer { s.pop() }
                     if s.isNil(-1) { continue }
-                    if let message = me.setProperty(view, key, at: s.top) {
+                    if let message = me.setProperty(view, Int32(bitPattern: name.rawValue), at: s.top, in: scene) {
                         scene.destroyViewForPlugin(view)
                         return .error("segue.view: \(message)")
                     }
@@ -111,24 +112,13 @@ extension PluginInstance {
             }
         }
         add("ctx_get") { me, s in me.contextGet(s) }
-        // The context metatable's __index(ctx, key): a method, else `coordinator` (a new coordinator table, as
-        // the prelude's coordinator_of makes it), else the field (ctx_get).
-        add("ctx_index") { me, s in
-            if s.pushMethod(from: me.ctxMethods) { return .results(1) }
-            if s.type(at: 2) == LUA_TSTRING, s.string(at: 2) == "coordinator" {
-                s.setTop(1)
-                s.pushRef(me.ctxCoordinator)
-                s.pushValue(1)
-                if let error = s.call(args: 1, results: 1, topLevel: false) { return .error(error.message) }
-                return .results(1)
-            }
-            return me.contextGet(s)
-        }
         add("ctx_view") { me, s in
             guard let ctx = me.context(at: 1) else { return .error(me.deadContext) }
-            let key = s.string(at: 2) ?? ""
-            guard key == "from" || key == "to" else { return .error("ctx:view(key): key must be \"from\" or \"to\"") }
-            me.pushView(ctx.view(forKey: key))
+            switch UInt32(bitPattern: s.name(at: 2)) {
+            case SEGUE_NAME_FROM.rawValue: me.pushView(ctx.view(forKey: "from"))
+            case SEGUE_NAME_TO.rawValue: me.pushView(ctx.view(forKey: "to"))
+            default: return .error("ctx:view(key): key must be \"from\" or \"to\"")
+            }
             return .results(1)
         }
         add("ctx_vc") { me, s in
@@ -222,28 +212,30 @@ extension PluginInstance {
 
     // MARK: Views
 
-    func viewGet(_ s: LuaState) -> HostResult {
+    func viewGet(_ s: LuaState) -> HostResult { viewGet(s, name: s.name(at: 2)) }
+
+    /// A view's property `name` (the key at index 2 decoded by `segue_name_at`): one integer switch, no string.
+    func viewGet(_ s: LuaState, name: Int32) -> HostResult {
         guard let view = view(at: 1) else { return .error("the view no longer exists") }
-        guard let key = s.string(at: 2) else { return .results(0) }
-        let m = view.model
-        switch key {
-        case "id": s.push(view.id)
-        case "frame": push(m.frame)
-        case "bounds": push(m.bounds)
-        case "center": pushPoint(m.center)
-        case "alpha": s.push(m.alpha)
-        case "transform": push(m.transform)
-        case "hidden": s.push(view.hidden)
-        case "color": s.push(m.color.hex)
-        case "corner_radius": s.push(m.cornerRadius)
-        case "z": s.push(view.z)
-        case "superview": pushView(view.superview)
-        case "subviews":
+        switch UInt32(bitPattern: name) {
+        case SEGUE_NAME_ID.rawValue: s.push(view.id)
+        case SEGUE_NAME_FRAME.rawValue: push(view.model.frame)
+        case SEGUE_NAME_BOUNDS.rawValue: push(view.model.bounds)
+        case SEGUE_NAME_CENTER.rawValue: pushPoint(view.model.center)
+        case SEGUE_NAME_ALPHA.rawValue: s.push(view.model.alpha)
+        case SEGUE_NAME_TRANSFORM.rawValue: push(view.model.transform)
+        case SEGUE_NAME_HIDDEN.rawValue: s.push(view.hidden)
+        case SEGUE_NAME_COLOR.rawValue: s.push(view.model.color.hex)
+        case SEGUE_NAME_CORNER_RADIUS.rawValue: s.push(view.model.cornerRadius)
+        case SEGUE_NAME_Z.rawValue: s.push(view.z)
+        case SEGUE_NAME_SUPERVIEW.rawValue: pushView(view.superview)
+        case SEGUE_NAME_SUBVIEWS.rawValue:
             s.newTable(arrayCount: Int32(view.subviews.count))
             for (i, subview) in view.subviews.enumerated() {
                 pushView(subview)
                 lua_rawseti(s.L, -2, lua_Integer(i + 1))
             }
+        case UInt32.max: return .results(0)  // the key is no string
         default: s.pushNil()
         }
         return .results(1)
@@ -252,62 +244,78 @@ extension PluginInstance {
     func viewSet(_ s: LuaState) -> HostResult {
         // The scene is loaded once (a weak load) for the lookup and the write.
         guard let scene, let view = view(at: 1, in: scene) else { return .error("the view no longer exists") }
-        guard let key = s.string(at: 2) else { return .error("view properties are named by strings") }
+        let name = s.name(at: 2)
+        guard name >= 0 else { return .error("view properties are named by strings") }
         // One switch on the key: a name views do not have at all warns and is ignored (a method's name, which
         // views have, is the "no property" error).
-        if let message = setProperty(view, key, at: 3, in: scene, warnUnknown: true) { return .error(message) }
+        if let message = setProperty(view, name, at: 3, in: scene, unknownKey: { s.string(at: 2) ?? "" }) {
+            return .error(message)
+        }
         return .results(0)
     }
 
-    /// Sets a view property from the Lua value at `i`; returns an error message when the value does not fit.
-    func setProperty(_ view: View, _ key: String, at i: Int32) -> String? {
-        guard let scene else { return "no scene" }
-        return setProperty(view, key, at: i, in: scene)
-    }
-
-    /// `warnUnknown`: a key that is no name of a view at all (`NameKind.viewProperty`) is a warning, not an error.
-    func setProperty(_ view: View, _ key: String, at i: Int32, in scene: Scene, warnUnknown: Bool = false) -> String? {
-        switch key {
-        case "frame", "bounds":
-            guard let rect = rect(at: i) else { return "view.\(key) expects a rect {x=, y=, w=, h=}, got \(state.typeName(at: i))" }
-            if key == "frame" { scene.set(view, frame: rect) } else { scene.set(view, bounds: rect) }
-        case "center":
-            guard let x = state.numberField(i, "x"), let y = state.numberField(i, "y"), x.isFinite, y.isFinite else {
+    /// Sets view property `name` (a `segue_name`) from the Lua value at `i`; returns an error message when the value
+    /// does not fit. With `unknownKey` (the key as written), a key that is no name of a view at all
+    /// (`NameKind.viewProperty`) is a warning, not an error.
+    func setProperty(
+        _ view: View, _ name: Int32, at i: Int32, in scene: Scene, unknownKey: (() -> String)? = nil
+    ) -> String? {
+        switch UInt32(bitPattern: name) {
+        case SEGUE_NAME_FRAME.rawValue:
+            guard let rect = rect(at: i) else { return "view.frame expects a rect {x=, y=, w=, h=}, got \(state.typeName(at: i))" }
+            scene.set(view, frame: rect)
+        case SEGUE_NAME_BOUNDS.rawValue:
+            guard let rect = rect(at: i) else { return "view.bounds expects a rect {x=, y=, w=, h=}, got \(state.typeName(at: i))" }
+            scene.set(view, bounds: rect)
+        case SEGUE_NAME_CENTER.rawValue:
+            guard let x = state.numberField(i, SEGUE_KEY_X), let y = state.numberField(i, SEGUE_KEY_Y), x.isFinite, y.isFinite else {
                 return "view.center expects a point {x=, y=}"
             }
             scene.set(view, center: Point(x: x, y: y))
-        case "alpha":
+        case SEGUE_NAME_ALPHA.rawValue:
             guard let alpha = state.number(at: i), alpha.isFinite else { return "view.alpha expects a number, got \(state.typeName(at: i))" }
             scene.set(view, alpha: alpha)  // the scene clamps it to 0…1
-        case "transform":
+        case SEGUE_NAME_TRANSFORM.rawValue:
             guard let transform = transform(at: i) else {
                 return "view.transform expects a transform from segue.transform.* ({a,b,c,d,tx,ty} or {m={16 numbers}}), got \(state.typeName(at: i))"
             }
             scene.set(view, transform: transform)
-        case "hidden":
+        case SEGUE_NAME_HIDDEN.rawValue:
             guard state.type(at: i) == LUA_TBOOLEAN else { return "view.hidden expects a boolean" }
             scene.set(view, hidden: state.bool(at: i))
-        case "color":
+        case SEGUE_NAME_COLOR.rawValue:
             guard let text = state.string(at: i), let color = Color(hex: text) else {
                 return "view.color expects \"#rrggbb\" or \"#rrggbbaa\""
             }
             scene.set(view, color: color)
-        case "corner_radius":
+        case SEGUE_NAME_CORNER_RADIUS.rawValue:
             guard let r = state.number(at: i), r.isFinite, r >= 0 else { return "view.corner_radius expects a number ≥ 0" }
             scene.set(view, cornerRadius: r)
-        case "z":
+        case SEGUE_NAME_Z.rawValue:
             guard let z = state.number(at: i), z.isFinite else { return "view.z expects a number" }
             scene.set(view, z: z)
-        case "id", "superview", "subviews":
-            return "view.\(key) is read-only"
+        case SEGUE_NAME_ID.rawValue: return "view.id is read-only"
+        case SEGUE_NAME_SUPERVIEW.rawValue: return "view.superview is read-only"
+        case SEGUE_NAME_SUBVIEWS.rawValue: return "view.subviews is read-only"
         default:
-            if warnUnknown, !PluginInstance.NameKind.viewProperty.names.contains(key) {
+            // Every other name (a method's, or none of a view's) comes here: made a Swift string only now.
+            let key = unknownKey?() ?? PluginInstance.name(name)
+            if unknownKey != nil, !PluginInstance.NameKind.viewProperty.names.contains(key) {
                 self.warnUnknown(.viewProperty, key, consequence: "; ignored")
                 return nil
             }
             return "views have no property '\(key)'"
         }
         return nil
+    }
+
+    /// The text of a `segue_name`.
+    static func name(_ name: Int32) -> String {
+        guard name > 0, name < Int32(SEGUE_NAME_COUNT.rawValue) else { return "" }
+        return withUnsafeBytes(of: segue_name_list) { table in
+            String(cString: table.load(fromByteOffset: Int(name) * MemoryLayout<UnsafePointer<CChar>>.stride,
+                                       as: UnsafePointer<CChar>.self))
+        }
     }
 
     func rect(at i: Int32) -> Rect? {
@@ -378,22 +386,55 @@ extension PluginInstance {
         pushView(vc.view); state.setRawField(-2, "view")
     }
 
-    func contextGet(_ s: LuaState) -> HostResult {
-        guard let ctx = context(at: 1) else { return .error(deadContext) }
-        switch s.string(at: 2) ?? "" {
-        case "id": s.push(ctx.transition.id)
-        case "container": pushView(ctx.containerView)
-        case "kind": s.push(ctx.kind.rawValue)
-        case "duration": s.push(ctx.duration)
-        case "animated": s.push(ctx.isAnimated)
-        case "interactive": s.push(ctx.isInteractive)
-        case "cancelled": s.push(ctx.transitionWasCancelled)
-        case "presentation_style": if let style = ctx.presentationStyle { s.push(style.rawValue) } else { s.pushNil() }
-        case "from_index": if let i = ctx.fromIndex { s.push(i) } else { s.pushNil() }
-        case "to_index": if let i = ctx.toIndex { s.push(i) } else { s.pushNil() }
-        case "direction": if let d = ctx.direction { s.push(d) } else { s.pushNil() }
-        default: s.pushNil()
+    /// The context's `__index` for a key that is no method and no cached field: `coordinator` (a new coordinator
+    /// table, as the prelude's coordinator_of makes it), else the field (ctx_get).
+    func contextIndex(_ s: LuaState, name: Int32) -> HostResult {
+        if name == Int32(bitPattern: SEGUE_NAME_COORDINATOR.rawValue) {
+            s.setTop(1)
+            s.pushRef(ctxCoordinator)
+            s.pushValue(1)
+            if let error = s.call(args: 1, results: 1, topLevel: false) { return .error(error.message) }
+            return .results(1)
         }
+        return contextGet(s, name: name)
+    }
+
+    func contextGet(_ s: LuaState) -> HostResult { contextGet(s, name: s.name(at: 2)) }
+
+    /// Field `name` (a `segue_name`) of the context at index 1. The fields that cannot change during the context's
+    /// life (`SEGUE_CTX_CACHED`: id, kind, animated, from_index, to_index, direction — lets of the transition and
+    /// the context) are cached in the proxy, so `__index` answers them in C from then on; `forgetContext` drops
+    /// them with the context. Not `container`: its view can die while the context lives (a plugin may have put it
+    /// in a view that is destroyed; a modal container view goes before `ended`), and only Swift sees that.
+    func contextGet(_ s: LuaState, name: Int32) -> HostResult {
+        guard let ctx = context(at: 1) else { return .error(deadContext) }
+        switch UInt32(bitPattern: name) {
+        case SEGUE_NAME_ID.rawValue: s.push(ctx.transition.id)
+        case SEGUE_NAME_KIND.rawValue: s.push(ctx.kind.rawValue)
+        case SEGUE_NAME_ANIMATED.rawValue: s.push(ctx.isAnimated)
+        case SEGUE_NAME_FROM_INDEX.rawValue: if let i = ctx.fromIndex { s.push(i) } else { s.pushNil() }
+        case SEGUE_NAME_TO_INDEX.rawValue: if let i = ctx.toIndex { s.push(i) } else { s.pushNil() }
+        case SEGUE_NAME_DIRECTION.rawValue: if let d = ctx.direction { s.push(d) } else { s.pushNil() }
+        case SEGUE_NAME_CONTAINER.rawValue:
+            pushView(ctx.containerView)
+            return .results(1)
+        case SEGUE_NAME_DURATION.rawValue:
+            s.push(ctx.duration)
+            return .results(1)
+        case SEGUE_NAME_INTERACTIVE.rawValue:
+            s.push(ctx.isInteractive)
+            return .results(1)
+        case SEGUE_NAME_CANCELLED.rawValue:
+            s.push(ctx.transitionWasCancelled)
+            return .results(1)
+        case SEGUE_NAME_PRESENTATION_STYLE.rawValue:
+            if let style = ctx.presentationStyle { s.push(style.rawValue) } else { s.pushNil() }
+            return .results(1)
+        default:
+            s.pushNil()
+            return .results(1)
+        }
+        segue_cache_field(s.L, 1, name)
         return .results(1)
     }
 

@@ -42,6 +42,12 @@ extension PluginInstance {
     static let viewProperties = [
         "frame", "bounds", "center", "alpha", "transform", "hidden", "color", "corner_radius", "z",
     ]
+    /// The options `segue.view{}` reads, in order, with their `segue_name`.
+    static let newViewOptions: [(String, segue_name)] = [
+        ("frame", SEGUE_NAME_FRAME), ("bounds", SEGUE_NAME_BOUNDS), ("center", SEGUE_NAME_CENTER),
+        ("alpha", SEGUE_NAME_ALPHA), ("transform", SEGUE_NAME_TRANSFORM), ("hidden", SEGUE_NAME_HIDDEN),
+        ("color", SEGUE_NAME_COLOR), ("corner_radius", SEGUE_NAME_CORNER_RADIUS), ("z", SEGUE_NAME_Z),
+    ]
     static let viewReadOnly = ["id", "superview", "subviews"]
     static let viewMethods = ["add", "insert", "remove", "bring_to_front", "snapshot"]
     /// Every name a view has (`NameKind.viewProperty`).

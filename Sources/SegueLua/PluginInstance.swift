@@ -28,10 +28,8 @@ final class PluginInstance {
 
     var viewMetatable: Int32 = segue_noref()
     var ctxMetatable: Int32 = segue_noref()
-    /// The prelude's `view_methods` and `ctx_methods` tables and its `coordinator_of` (what the host `__index`
-    /// functions answer before a property or field).
-    var viewMethods: Int32 = segue_noref()
-    var ctxMethods: Int32 = segue_noref()
+    /// The prelude's `coordinator_of` (what the context's `__index` answers for `coordinator`). Its `view_methods`
+    /// and `ctx_methods` are upvalues of the `__index` functions (`segue_pushindex`).
     var ctxCoordinator: Int32 = segue_noref()
     /// The prelude's `check_keys` and its set of animation option names (`segue.animate`'s key check).
     var checkKeys: Int32 = segue_noref()
@@ -49,6 +47,10 @@ final class PluginInstance {
     @exclusivity(unchecked) private var lastContext: ObjectIdentifier?
     @exclusivity(unchecked) private var lastContextProxy: Int32 = segue_noref()
     var nextContextHandle = 1
+    /// The context `context(at:)` found last, by handle: a transition's calls read one context many times, found
+    /// without hashing (cleared when it is forgotten).
+    @exclusivity(unchecked) private var recentHandle = 0
+    @exclusivity(unchecked) private var recentContext: TransitionContext?
     /// The field names the engine's calls look up (`Key`), each a Lua string kept in the registry: pushed by
     /// reference, so no Swift string is converted or hashed per call.
     let keyRefs: [Int32]
@@ -304,7 +306,8 @@ final class PluginInstance {
         nextContextHandle += 1
         contextHandles[key] = handle
         contexts[handle] = context
-        state.pushProxy(tag: PluginInstance.ctxTag, handle: handle, metatable: ctxMetatable)
+        // Its user value slots cache the fields that cannot change (contextGet, segue_cache_field).
+        state.pushProxy(tag: PluginInstance.ctxTag, handle: handle, metatable: ctxMetatable, userValues: Int32(SEGUE_CTX_CACHED))
         state.pushValue(-1)
         let proxy = state.ref()
         contextProxies[handle] = proxy
@@ -322,13 +325,27 @@ final class PluginInstance {
         }
         if let handle = contextHandles.removeValue(forKey: key) {
             contexts[handle] = nil
-            if let proxy = contextProxies.removeValue(forKey: handle) { state.unref(proxy) }
+            if handle == recentHandle {
+                recentHandle = 0
+                recentContext = nil
+            }
+            if let proxy = contextProxies.removeValue(forKey: handle) {
+                // A plugin may keep the proxy: its cached fields go, so every read is the dead-context error.
+                state.pushRef(proxy)
+                segue_uncache_fields(state.L, -1)
+                state.pop()
+                state.unref(proxy)
+            }
         }
     }
 
     func context(at i: Int32) -> TransitionContext? {
         guard let handle = state.proxy(at: i, tag: PluginInstance.ctxTag) else { return nil }
-        return contexts[handle]
+        if handle == recentHandle { return recentContext }
+        guard let context = contexts[handle] else { return nil }
+        recentHandle = handle
+        recentContext = context
+        return context
     }
 
     /// Runs a completion or timer callback stored at `ref` (and releases it).

@@ -92,10 +92,10 @@ local view_methods = {
   bring_to_front = function(self) return host.view_front(self) end,
   snapshot = function(self) return host.view_snapshot(self) end,
 }
--- __index and __newindex are host functions themselves (no Lua frame per property access): __index answers
--- view_methods[k] first, then the property; their errors are view_get's and view_set's own messages.
+-- __index and __newindex are host functions (no Lua frame per property access): set_metatable installs __index,
+-- which answers view_methods[k] first (in C), then the property; its errors are view_get's and view_set's own
+-- messages.
 host.set_metatable("view", {
-  __index = host.view_index,
   __newindex = view_set,
   __eq = function(a, b) return host.view_same(a, b) end,
   __tostring = function(self) return "view(" .. tostring(view_get(self, "id")) .. ")" end,
@@ -123,9 +123,9 @@ local function coordinator_of(ctx)
     on_interaction_change = function(self, fn) return host.coord_change(ctx, fn) end,
   }
 end
--- __index is a host function: ctx_methods[k], then `coordinator` (coordinator_of), then the field.
+-- __index (installed by set_metatable): ctx_methods[k] and the fields that cannot change once read (in C), then
+-- `coordinator` (coordinator_of), then the field.
 host.set_metatable("ctx", {
-  __index = host.ctx_index,
   -- Its fields are read-only (an error); a name it does not have is a warning with the nearest name.
   __newindex = function(self, k)
     if host.warn_unknown("ctx field", k) then

@@ -8,12 +8,31 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <lua.h>
 #include <lauxlib.h>
 #include <lualib.h>
 
 /// `segue_host_fn` as the sandbox stores it (the typedef with its arguments follows below).
 typedef int (*segue_host_fn_opaque)(lua_State *L, void *ctx, int index);
+
+/// Names host code decodes on its hot paths (property and field names, `ctx:view`'s keys): `segue_name_at` answers
+/// one by comparing the key's interned pointer (Lua 5.4 interns every string of ≤ 40 bytes), then its bytes, so a
+/// host function switches on an integer and makes no Swift string. The first `SEGUE_CTX_CACHED` are the context's
+/// fields that cannot change during its life: their number is also the proxy's user value slot caching them.
+typedef enum segue_name {
+    SEGUE_NAME_NONE = 0,
+    SEGUE_NAME_ID, SEGUE_NAME_KIND, SEGUE_NAME_ANIMATED, SEGUE_NAME_FROM_INDEX, SEGUE_NAME_TO_INDEX,
+    SEGUE_NAME_DIRECTION,
+    SEGUE_NAME_CONTAINER, SEGUE_NAME_DURATION, SEGUE_NAME_INTERACTIVE, SEGUE_NAME_CANCELLED, SEGUE_NAME_PRESENTATION_STYLE,
+    SEGUE_NAME_COORDINATOR,
+    SEGUE_NAME_FRAME, SEGUE_NAME_BOUNDS, SEGUE_NAME_CENTER, SEGUE_NAME_ALPHA, SEGUE_NAME_TRANSFORM, SEGUE_NAME_HIDDEN,
+    SEGUE_NAME_COLOR, SEGUE_NAME_CORNER_RADIUS, SEGUE_NAME_Z, SEGUE_NAME_SUPERVIEW, SEGUE_NAME_SUBVIEWS,
+    SEGUE_NAME_FROM, SEGUE_NAME_TO,
+    SEGUE_NAME_COUNT
+} segue_name;
+#define SEGUE_CTX_CACHED 6
+extern const char *const segue_name_list[SEGUE_NAME_COUNT];
 
 /// Per-state sandbox bookkeeping: the allocator's counters and the instruction budget.
 typedef struct segue_sandbox {
@@ -48,6 +67,9 @@ typedef struct segue_sandbox {
     int keys_ref;               // registry reference of the interned field names (segue_key)
     segue_host_fn_opaque host_fn;   // the host functions' entry and context (segue_pushhost: one per state)
     void *host_ctx;
+    const char *names[SEGUE_NAME_COUNT];  // segue_name_list as this state interned them (kept alive at names_ref)
+    int names_ref;
+    int index_name;         // the key's segue_name, set by segue_pushindex's function before it calls the host
 } segue_sandbox;
 
 /// Field names host code reads on hot paths, interned once per state in a table at `keys_ref` (index = the key),
@@ -83,6 +105,35 @@ segue_sandbox *segue_sandbox_of(lua_State *L);
 /// Pushes a C closure that calls `fn(L, ctx, index)` and raises its error after it returns. Every host function of
 /// one state has the same `fn` and `ctx` (kept in its sandbox, so a call reads one upvalue, the index).
 void segue_pushhost(lua_State *L, segue_host_fn fn, void *ctx, int index);
+
+/// The `segue_name` of the value at `i`: 0 for a string that is none of them, -1 for a value that is no string.
+int segue_name_at(lua_State *L, int i);
+
+/// Pushes an `__index(self, key)` C function for a proxy metatable: it answers `methods[key]` (raw; the table at
+/// `methods`) when not nil; with `cached`, then the field cached in the proxy's user value slot of that name (see
+/// `segue_cache_field`); otherwise it calls host function `index` as the trampoline does, the key's segue_name in
+/// the sandbox's `index_name`. No Swift frame runs for a method or a cached field.
+void segue_pushindex(lua_State *L, int methods, int index, int cached);
+
+/// The handle of the proxy at `i` made with `tag` (see LuaState.pushProxy: 16 bytes, tag then handle), or -1 for
+/// any other value. One call where Swift would make three.
+static inline long long segue_proxy_handle(lua_State *L, int i, int tag) {
+    if (lua_type(L, i) != LUA_TUSERDATA || lua_rawlen(L, i) != 16) return -1;
+    const char *raw = (const char *)lua_touserdata(L, i);
+    int found;
+    long long handle;
+    memcpy(&found, raw, sizeof found);
+    if (found != tag) return -1;
+    memcpy(&handle, raw + 8, sizeof handle);
+    return handle;
+}
+
+/// Caches the value on top (not popped) as field `name` of the proxy at `proxy` (a `SEGUE_CTX_CACHED` name; a nil
+/// value is cached as such). No-op for another name or a value that is no proxy with that many user values.
+void segue_cache_field(lua_State *L, int proxy, int name);
+
+/// Forgets every field cached in the proxy at `proxy` (its user values back to nil).
+void segue_uncache_fields(lua_State *L, int proxy);
 
 /// Calls the function below `nargs` arguments with a traceback message handler. When `top_level` is non-zero and
 /// no other call runs on this state (`running` is the one nesting count), the instruction budget is reset first
