@@ -33,7 +33,7 @@ final class LuaPresentation: PresentationController {
         pushVC(p.presenting)
         let context = p.transition.flatMap { $0.isEnded ? nil : $0.context }
         // The same file may hold the animator, whose ctx must outlive this call.
-        let known = context.map { instance.contextHandles[ObjectIdentifier($0)] != nil } ?? true
+        let known = context.map { instance.knows($0) } ?? true
         if let context { instance.pushContext(context) } else { state.pushNil() }
         if let completed { state.push(completed) } else { state.pushNil() }
         let error = instance.callPlugin(args: 8, results: results)

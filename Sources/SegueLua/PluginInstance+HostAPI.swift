@@ -326,26 +326,25 @@ extension PluginInstance {
         return Rect(x: v.0, y: v.1, w: v.2, h: v.3)
     }
 
+    /// The transform at `i` ("identity", `{m = {16 numbers}}` or `{a, b, c, d, tx, ty}`), read in one shim call.
     func transform(at i: Int32) -> Transform3D? {
-        if state.string(at: i) == "identity" { return .identity }
-        guard state.type(at: i) == LUA_TTABLE else { return nil }
-        if state.rawField(i, SEGUE_KEY_M) == LUA_TTABLE {
-            let m = state.top
-            defer { state.pop() }
-            var values: [Double] = []
-            for k in 1...16 {
-                state.rawIndex(m, k)
-                defer { state.pop() }
-                guard let v = state.number(at: -1), v.isFinite else { return nil }
-                values.append(v)
-            }
-            return Transform3D(values: values)
+        var v: (Double, Double, Double, Double, Double, Double, Double, Double,
+                Double, Double, Double, Double, Double, Double, Double, Double) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let kind = withUnsafeMutableBytes(of: &v) {
+            segue_transformfields(state.L, i, $0.baseAddress?.assumingMemoryBound(to: Double.self))
         }
-        state.pop()
-        var v: (Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0)
-        let ok = withUnsafeMutableBytes(of: &v) { segue_affinefields(state.L, i, $0.baseAddress?.assumingMemoryBound(to: Double.self)) }
-        guard ok != 0, v.0.isFinite, v.1.isFinite, v.2.isFinite, v.3.isFinite, v.4.isFinite, v.5.isFinite else { return nil }
-        return Transform3D(a: v.0, b: v.1, c: v.2, d: v.3, tx: v.4, ty: v.5)
+        switch UInt32(bitPattern: kind) {
+        case SEGUE_TRANSFORM_IDENTITY.rawValue:
+            return .identity
+        case SEGUE_TRANSFORM_AFFINE.rawValue:
+            return Transform3D(a: v.0, b: v.1, c: v.2, d: v.3, tx: v.4, ty: v.5)
+        case SEGUE_TRANSFORM_MATRIX.rawValue:
+            return Transform3D(values: [v.0, v.1, v.2, v.3, v.4, v.5, v.6, v.7,
+                                        v.8, v.9, v.10, v.11, v.12, v.13, v.14, v.15])
+        default:
+            return nil
+        }
     }
 
     func push(_ r: Rect) {
@@ -538,34 +537,39 @@ extension PluginInstance {
     }
 
     func animationOptions(at i: Int32, defaultTiming: Timing = .curve(.easeInOut)) -> Result<AnimationOptions, LuaError> {
-        let duration = state.numberField(i, SEGUE_KEY_DURATION) ?? 0.2
+        // The six options' types (and numbers) in one shim call; the spring and the curve are read again only
+        // when given.
+        var types: (Int32, Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0, 0)
+        var values: (Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &types) { t in
+            withUnsafeMutableBytes(of: &values) { v in
+                segue_scananimation(state.L, i, t.baseAddress?.assumingMemoryBound(to: Int32.self),
+                                    v.baseAddress?.assumingMemoryBound(to: Double.self))
+            }
+        }
+        let duration = types.0 == LUA_TNUMBER ? values.0 : 0.2
         guard duration.isFinite, duration >= 0 else { return .failure(LuaError("duration must be a number ≥ 0")) }
-        let delay = state.numberField(i, SEGUE_KEY_DELAY) ?? 0
+        let delay = types.1 == LUA_TNUMBER ? values.1 : 0
         guard delay.isFinite, delay >= 0 else { return .failure(LuaError("delay must be a number ≥ 0")) }
         var options = AnimationOptions(duration: min(duration, 3600), delay: min(delay, 3600), timing: defaultTiming)
-        switch state.rawField(i, SEGUE_KEY_REPEAT_COUNT) {
+        switch types.2 {
         case LUA_TNIL:
             break
         case LUA_TNUMBER:
-            let count = state.number(at: -1) ?? 0
+            let count = values.2
             guard count.isFinite, count >= 0, count <= 1e6 else {
-                state.pop()
                 return .failure(LuaError("repeat_count must be a number in 0…1e6"))
             }
             options.repeatCount = count
         default:
-            state.pop()
             return .failure(LuaError("repeat_count must be a number"))
         }
-        state.pop()
-        switch state.rawField(i, SEGUE_KEY_AUTOREVERSE) {
+        switch types.3 {
         case LUA_TNIL: break
-        case LUA_TBOOLEAN: options.autoreverses = state.bool(at: -1)
-        default:
-            state.pop()
-            return .failure(LuaError("autoreverse must be a boolean"))
+        case LUA_TBOOLEAN: options.autoreverses = values.3 != 0
+        default: return .failure(LuaError("autoreverse must be a boolean"))
         }
-        state.pop()
+        if types.5 == LUA_TNIL && types.4 != LUA_TTABLE { return .success(options) }
         if state.rawField(i, SEGUE_KEY_SPRING) == LUA_TTABLE {
             let spring = state.top
             defer { state.pop() }

@@ -38,10 +38,16 @@ final class PluginInstance {
     var interactionHook: Int32 = segue_noref()
     /// The prelude's dispatcher for presentation plugins.
     var presentationHook: Int32 = segue_noref()
-    var contexts: [Int: TransitionContext] = [:]
-    var contextHandles: [ObjectIdentifier: Int] = [:]
-    /// Registry references of the context proxies, by handle (dropped with the context).
-    var contextProxies: [Int: Int32] = [:]
+    /// A context handed to this state: its handle (what its proxy holds) and its proxy's registry reference.
+    struct KnownContext {
+        let key: ObjectIdentifier
+        let handle: Int
+        let context: TransitionContext
+        let proxy: Int32
+    }
+    /// The contexts handed to this state and not forgotten yet: one per transition in flight with this plugin, so
+    /// a few, searched linearly — a transition's first push and its forget hash nothing and allocate nothing.
+    private(set) var knownContexts: [KnownContext] = []
     /// The context pushed last and its proxy's registry reference: every call of one transition pushes the same
     /// context, so it is found without hashing (cleared when that context is forgotten).
     @exclusivity(unchecked) private var lastContext: ObjectIdentifier?
@@ -296,24 +302,28 @@ final class PluginInstance {
             state.pushRef(lastContextProxy)
             return false
         }
-        if let existing = contextHandles[key], let proxy = contextProxies[existing] {
-            state.pushRef(proxy)
+        if let known = knownContexts.first(where: { $0.key == key }) {
+            state.pushRef(known.proxy)
             lastContext = key
-            lastContextProxy = proxy
+            lastContextProxy = known.proxy
             return false
         }
         let handle = nextContextHandle
         nextContextHandle += 1
-        contextHandles[key] = handle
-        contexts[handle] = context
         // Its user value slots cache the fields that cannot change (contextGet, segue_cache_field).
         state.pushProxy(tag: PluginInstance.ctxTag, handle: handle, metatable: ctxMetatable, userValues: Int32(SEGUE_CTX_CACHED))
         state.pushValue(-1)
         let proxy = state.ref()
-        contextProxies[handle] = proxy
+        knownContexts.append(KnownContext(key: key, handle: handle, context: context, proxy: proxy))
         lastContext = key
         lastContextProxy = proxy
         return true
+    }
+
+    /// Whether `context` was handed to this state and not forgotten.
+    func knows(_ context: TransitionContext) -> Bool {
+        let key = ObjectIdentifier(context)
+        return knownContexts.contains { $0.key == key }
     }
 
     func forgetContext(_ context: TransitionContext) { forgetContext(ObjectIdentifier(context)) }
@@ -323,26 +333,23 @@ final class PluginInstance {
             lastContext = nil
             lastContextProxy = segue_noref()
         }
-        if let handle = contextHandles.removeValue(forKey: key) {
-            contexts[handle] = nil
-            if handle == recentHandle {
-                recentHandle = 0
-                recentContext = nil
-            }
-            if let proxy = contextProxies.removeValue(forKey: handle) {
-                // A plugin may keep the proxy: its cached fields go, so every read is the dead-context error.
-                state.pushRef(proxy)
-                segue_uncache_fields(state.L, -1)
-                state.pop()
-                state.unref(proxy)
-            }
+        guard let index = knownContexts.firstIndex(where: { $0.key == key }) else { return }
+        let known = knownContexts.remove(at: index)
+        if known.handle == recentHandle {
+            recentHandle = 0
+            recentContext = nil
         }
+        // A plugin may keep the proxy: its cached fields go, so every read is the dead-context error.
+        state.pushRef(known.proxy)
+        segue_uncache_fields(state.L, -1)
+        state.pop()
+        state.unref(known.proxy)
     }
 
     func context(at i: Int32) -> TransitionContext? {
         guard let handle = state.proxy(at: i, tag: PluginInstance.ctxTag) else { return nil }
         if handle == recentHandle { return recentContext }
-        guard let context = contexts[handle] else { return nil }
+        guard let context = knownContexts.first(where: { $0.handle == handle })?.context else { return nil }
         recentHandle = handle
         recentContext = context
         return context

@@ -236,6 +236,6 @@ struct ContextLifetimeTests {
         }
         #expect(failedOver == 3)
         let instance = try #require(recorder.host?.instances.values.first?.values.first)
-        #expect(instance.contexts.isEmpty && instance.contextProxies.isEmpty, "\(instance.contexts.count) contexts left")
+        #expect(instance.knownContexts.isEmpty, "\(instance.knownContexts.count) contexts left")
     }
 }

@@ -249,6 +249,28 @@ static inline int segue_numberfields(lua_State *L, int t, const segue_key *keys,
     lua_settop(L, -2);
     return ok;
 }
+/// The types of the raw fields `keys[0..<n]` (segue_key) of the table at `t` into `types`, and each number's value
+/// (a boolean's as 0 or 1; 0 otherwise) into `values`: one call for an options table. The stack is as before.
+static inline void segue_scanfields(lua_State *L, int t, const segue_key *keys, int n, int *types, double *values) {
+    t = lua_absindex(L, t);
+    void *ud = NULL;
+    lua_getallocf(L, &ud);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ((segue_sandbox *)ud)->keys_ref);   // [names]
+    for (int i = 0; i < n; i++) {
+        lua_rawgeti(L, -1, keys[i]);                                      // [names key]
+        int type = lua_rawget(L, t);                                      // [names value]
+        types[i] = type;
+        values[i] = type == LUA_TNUMBER ? lua_tonumberx(L, -1, NULL) : (type == LUA_TBOOLEAN ? lua_toboolean(L, -1) : 0);
+        lua_settop(L, -2);
+    }
+    lua_settop(L, -2);
+}
+/// `segue.animate`'s plain options: duration, delay, repeat_count, autoreverse, spring, curve (segue_scanfields).
+static inline void segue_scananimation(lua_State *L, int t, int *types, double *values) {
+    static const segue_key keys[] = {SEGUE_KEY_DURATION, SEGUE_KEY_DELAY, SEGUE_KEY_REPEAT_COUNT, SEGUE_KEY_AUTOREVERSE,
+                                     SEGUE_KEY_SPRING, SEGUE_KEY_CURVE};
+    segue_scanfields(L, t, keys, 6, types, values);
+}
 /// Pushes `t[key]` (raw) for the table at `t`, the key a segue_key; returns the value's type. `t` must be a table.
 static inline int segue_rawgetkey(lua_State *L, int t, segue_key key) {
     t = lua_absindex(L, t);
@@ -292,6 +314,45 @@ static inline int segue_affinefields(lua_State *L, int t, double *out) {
 static inline int segue_rectfields(lua_State *L, int t, double *out) {
     static const segue_key keys[] = {SEGUE_KEY_X, SEGUE_KEY_Y, SEGUE_KEY_W, SEGUE_KEY_H};
     return segue_numberfields(L, t, keys, 4, out);
+}
+
+/// What `segue_transformfields` found.
+typedef enum segue_transform_kind {
+    SEGUE_TRANSFORM_NONE = 0,      // not a transform (or one with a value that is no finite number)
+    SEGUE_TRANSFORM_IDENTITY = 1,  // the string "identity"
+    SEGUE_TRANSFORM_AFFINE = 2,    // {a, b, c, d, tx, ty}: out[0..<6]
+    SEGUE_TRANSFORM_MATRIX = 3,    // {m = {16 numbers}}: out[0..<16]
+} segue_transform_kind;
+
+/// The transform at `i` as `view.transform =` takes it, read in one call: "identity", a table with `m` (a table of
+/// 16 finite numbers, raw), or a table whose raw `a b c d tx ty` are finite numbers. The stack is as before.
+static inline int segue_transformfields(lua_State *L, int i, double *out) {
+    int type = lua_type(L, i);
+    if (type == LUA_TSTRING) {
+        size_t len = 0;
+        const char *s = lua_tolstring(L, i, &len);
+        return len == 8 && memcmp(s, "identity", 8) == 0 ? SEGUE_TRANSFORM_IDENTITY : SEGUE_TRANSFORM_NONE;
+    }
+    if (type != LUA_TTABLE) return SEGUE_TRANSFORM_NONE;
+    if (segue_rawgetkey(L, i, SEGUE_KEY_M) == LUA_TTABLE) {       // [m]
+        for (int k = 0; k < 16; k++) {
+            int ok = lua_rawgeti(L, -1, k + 1) == LUA_TNUMBER;
+            out[k] = ok ? lua_tonumberx(L, -1, NULL) : 0;
+            lua_settop(L, -2);
+            if (!ok || !(out[k] - out[k] == 0)) {                 // not a number, or not finite
+                lua_settop(L, -2);
+                return SEGUE_TRANSFORM_NONE;
+            }
+        }
+        lua_settop(L, -2);
+        return SEGUE_TRANSFORM_MATRIX;
+    }
+    lua_settop(L, -2);
+    if (!segue_affinefields(L, i, out)) return SEGUE_TRANSFORM_NONE;
+    for (int k = 0; k < 6; k++) {
+        if (!(out[k] - out[k] == 0)) return SEGUE_TRANSFORM_NONE;
+    }
+    return SEGUE_TRANSFORM_AFFINE;
 }
 
 #endif
