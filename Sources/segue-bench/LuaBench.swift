@@ -16,7 +16,8 @@ struct Lua: ParsableCommand {
             Against a segued started next to this binary on a temporary socket and plugins folder: container.select \
             with the dt-slide Lua animator, request to response, against daemon.ping on the same connection (the \
             clock is advanced between selects, untimed); and save-to-live, from the rename of a changed plugin over \
-            the old file to its plugin.loaded event.
+            the old file to its plugin.loaded event. `host`: ns per host operation inside a plugin function (a \
+            context field, a method, a view property read or write), beyond an empty loop, each result checked.
             """)
 
     @Option(help: "Swift→Lua calls to time.")
@@ -31,17 +32,84 @@ struct Lua: ParsableCommand {
     @Option(help: "Saves to time for save-to-live.")
     var saves: Int = 30
 
-    @Option(help: "Run only these parts, comma-separated: call, load, select, select-in-process, save (default: all).")
+    @Option(help: "Run only these parts, comma-separated: call, host, load, select, select-in-process, save (default: all).")
     var only: String?
 
     func run() throws {
         let plugins = try LuaBenchSupport.pluginsFolder()
         let parts = only.map { Set($0.split(separator: ",").map(String.init)) } ?? ["call", "load", "select", "save"]
         if parts.contains("call") { try callOverhead(plugins) }
+        if parts.contains("host") { try hostOperations() }
         if parts.contains("load") { try loadHundred(plugins) }
         if parts.contains("select") { try selectVersusPing(plugins) }
         if parts.contains("select") || parts.contains("select-in-process") { try selectInProcess(plugins) }
         if parts.contains("save") { try saveToLive(plugins) }
+    }
+
+    /// ns per host operation: each snippet runs 100 times in a loop inside `duration(ctx)` (of a context whose
+    /// transition has run), timed against the same loop with no body; the snippet's last result is checked after
+    /// the loop, so a snippet that stopped doing its work fails the benchmark instead of timing nothing.
+    func hostOperations() throws {
+        let snippets: [(body: String, check: String)] = [
+            ("", "true"),
+            ("r = ctx.direction", "r == 'forward'"),
+            ("r = ctx.duration", "r == 0.3"),
+            ("r = ctx.container", "r == C"),
+            ("r = ctx:view('from')", "r == F"),
+            ("r = F.bounds", "r.w == 320"),
+            ("r = F.bounds.w", "r == 320"),
+            ("F.alpha = 1", "F.alpha == 1"),
+            ("F.transform = I", "F.transform.a == 1"),
+            ("C:add(F)", "F.superview == C"),
+            ("r = segue.transform.translate(1, 0)", "r.tx == 1"),
+        ]
+        let dir = try LuaBenchSupport.temporaryFolder()
+        var source = "local list = {}\n"
+        for (n, snippet) in snippets.enumerated() {
+            source += """
+                list[#list + 1] = segue.animator { name = 'op\(n)',
+                  duration = function(ctx)
+                    local F, C, I, r = ctx:view('from'), ctx.container, segue.transform.identity, nil
+                    for i = 1, 100 do \(snippet.body) end
+                    if \(snippet.check) then return 0.3 end
+                    return -1
+                  end,
+                  animate = function(ctx) ctx:complete(true) end }
+
+                """
+        }
+        source += "return list\n"
+        try source.write(toFile: dir + "/ops.lua", atomically: true, encoding: .utf8)
+        // A budget no loop here reaches in one instant of the manual clock (the clock does not move).
+        var settings = LuaSettings()
+        settings.instructionBudget = 1 << 40
+        let host = PluginHost(directory: dir, settings: settings)
+        host.loadAll()
+        defer { withExtendedLifetime(host) {} }  // the scene holds its animator provider weakly
+        let (scene, container) = try LuaBenchSupport.twoPageScene(host: host)
+        guard let transition = try scene.select(container, index: 1, animator: "op0").transition,
+            let context = transition.context
+        else { throw ValidationError("could not set up the host benchmark") }
+        var base = 0.0
+        print("ns per host operation inside a plugin function, beyond an empty loop (best of 5 × 20 000 calls × 100):")
+        for (n, snippet) in snippets.enumerated() {
+            guard let lua = try host.animator(named: "op\(n)", for: scene) else { throw ValidationError("op\(n)") }
+            var best = Double.infinity
+            for _ in 0..<5 {
+                let start = DispatchTime.now().uptimeNanoseconds
+                for _ in 0..<20_000 {
+                    guard try lua.transitionDuration(using: context) == 0.3 else {
+                        throw ValidationError("snippet '\(snippet.body)': its check '\(snippet.check)' failed")
+                    }
+                }
+                best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 20_000)
+            }
+            if n == 0 {
+                base = best
+                continue
+            }
+            print(String(format: "%8.1f ns  %@", (best - base) / 100, snippet.body))
+        }
     }
 
     func callOverhead(_ plugins: String) throws {
@@ -238,13 +306,20 @@ enum LuaBenchSupport {
     static func twoPageScene(plugins: String) throws -> (PluginHost, Scene, ContainerViewController) {
         let host = PluginHost(directory: plugins)
         host.loadAll()
+        let (scene, container) = try twoPageScene(host: host)
+        return (host, scene, container)
+    }
+
+    /// A manual 320×480 scene with a custom container of two pages on screen, animators from `host` (which the
+    /// caller keeps alive: the scene holds its provider weakly).
+    static func twoPageScene(host: PluginHost) throws -> (Scene, ContainerViewController) {
         let scene = Scene(id: "bench", size: Size(w: 320, h: 480), clock: .manual)
         scene.animatorProvider = host
         let a = try scene.createViewController(id: "a", title: nil, color: nil)
         let b = try scene.createViewController(id: "b", title: nil, color: nil)
         let container = try scene.createContainer(id: "c", kind: .custom, items: [a, b])
         try scene.setRoot(container)
-        return (host, scene, container)
+        return (scene, container)
     }
 
     /// The duration a transition-starting reply names, after checking that it started one with `animator`: the
