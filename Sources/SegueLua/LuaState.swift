@@ -64,7 +64,12 @@ final class LuaState {
     @exclusivity(unchecked) private(set) var L: OpaquePointer
     /// The state's main thread (what `segue_close` closes).
     let main: OpaquePointer
-    private var hostFunctions: [(LuaState) -> HostResult] = []
+    /// A host function, in a struct so the array holds it at its own calling convention: no reabstraction thunk
+    /// (an indirect return of the `HostResult`) per call, as an array of bare closures has.
+    private struct HostFunction {
+        let call: (LuaState) -> HostResult
+    }
+    private var hostFunctions: [HostFunction] = []
 
     /// A new sandboxed state, or nil when Lua cannot allocate one.
     /// `callTimeoutMs` > 0 arms the wall-clock backstop (a top-level call running longer is stopped).
@@ -88,14 +93,14 @@ final class LuaState {
 
     /// Pushes a C closure that calls `function` through the shim's trampoline.
     func pushHostFunction(_ function: @escaping (LuaState) -> HostResult) {
-        hostFunctions.append(function)
+        hostFunctions.append(HostFunction(call: function))
         segue_pushhost(L, luaHostEntry, Unmanaged.passUnretained(self).toOpaque(), Int32(hostFunctions.count - 1))
     }
 
     /// Pushes a proxy metatable's `__index`: `methods[key]` for the table at `methods` (and, with `cached`, a
     /// field cached in the proxy's user values) answered in C; `function` runs for every other key.
     func pushIndexFunction(methods: Int32, cached: Bool, _ function: @escaping (LuaState) -> HostResult) {
-        hostFunctions.append(function)
+        hostFunctions.append(HostFunction(call: function))
         segue_pushindex(L, methods, Int32(hostFunctions.count - 1), cached ? 1 : 0)
     }
 
@@ -107,7 +112,7 @@ final class LuaState {
             push("segued: unknown host function")
             return -1
         }
-        switch hostFunctions[Int(index)](self) {
+        switch hostFunctions[Int(index)].call(self) {
         case .results(let n): return n
         case .error(let message):
             push(message)
