@@ -671,7 +671,7 @@ extension Daemon {
         let scene = try scenes.create(id: requested, size: size, clock: clockName == "manual" ? .manual : .realtime,
                                       fps: fps, speed: speed ?? 1, config: config.engine,
                                       limit: config.limits.maxScenes)
-        scene.sink = self
+        scene.sink = sceneEvents
         scene.animatorProvider = plugins
         c.currentScene = scene.id
         scenes.add(scene, daemon: self)
