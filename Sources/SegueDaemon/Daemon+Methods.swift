@@ -584,22 +584,18 @@ extension Daemon {
 
     /// The result of a request that may start a transition.
     func startResult(_ start: TransitionStart) -> JSONValue {
-        var result = JSONObject()
+        // Distinct literal keys: one array for the object (it grew three times, one key at a time).
         if let t = start.transition {
-            result["transition"] = .string(t.id)
-            result["animator"] = .string(t.animatorName)
-            result["duration"] = .number(t.duration)
-            result["state"] = .string(t.state.rawValue)
+            return .object(JSONObject(uniquePairs: [
+                ("transition", .string(t.id)), ("animator", .string(t.animatorName)), ("duration", .number(t.duration)),
+                ("state", .string(t.state.rawValue)),
+            ]))
         } else if let queued = start.queuedID {
-            result["transition"] = .string(queued)
-            result["animator"] = .null
-            result["duration"] = 0
-            result["state"] = "queued"
-        } else {
-            result["animator"] = .null
-            result["duration"] = 0
+            return .object(JSONObject(uniquePairs: [
+                ("transition", .string(queued)), ("animator", .null), ("duration", 0), ("state", "queued"),
+            ]))
         }
-        return .object(result)
+        return .object(JSONObject(uniquePairs: [("animator", .null), ("duration", 0)]))
     }
 
     func navPush(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
