@@ -15,4 +15,12 @@ final class Anchor<Object: AnyObject> {
     unowned(unsafe) var object: Object?
 
     init(_ object: Object) { self.object = object }
+
+    /// The anchor kept in `slot` (a referent's own), made there for `object` the first time it is asked for.
+    static func kept(in slot: inout Anchor?, for object: Object) -> Anchor {
+        if let slot { return slot }
+        let made = Anchor(object)
+        slot = made
+        return made
+    }
 }

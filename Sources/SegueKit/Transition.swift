@@ -95,12 +95,7 @@ public final class Transition {
     deinit { ownAnchor?.object = nil }
 
     /// The anchor animation groups hold (see `AnimationGroup.transition`).
-    var anchor: Anchor<Transition> {
-        if let ownAnchor { return ownAnchor }
-        let made = Anchor(self)
-        ownAnchor = made
-        return made
-    }
+    var anchor: Anchor<Transition> { Anchor.kept(in: &ownAnchor, for: self) }
 
     public var isEnded: Bool { state == .completed || state == .cancelled }
 

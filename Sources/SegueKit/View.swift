@@ -48,12 +48,7 @@ public final class View {
     deinit { ownAnchor?.object = nil }
 
     /// The anchor subviews hold (see `superview`).
-    var anchor: Anchor<View> {
-        if let ownAnchor { return ownAnchor }
-        let made = Anchor(self)
-        ownAnchor = made
-        return made
-    }
+    var anchor: Anchor<View> { Anchor.kept(in: &ownAnchor, for: self) }
 
     public var isAnimating: Bool { animations.contains { $0 != nil } }
 

@@ -46,12 +46,7 @@ public class ViewController {
     }
 
     /// The anchor children and presenters hold (see `parent`, `presentedViewController`).
-    var anchor: Anchor<ViewController> {
-        if let ownAnchor { return ownAnchor }
-        let made = Anchor(self)
-        ownAnchor = made
-        return made
-    }
+    var anchor: Anchor<ViewController> { Anchor.kept(in: &ownAnchor, for: self) }
 
     /// `vc` for plain view controllers; the container kind for containers.
     public var kind: String { "vc" }
