@@ -127,8 +127,7 @@ extension Daemon {
         guard let interactive = params["interactive"]?.stringValue, Scene.isValidID(interactive) else {
             throw .invalidParams("start", "start.params.interactive must name the interaction plugin the gesture drives")
         }
-        let result = try handler(self, Params(params), connection)
-        guard let id = result["transition"]?.stringValue, let t = scene.transition(id) else {
+        guard case .started(let start) = try handler(self, Params(params), connection), let t = start.transition else {
             throw .invalidState("start did not start a transition (nothing to do, or it was queued)")
         }
         return t
@@ -137,7 +136,7 @@ extension Daemon {
 
 /// modal.present and modal.dismiss.
 extension Daemon {
-    func modalPresent(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
+    func modalPresent(_ p: Params, _ c: ClientConnection) throws(RPCError) -> TransitionStart {
         let scene = try scene(p, c)
         let presenting = try viewController(p, scene, key: "presenting")
         let presented = try viewController(p, scene, key: "presented")
@@ -148,14 +147,14 @@ extension Daemon {
         let animator = try p.string("animator")
         try p.finish()
         do throws(EngineError) {
-            return startResult(try scene.present(presented, from: presenting, style: style, presentation: plugin,
-                                                 animated: animated, interactive: interactive, animator: animator))
+            return try scene.present(presented, from: presenting, style: style, presentation: plugin,
+                                     animated: animated, interactive: interactive, animator: animator)
         } catch {
             throw RPCError(error)
         }
     }
 
-    func modalDismiss(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
+    func modalDismiss(_ p: Params, _ c: ClientConnection) throws(RPCError) -> TransitionStart {
         let scene = try scene(p, c)
         let presented = try viewController(p, scene, key: "presented")
         let animated = try p.bool("animated") ?? true
@@ -163,7 +162,7 @@ extension Daemon {
         let animator = try p.string("animator")
         try p.finish()
         do throws(EngineError) {
-            return startResult(try scene.dismiss(presented, animated: animated, interactive: interactive, animator: animator))
+            return try scene.dismiss(presented, animated: animated, interactive: interactive, animator: animator)
         } catch {
             throw RPCError(error)
         }

@@ -7,7 +7,7 @@ import SegueJSON
 import SegueKit
 import SegueLua
 
-typealias MethodHandler = @Sendable (Daemon, Params, ClientConnection) throws(RPCError) -> JSONValue
+typealias MethodHandler = @Sendable (Daemon, Params, ClientConnection) throws(RPCError) -> MethodResult
 
 extension Daemon {
     /// The table the request path looks methods up in (by number, from the name's bytes).
@@ -228,23 +228,27 @@ extension Daemon {
                 .optional("index", .integer, "the child (page) index; or give vc"),
                 .optional("vc", .id),
             ] + Shape.Field.startOptions,
-            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError]
-        ) { d, p, c throws(RPCError) in try d.containerSelect(p, c) },
+            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
+            starting: { d, p, c throws(RPCError) in try d.containerSelect(p, c) }
+        ),
         "nav.push": MethodEntry(
             "Pushes a view controller onto a navigation container.",
             params: [.scene, .required("container", .id), .required("vc", .id)] + Shape.Field.startOptions,
-            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError]
-        ) { d, p, c throws(RPCError) in try d.navPush(p, c) },
+            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
+            starting: { d, p, c throws(RPCError) in try d.navPush(p, c) }
+        ),
         "nav.pop": MethodEntry(
             "Pops the top view controller of a navigation container (not its root).",
             params: [.scene, .required("container", .id)] + Shape.Field.startOptions,
-            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError]
-        ) { d, p, c throws(RPCError) in try d.navPop(p, c, toRoot: false) },
+            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
+            starting: { d, p, c throws(RPCError) in try d.navPop(p, c, toRoot: false) }
+        ),
         "nav.pop_to_root": MethodEntry(
             "Pops a navigation container to its root.",
             params: [.scene, .required("container", .id)] + Shape.Field.startOptions,
-            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError]
-        ) { d, p, c throws(RPCError) in try d.navPop(p, c, toRoot: true) },
+            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
+            starting: { d, p, c throws(RPCError) in try d.navPop(p, c, toRoot: true) }
+        ),
         "nav.set": MethodEntry(
             "Replaces a navigation stack (root first); animates when the top changes.",
             params: [
@@ -252,8 +256,9 @@ extension Daemon {
                 .required("container", .id),
                 .required("vcs", .array(.id), "view controller ids, root first"),
             ] + Shape.Field.startOptions,
-            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError]
-        ) { d, p, c throws(RPCError) in try d.navSet(p, c) },
+            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
+            starting: { d, p, c throws(RPCError) in try d.navSet(p, c) }
+        ),
         "container.set_delegate": MethodEntry(
             "Sets a container's transitioning delegate plugin and rules (replacing both).",
             params: [
@@ -413,8 +418,9 @@ extension Daemon {
                 .optional("interactive", .ref("interactive")),
                 .optional("animator", .string),
             ],
-            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError]
-        ) { d, p, c throws(RPCError) in try d.modalPresent(p, c) },
+            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
+            starting: { d, p, c throws(RPCError) in try d.modalPresent(p, c) }
+        ),
         "modal.dismiss": MethodEntry(
             "Dismisses a presented view controller.",
             params: [
@@ -424,8 +430,9 @@ extension Daemon {
                 .optional("interactive", .ref("interactive")),
                 .optional("animator", .string),
             ],
-            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError]
-        ) { d, p, c throws(RPCError) in try d.modalDismiss(p, c) },
+            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
+            starting: { d, p, c throws(RPCError) in try d.modalDismiss(p, c) }
+        ),
         "events.subscribe": MethodEntry(
             "Subscribes this connection to a scene's events (and the daemon's scene-less ones) by category or type.",
             params: [
@@ -568,41 +575,21 @@ extension Daemon {
     /// Reads the shared options (`animated`, `interactive`, `animator`, `when_busy`), checks that nothing else was
     /// given, starts the transition with `start` and returns its result.
     func startTransition(_ p: Params, _ start: (StartOptions) throws(EngineError) -> TransitionStart) throws(RPCError)
-        -> JSONValue
+        -> TransitionStart
     {
         let animated = try p.bool("animated") ?? true
         let options = StartOptions(animated: animated, animator: try p.string("animator"), whenBusy: try whenBusy(p),
                                    interactive: try interactivity(p))
         try p.finish()
         do throws(EngineError) {
-            return startResult(try start(options))
+            return try start(options)
         } catch {
             // A busy container, a pop of a root: the container is the parameter at fault.
             throw RPCError(error, param: error.code == .invalidState ? "container" : nil)
         }
     }
 
-    /// The result of a request that may start a transition.
-    func startResult(_ start: TransitionStart) -> JSONValue {
-        var result = JSONObject()
-        if let t = start.transition {
-            result["transition"] = .string(t.id)
-            result["animator"] = .string(t.animatorName)
-            result["duration"] = .number(t.duration)
-            result["state"] = .string(t.state.rawValue)
-        } else if let queued = start.queuedID {
-            result["transition"] = .string(queued)
-            result["animator"] = .null
-            result["duration"] = 0
-            result["state"] = "queued"
-        } else {
-            result["animator"] = .null
-            result["duration"] = 0
-        }
-        return .object(result)
-    }
-
-    func navPush(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
+    func navPush(_ p: Params, _ c: ClientConnection) throws(RPCError) -> TransitionStart {
         let scene = try scene(p, c)
         let nav = try container(p, scene)
         let vc = try viewController(p, scene, key: "vc")
@@ -611,7 +598,7 @@ extension Daemon {
         }
     }
 
-    func navPop(_ p: Params, _ c: ClientConnection, toRoot: Bool) throws(RPCError) -> JSONValue {
+    func navPop(_ p: Params, _ c: ClientConnection, toRoot: Bool) throws(RPCError) -> TransitionStart {
         let scene = try scene(p, c)
         let nav = try container(p, scene)
         return try startTransition(p) { o throws(EngineError) in
@@ -619,7 +606,7 @@ extension Daemon {
         }
     }
 
-    func navSet(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
+    func navSet(_ p: Params, _ c: ClientConnection) throws(RPCError) -> TransitionStart {
         let scene = try scene(p, c)
         let nav = try container(p, scene)
         guard let array = try p.array("vcs") else { throw .invalidParams("vcs", "missing parameter 'vcs' (view controller ids, root first)") }
@@ -671,7 +658,7 @@ extension Daemon {
         let scene = try scenes.create(id: requested, size: size, clock: clockName == "manual" ? .manual : .realtime,
                                       fps: fps, speed: speed ?? 1, config: config.engine,
                                       limit: config.limits.maxScenes)
-        scene.sink = self
+        scene.sink = sceneEvents
         scene.animatorProvider = plugins
         c.currentScene = scene.id
         scenes.add(scene, daemon: self)
@@ -782,7 +769,7 @@ extension Daemon {
         }
     }
 
-    func containerSelect(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
+    func containerSelect(_ p: Params, _ c: ClientConnection) throws(RPCError) -> TransitionStart {
         let scene = try scene(p, c)
         let container = try container(p, scene)
         var index = try p.int("index", in: 0...Int(Int32.max))

@@ -78,6 +78,8 @@ public final class Daemon: EventSink, @unchecked Sendable {
     var activity: LoopActivity { dispatcher.activity }
     var counters = Counters()
     let startedAt = FileSystem.monotonicNanoseconds()
+    /// Every scene `scene.create` makes sends its events here (see `SceneEventRelay`).
+    let sceneEvents = SceneEventRelay()
 
     struct Counters {
         var transitionsStarted = 0
@@ -95,7 +97,10 @@ public final class Daemon: EventSink, @unchecked Sendable {
         pluginService = PluginService(directory: config.pluginsDir, settings: config.lua, logger: logger,
                                       confinement: confinement)
         pluginService.publish = { [unowned self] event in self.emitDaemonEvent(event) }
+        sceneEvents.daemon = Unmanaged.passUnretained(self)
     }
+
+    deinit { sceneEvents.daemon = nil }
 
     /// Loads the plugins folder and starts serving.
     public func start() {

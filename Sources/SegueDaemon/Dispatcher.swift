@@ -118,7 +118,7 @@ final class Dispatcher {
     private func dispatch(_ request: RequestEnvelope, from connection: ClientConnection, daemon: Daemon) -> String? {
         let responseID = request.id ?? .null
         let started = FileSystem.monotonicNanoseconds()
-        let result: Result<JSONValue, RPCError>
+        let result: Result<MethodResult, RPCError>
         let number: Int?
         switch request.method {
         case .known(let n):
@@ -171,7 +171,7 @@ final class Dispatcher {
 
     /// Runs method `number` of the table.
     private func call(_ number: Int, _ params: JSONObject, _ connection: ClientConnection, _ daemon: Daemon)
-        -> Result<JSONValue, RPCError>
+        -> Result<MethodResult, RPCError>
     {
         do throws(RPCError) {
             return .success(try methodTable.handlers[number](daemon, self.params(for: params), connection))
@@ -195,7 +195,7 @@ final class Dispatcher {
     // MARK: Responses
 
     /// A response line, written in `responseBytes` (whose storage every request reuses).
-    private func response(id: RequestID, result: JSONValue) -> String {
+    private func response(id: RequestID, result: MethodResult) -> String {
         responseBytes.removeAll()
         Dispatcher.writeResponse(id: id, result: result, to: &responseBytes)
         return responseBytes.string
@@ -219,12 +219,16 @@ final class Dispatcher {
         return out.string
     }
 
-    static func writeResponse(id: RequestID, result: JSONValue, to out: inout JSONOutput) {
+    static func writeResponse(id: RequestID, result: MethodResult, to out: inout JSONOutput) {
         out.append(#"{"jsonrpc":"2.0","id":"#)
         id.write(to: &out)
         out.append(#","result":"#)
         result.write(to: &out)
         out.append(UInt8(ascii: "}"))
+    }
+
+    static func writeResponse(id: RequestID, result: JSONValue, to out: inout JSONOutput) {
+        writeResponse(id: id, result: .value(result), to: &out)
     }
 
     /// The error object is written member by member: the same text as `error.json`, without building it.

@@ -23,7 +23,9 @@ final class FrameGrid {
 
     /// A scene on the grid: the wall time it was last advanced for, and the scene time that wall time has reached.
     private struct Entry {
-        weak var scene: Scene?
+        /// The scene's anchor, not a `weak` reference (see `SceneAnchor`): nil once the scene is gone.
+        let anchor: SceneAnchor
+        var scene: Scene? { anchor.scene }
         let id: String
         var lastWall: Int64
         var target: Double
@@ -43,7 +45,7 @@ final class FrameGrid {
 
     /// Adds a scene at wall time `now`: its clock runs from `scene.now` from there.
     func add(_ scene: Scene, now: Int64) {
-        entries.append(Entry(scene: scene, id: scene.id, lastWall: now, target: Double(scene.now)))
+        entries.append(Entry(anchor: scene.anchor, id: scene.id, lastWall: now, target: Double(scene.now)))
     }
 
     /// Takes the scene off the grid.

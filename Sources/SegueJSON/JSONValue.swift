@@ -73,8 +73,9 @@ public struct JSONObject: Sendable, Equatable, Sequence {
         for (k, v) in pairs { self[k] = v }
     }
 
-    /// Pairs whose keys are known to be distinct (the parser checked), taken as they are.
-    init(uniquePairs: [(key: String, value: JSONValue)]) { pairs = uniquePairs }
+    /// Pairs whose keys are known to be distinct (the parser checked them; a handler wrote them as literals), taken
+    /// as they are: one array, no search per key.
+    public init(uniquePairs: [(key: String, value: JSONValue)]) { pairs = uniquePairs }
 
     public var count: Int { pairs.count }
     public var keys: [String] { pairs.map(\.key) }

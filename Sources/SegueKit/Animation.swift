@@ -185,8 +185,14 @@ final class AnimationGroup {
     var completion: ((Bool) -> Void)?
     /// Set once the completion has been queued or dropped.
     var done = false
-    /// The transition whose animator made the block, so the transition can be jumped to its end.
-    weak var transition: Transition?
+    /// The transition whose animator made the block, so the transition can be jumped to its end; nil once that
+    /// transition is gone. Held through the transition's `anchor` (not `weak`, which would give every transition a
+    /// side table: see `Anchor`); the transition's deinit clears it.
+    var transition: Transition? {
+        get { transitionAnchor?.object }
+        set { transitionAnchor = newValue?.anchor }
+    }
+    private var transitionAnchor: Anchor<Transition>?
     /// The last journal that recorded the group's counts.
     var journalEpoch = 0
 

@@ -44,8 +44,8 @@ public final class DefaultSlideAnimator: Animator {
             }
             scene.set(to, transform: .identity)
             scene.set(to, alpha: 1)
-        } completion: { [weak scene] _ in
-            guard let scene else { return }
+        } completion: { [anchor = scene.anchor] _ in
+            guard let scene = anchor.scene else { return }
             if let from, from.isAlive {
                 scene.set(from, transform: .identity)
                 scene.set(from, alpha: 1)
@@ -67,8 +67,8 @@ public final class DefaultSlideAnimator: Animator {
                 scene.set(from, transform: .translation(distance, 0))
                 scene.set(from, alpha: 0)
             }
-        } completion: { [weak scene] _ in
-            guard let scene else { return }
+        } completion: { [anchor = scene.anchor] _ in
+            guard let scene = anchor.scene else { return }
             if let from, from.isAlive {
                 scene.set(from, transform: .identity)
                 scene.set(from, alpha: 1)

@@ -36,7 +36,12 @@ public final class Presentation {
     /// Where the context's view was when a full-screen presentation took it out of the hierarchy.
     var removedPresenter: (superview: View, index: Int)?
     /// The transition running for this presentation now (present or dismiss), for `pc.coordinator`.
-    public internal(set) weak var transition: Transition?
+    /// Nil once that transition is gone: held through its `anchor`, not `weak` (see `Anchor`).
+    public internal(set) var transition: Transition? {
+        get { transitionAnchor?.object }
+        set { transitionAnchor = newValue?.anchor }
+    }
+    private var transitionAnchor: Anchor<Transition>?
 
     init(presenting: ViewController, presented: ViewController, context: ViewController, style: PresentationStyle,
          controller: (any PresentationController)?, host: ContainerViewController)

@@ -17,8 +17,13 @@ public final class Scene {
     /// The window: the root of the view tree.
     public var window: View { tree.window }
     public internal(set) var root: ViewController?
-    public weak var sink: (any EventSink)?
+    /// Where events go. Strong: a sink must not hold the scene strongly (the daemon registers a relay that holds
+    /// it by an unowned reference it clears in its deinit, `SceneEventRelay`). Not weak, which would give the sink a
+    /// side table and cost a runtime weak load per event.
+    public var sink: (any EventSink)?
     public weak var animatorProvider: (any AnimatorProvider)?
+    /// What holds this scene without owning it (see `SceneAnchor`); cleared in deinit.
+    public let anchor = SceneAnchor()
     /// The last event sequence number of this scene.
     public internal(set) var eventSeq = 0
     /// Ticks in which some presentation value changed (one `frame` event each, whether or not anyone listened).
@@ -50,7 +55,10 @@ public final class Scene {
         self.config = config
         tree = ViewTree(size: size)
         self.clock = AnimationClock()
+        anchor.scene = self
     }
+
+    deinit { anchor.scene = nil }
 
     public var time: Double { Double(now) / 1e9 }
     /// Property animations running now.

@@ -73,6 +73,8 @@ public final class Transition {
     public internal(set) var phases: [TransitionPhase] = []
     /// The speed and curve of the last finish or cancel.
     public internal(set) var completionSpeed: Double?
+    /// This transition's anchor, made the first time an animation group links to it; cleared in deinit.
+    private var ownAnchor: Anchor<Transition>?
 
     init(id: String, kind: TransitionKind, container: ContainerViewController, from: ViewController,
          to: ViewController, fromIndex: Int?, toIndex: Int?, direction: String?, animator: any Animator, startedAt: Int64)
@@ -89,6 +91,11 @@ public final class Transition {
         self.animatorName = animator.name
         self.startedAt = startedAt
     }
+
+    deinit { ownAnchor?.object = nil }
+
+    /// The anchor animation groups hold (see `AnimationGroup.transition`).
+    var anchor: Anchor<Transition> { Anchor.kept(in: &ownAnchor, for: self) }
 
     public var isEnded: Bool { state == .completed || state == .cancelled }
 

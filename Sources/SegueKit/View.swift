@@ -8,12 +8,25 @@ public final class View {
     /// Written by the frame loop without an exclusivity check per write (a view is only touched on its scene's
     /// thread, and nothing holds an access to it across a call).
     @exclusivity(unchecked) public internal(set) var presentation: ViewValues
-    public internal(set) weak var superview: View?
+    /// The view this one is a subview of, nil once that view is gone. Held through the superview's `anchor`
+    /// (not `weak`, which would give every superview a side table: see `Anchor`): the superview's deinit clears
+    /// its anchor, so this reads nil after it, as a weak reference would.
+    public internal(set) var superview: View? {
+        get { superviewAnchor?.object }
+        set { superviewAnchor = newValue?.anchor }
+    }
+    private var superviewAnchor: Anchor<View>?
+    /// This view's anchor, made the first time it becomes a superview; cleared in deinit.
+    private var ownAnchor: Anchor<View>?
     public internal(set) var subviews: [View] = []
     public internal(set) var hidden = false
     public internal(set) var z: Double = 0
     /// The view controller whose view this is, if any.
-    public internal(set) weak var owner: ViewController?
+    ///
+    /// Invariant: written only by `ViewController.init` (the one place a view gets its owner) and cleared by that
+    /// view controller's deinit when it is still the owner, so it is never left pointing at a freed controller. Not
+    /// `weak`: that would give every view controller a side table (see `Anchor`).
+    public internal(set) unowned(unsafe) var owner: ViewController?
     /// The running animation of each property, by `AnimatableProperty.rawValue`.
     var animations: [PropertyAnimation?] = [nil, nil, nil, nil, nil, nil]
     /// Properties whose presentation value changed in the current tick (bit per property).
@@ -31,6 +44,11 @@ public final class View {
         model = ViewValues(frame: frame, color: color)
         presentation = model
     }
+
+    deinit { ownAnchor?.object = nil }
+
+    /// The anchor subviews hold (see `superview`).
+    var anchor: Anchor<View> { Anchor.kept(in: &ownAnchor, for: self) }
 
     public var isAnimating: Bool { animations.contains { $0 != nil } }
 

@@ -9,13 +9,27 @@ public class ViewController {
     public let id: String
     public internal(set) var title: String?
     public let view: View
-    public internal(set) weak var parent: ViewController?
+    /// The container this one is a child of, nil once that container is gone. Held through the parent's `anchor`
+    /// (not `weak`, which would give every container a side table: see `Anchor`): the parent's deinit clears its
+    /// anchor, so this reads nil after it, as a weak reference would.
+    public internal(set) var parent: ViewController? {
+        get { parentAnchor?.object }
+        set { parentAnchor = newValue?.anchor }
+    }
+    private var parentAnchor: Anchor<ViewController>?
+    /// This view controller's anchor, made the first time it becomes a parent or is presented; cleared in deinit.
+    private var ownAnchor: Anchor<ViewController>?
     public internal(set) var children: [ViewController] = []
     public internal(set) var appearance: Appearance = .disappeared
     /// This view controller's own preferred animators by transition kind (seed 003's pattern).
     public internal(set) var preferredAnimators: [String: String] = [:]
     /// Modal presentation: what this view controller presents, and the presentation it is shown in.
-    public internal(set) weak var presentedViewController: ViewController?
+    /// Nil once the presented view controller is gone: held through its `anchor`, not `weak` (see `Anchor`).
+    public internal(set) var presentedViewController: ViewController? {
+        get { presentedAnchor?.object }
+        set { presentedAnchor = newValue?.anchor }
+    }
+    private var presentedAnchor: Anchor<ViewController>?
     public internal(set) var presentation: Presentation?
     public var presentingViewController: ViewController? { presentation?.presenting }
 
@@ -25,6 +39,14 @@ public class ViewController {
         self.view = view
         view.owner = self
     }
+
+    deinit {
+        ownAnchor?.object = nil
+        if view.owner === self { view.owner = nil }
+    }
+
+    /// The anchor children and presenters hold (see `parent`, `presentedViewController`).
+    var anchor: Anchor<ViewController> { Anchor.kept(in: &ownAnchor, for: self) }
 
     /// `vc` for plain view controllers; the container kind for containers.
     public var kind: String { "vc" }

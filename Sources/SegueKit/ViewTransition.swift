@@ -48,8 +48,8 @@ extension Scene {
         insertSubview(snapshot, into: superview, at: below ? index : index + 1)
 
         clock.nextGroupID += 1
-        let group = AnimationGroup(id: clock.nextGroupID, completion: { [weak self, weak snapshot] finished in
-            if let self, let snapshot, snapshot.isAlive { self.destroyView(snapshot) }
+        let group = AnimationGroup(id: clock.nextGroupID, completion: { [anchor, shot = snapshot.anchor] finished in
+            if let scene = anchor.scene, let snapshot = shot.object, snapshot.isAlive { scene.destroyView(snapshot) }
             completion?(finished)
         })
         group.transition = coordinator.currentTransition
@@ -92,9 +92,9 @@ extension Scene {
             second.timing = .curve(.easeOut)
             let inPath = turn(toTransform, axis: axis, from: -sign * .pi / 2, to: 0)
             run(to, .transform, options: second, from: inPath(0), to: toTransform, path: inPath)
-            after(duration / 2) { [weak self, weak snapshot] in
-                guard let self, let snapshot, snapshot.isAlive else { return }
-                self.set(snapshot, hidden: true)
+            after(duration / 2) { [anchor, shot = snapshot.anchor] in
+                guard let scene = anchor.scene, let snapshot = shot.object, snapshot.isAlive else { return }
+                scene.set(snapshot, hidden: true)
             }
         case .curlUp:
             let edge = from.presentation.bounds.h / 2

@@ -12,7 +12,10 @@ final class PluginInstance {
 
     let state: LuaState
     let file: String
-    weak var scene: Scene?
+    /// The scene, nil once it is gone (or when probing). Held through the scene's anchor, not `weak`: a weak
+    /// reference would give the scene a side table, slowing every retain of it (see `SceneAnchor`).
+    var scene: Scene? { sceneAnchor?.scene }
+    private let sceneAnchor: SceneAnchor?
     /// Called for `segue.log` and for problems found outside a transition (errors in completions, timers).
     var onLog: ((String) -> Void)?
     var onWarning: ((String) -> Void)?
@@ -91,7 +94,7 @@ final class PluginInstance {
         }
         self.state = state
         self.file = file
-        self.scene = scene
+        sceneAnchor = scene?.anchor
         let base = state.top
         keyRefs = Key.allCases.map { key in
             state.push(key.name)

@@ -9,7 +9,7 @@
 enum AllocationCeilings {
     static let debug: [String: Double] = [
         "engine.frame": 201,
-        "engine.select": 77.01,
+        "engine.select": 76.01,
         "daemon.ping": 1,
         "daemon.frame": 2601.32,
     ]
