@@ -23,9 +23,9 @@ final class FrameGrid {
 
     /// A scene on the grid: the wall time it was last advanced for, and the scene time that wall time has reached.
     private struct Entry {
-        /// The scene's anchor, not a `weak` reference (see `SceneAnchor`): nil once the scene is gone.
-        let anchor: SceneAnchor
-        var scene: Scene? { anchor.scene }
+        /// The scene's anchor, not a `weak` reference (see `Anchor`): nil once the scene is gone.
+        let anchor: Anchor<Scene>
+        var scene: Scene? { anchor.object }
         let id: String
         var lastWall: Int64
         var target: Double

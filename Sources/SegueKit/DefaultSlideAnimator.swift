@@ -45,7 +45,7 @@ public final class DefaultSlideAnimator: Animator {
             scene.set(to, transform: .identity)
             scene.set(to, alpha: 1)
         } completion: { [anchor = scene.anchor] _ in
-            guard let scene = anchor.scene else { return }
+            guard let scene = anchor.object else { return }
             if let from, from.isAlive {
                 scene.set(from, transform: .identity)
                 scene.set(from, alpha: 1)
@@ -68,7 +68,7 @@ public final class DefaultSlideAnimator: Animator {
                 scene.set(from, alpha: 0)
             }
         } completion: { [anchor = scene.anchor] _ in
-            guard let scene = anchor.scene else { return }
+            guard let scene = anchor.object else { return }
             if let from, from.isAlive {
                 scene.set(from, transform: .identity)
                 scene.set(from, alpha: 1)

@@ -22,8 +22,8 @@ public final class Scene {
     /// side table and cost a runtime weak load per event.
     public var sink: (any EventSink)?
     public weak var animatorProvider: (any AnimatorProvider)?
-    /// What holds this scene without owning it (see `SceneAnchor`); cleared in deinit.
-    public let anchor = SceneAnchor()
+    /// What holds this scene without owning it (see `Anchor`): set in init, cleared in deinit.
+    public let anchor = Anchor<Scene>(nil)
     /// The last event sequence number of this scene.
     public internal(set) var eventSeq = 0
     /// Ticks in which some presentation value changed (one `frame` event each, whether or not anyone listened).
@@ -55,10 +55,10 @@ public final class Scene {
         self.config = config
         tree = ViewTree(size: size)
         self.clock = AnimationClock()
-        anchor.scene = self
+        anchor.object = self
     }
 
-    deinit { anchor.scene = nil }
+    deinit { anchor.object = nil }
 
     public var time: Double { Double(now) / 1e9 }
     /// Property animations running now.

@@ -49,7 +49,7 @@ extension Scene {
 
         clock.nextGroupID += 1
         let group = AnimationGroup(id: clock.nextGroupID, completion: { [anchor, shot = snapshot.anchor] finished in
-            if let scene = anchor.scene, let snapshot = shot.object, snapshot.isAlive { scene.destroyView(snapshot) }
+            if let scene = anchor.object, let snapshot = shot.object, snapshot.isAlive { scene.destroyView(snapshot) }
             completion?(finished)
         })
         group.transition = coordinator.currentTransition
@@ -93,7 +93,7 @@ extension Scene {
             let inPath = turn(toTransform, axis: axis, from: -sign * .pi / 2, to: 0)
             run(to, .transform, options: second, from: inPath(0), to: toTransform, path: inPath)
             after(duration / 2) { [anchor, shot = snapshot.anchor] in
-                guard let scene = anchor.scene, let snapshot = shot.object, snapshot.isAlive else { return }
+                guard let scene = anchor.object, let snapshot = shot.object, snapshot.isAlive else { return }
                 scene.set(snapshot, hidden: true)
             }
         case .curlUp:

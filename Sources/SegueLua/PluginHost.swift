@@ -409,11 +409,11 @@ public final class PluginHost: AnimatorProvider {
         // Warnings and log lines name a plugin plugins.list lists: the file's only plugin (a file `bounce.lua` that
         // defines `bounce-port` said `bounce`); a state shared by several plugins names its file.
         let plugin = file.records.count == 1 ? file.records[0].name : PluginHost.baseName(file.file)
-        // The scene's anchor, not `[weak scene]`: see `SceneAnchor`.
+        // The scene's anchor, not `[weak scene]`: see `Anchor`.
         instance.onLog = { [anchor = scene.anchor] message in
-            anchor.scene?.emit(.log(level: "info", plugin: plugin, message: message))
+            anchor.object?.emit(.log(level: "info", plugin: plugin, message: message))
         }
-        instance.onWarning = { [anchor = scene.anchor] message in anchor.scene?.warn(plugin, message) }
+        instance.onWarning = { [anchor = scene.anchor] message in anchor.object?.warn(plugin, message) }
         instances[key, default: [:]][file.instanceKey] = instance
         return instance
     }

@@ -414,25 +414,15 @@ extension PluginInstance {
         case SEGUE_NAME_FROM_INDEX.rawValue: if let i = ctx.fromIndex { s.push(i) } else { s.pushNil() }
         case SEGUE_NAME_TO_INDEX.rawValue: if let i = ctx.toIndex { s.push(i) } else { s.pushNil() }
         case SEGUE_NAME_DIRECTION.rawValue: if let d = ctx.direction { s.push(d) } else { s.pushNil() }
-        case SEGUE_NAME_CONTAINER.rawValue:
-            pushView(ctx.containerView)
-            return .results(1)
-        case SEGUE_NAME_DURATION.rawValue:
-            s.push(ctx.duration)
-            return .results(1)
-        case SEGUE_NAME_INTERACTIVE.rawValue:
-            s.push(ctx.isInteractive)
-            return .results(1)
-        case SEGUE_NAME_CANCELLED.rawValue:
-            s.push(ctx.transitionWasCancelled)
-            return .results(1)
+        case SEGUE_NAME_CONTAINER.rawValue: pushView(ctx.containerView)
+        case SEGUE_NAME_DURATION.rawValue: s.push(ctx.duration)
+        case SEGUE_NAME_INTERACTIVE.rawValue: s.push(ctx.isInteractive)
+        case SEGUE_NAME_CANCELLED.rawValue: s.push(ctx.transitionWasCancelled)
         case SEGUE_NAME_PRESENTATION_STYLE.rawValue:
             if let style = ctx.presentationStyle { s.push(style.rawValue) } else { s.pushNil() }
-            return .results(1)
-        default:
-            s.pushNil()
-            return .results(1)
+        default: s.pushNil()
         }
+        // Kept in the proxy only for the names up to SEGUE_CTX_CACHED (the shim ignores the others).
         segue_cache_field(s.L, 1, name)
         return .results(1)
     }

@@ -13,9 +13,9 @@ final class PluginInstance {
     let state: LuaState
     let file: String
     /// The scene, nil once it is gone (or when probing). Held through the scene's anchor, not `weak`: a weak
-    /// reference would give the scene a side table, slowing every retain of it (see `SceneAnchor`).
-    var scene: Scene? { sceneAnchor?.scene }
-    private let sceneAnchor: SceneAnchor?
+    /// reference would give the scene a side table, slowing every retain of it (see `Anchor`).
+    var scene: Scene? { sceneAnchor?.object }
+    private let sceneAnchor: Anchor<Scene>?
     /// Called for `segue.log` and for problems found outside a transition (errors in completions, timers).
     var onLog: ((String) -> Void)?
     var onWarning: ((String) -> Void)?

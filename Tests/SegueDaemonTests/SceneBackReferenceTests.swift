@@ -4,7 +4,7 @@ import Testing
 
 @testable import SegueDaemon
 
-/// The daemon's references to and from scenes are not `weak` (see `SceneAnchor`, `SceneEventRelay`): a frame grid
+/// The daemon's references to and from scenes are not `weak` (see `Anchor`, `SceneEventRelay`): a frame grid
 /// entry must see a gone scene as gone, and a scene outliving its daemon must emit into nothing.
 @Suite("Scenes and the daemon outliving each other")
 struct SceneBackReferenceTests {

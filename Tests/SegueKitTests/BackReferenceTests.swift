@@ -117,13 +117,13 @@ struct BackReferenceTests {
 
     @Test("a scene's anchor held after the scene is gone reads nil")
     func anchorOutlivesScene() {
-        let anchor: SceneAnchor
+        let anchor: Anchor<Scene>
         do {
             let scene = Scene(id: "s", size: Size(w: 10, h: 10), clock: .manual)
             anchor = scene.anchor
-            #expect(anchor.scene === scene)
+            #expect(anchor.object === scene)
         }
-        #expect(anchor.scene == nil)
+        #expect(anchor.object == nil)
     }
 
     @Test("a view transition's completion held after its scene is gone only reports the end")

@@ -4,7 +4,7 @@ import Testing
 
 @testable import SegueLua
 
-/// A plugin state reaches its scene through the scene's anchor, not a `weak` reference (see `SceneAnchor`): once
+/// A plugin state reaches its scene through the scene's anchor, not a `weak` reference (see `Anchor`): once
 /// the scene is gone the state must see no scene, however it outlived it (a transition, a closure, a reload).
 @Suite("A plugin state outliving its scene")
 struct PluginSceneLifetimeTests {
