@@ -82,6 +82,7 @@ let package = Package(
             name: "SegueStudio",
             dependencies: [
                 "SegueJSON",
+                "SegueVersion",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -129,7 +130,8 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: ["SegueClient", "SegueJSON", "SegueVersion", "segued", "seguectl", "segue-studio"]
         ),
-        .testTarget(name: "SegueStudioTests", dependencies: ["SegueStudio", "SegueJSON"]),
+        // SegueDaemon: RelayRuleCoverageTests hold the studio's relay table to the daemon's method table.
+        .testTarget(name: "SegueStudioTests", dependencies: ["SegueStudio", "SegueJSON", "SegueDaemon"]),
         .testTarget(name: "SegueCtlKitTests", dependencies: ["SegueCtlKit", "SegueClient", "SegueJSON"]),
         // Runs every file in Tests/Scenarios against a real segued, and seguectl against it.
         .testTarget(

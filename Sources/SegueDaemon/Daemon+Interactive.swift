@@ -123,7 +123,16 @@ extension Daemon {
         if start["params"] != nil, start["params"]?.objectValue == nil {
             throw .invalidParams("start", "start.params must be an object")
         }
-        if params["scene"] == nil { params["scene"] = .string(scene.id) }
+        // The gesture drives the transition it starts, so both live in one scene: a start in another scene would
+        // hand this scene's gesture a transition it does not hold (and let a client reach past its scene).
+        if let named = params["scene"] {
+            guard named.stringValue == scene.id else {
+                throw .invalidParams("start", "start.params.scene \(named.serialized()) is not the gesture's scene "
+                    + "'\(scene.id)': a gesture starts a transition in its own scene")
+            }
+        } else {
+            params["scene"] = .string(scene.id)
+        }
         guard let interactive = params["interactive"]?.stringValue, Scene.isValidID(interactive) else {
             throw .invalidParams("start", "start.params.interactive must name the interaction plugin the gesture drives")
         }

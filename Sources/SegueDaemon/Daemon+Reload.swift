@@ -57,10 +57,12 @@ extension Daemon {
         } catch {
             lastReloadError = error.message
             logger.error("config not reloaded; the old config stays in force: \(error.message)",
-                         metadata: ["config.file": "\(error.file ?? file ?? "")", "config.key": "\(error.key ?? "")"])
-            var data = JSONObject([("kind", "invalid_state")])
-            if let key = error.key { data["key"] = .string(key) }
-            if let errorFile = error.file ?? file { data["file"] = .string(errorFile) }
+                         metadata: ["config.file": "\(error.file ?? file ?? "")", "config.key": "\(error.key ?? "")",
+                                   "config.line": "\(error.line.map(String.init) ?? "")"])
+            let data = JSONObject([
+                ("kind", "invalid_state"), ("file", (error.file ?? file).map { .string($0) } ?? .null),
+                ("line", error.line.map { .number(Double($0)) } ?? .null), ("key", error.key.map { .string($0) } ?? .null),
+            ])
             throw RPCError(code: -32002, message: "config not reloaded (the old config stays in force): \(error.message)",
                            data: data)
         }

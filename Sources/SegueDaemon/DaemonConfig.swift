@@ -47,19 +47,34 @@ public struct DaemonConfig: Sendable {
 
     public static var defaultSocketPath: String { XDGPaths.current.socketPath }
 
-    /// Why a config file was refused: names the file and the key.
+    /// Why a config file was refused: names the file, the line and the key.
     public struct Problem: Error, CustomStringConvertible {
-        public let message: String
-        /// The key at fault (`engine.fps`), or the section for an unknown section; nil when the file is unreadable.
+        public private(set) var message: String
+        /// The key at fault (`engine.fps`), or the section for an unknown section; nil when the file is unreadable
+        /// or a syntax error is outside any key's value.
         public var key: String?
         /// The file that was read.
         public var file: String?
+        /// The line (1-based) of the file at fault; nil when the file is unreadable.
+        public var line: Int?
         public var description: String { message }
 
-        public init(message: String, key: String? = nil, file: String? = nil) {
+        public init(message: String, key: String? = nil, file: String? = nil, line: Int? = nil) {
             self.message = message
             self.key = key
             self.file = file
+            self.line = line
+        }
+
+        /// With the line of its key (or section) in `lines`, and that line in the message (`file:line: …`).
+        func placed(in lines: ConfigLines) -> Problem {
+            guard line == nil, let key, let file, let found = lines.line(of: key) else { return self }
+            var placed = self
+            placed.line = found
+            if message.hasPrefix("\(file): ") {
+                placed.message = "\(file):\(found): " + message.dropFirst(file.count + 2)
+            }
+            return placed
         }
     }
 
@@ -71,16 +86,26 @@ public struct DaemonConfig: Sendable {
         var config = DaemonConfig()
         config.file = file
         guard let text = FileSystem.read(file, limit: 1 << 20) else { throw Problem(message: "\(file): cannot read the config file", file: file) }
+        let lines = ConfigLines(text)
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
-            throw Problem(message: "\(file):\(error.source.begin.line): \(error.description)", file: file)
+            // TOMLKit names the place, not the key: the key is the one whose value holds that place (a value too
+            // big for 64 bits, a bad escape), none for an error outside any value (a broken header or key).
+            let line = Int(error.source.begin.line)
+            let key = lines.key(at: line, column: Int(error.source.begin.column))
+            let named = key.map { "'\($0)': " } ?? ""
+            throw Problem(message: "\(file):\(line): \(named)\(error.description)", key: key, file: file, line: line)
         } catch {
             throw Problem(message: "\(file): \(error)", file: file)
         }
-        try config.apply(table, file: file)
-        try config.resolvePaths(relativeTo: DaemonConfig.folder(of: file), file: file)
+        do throws(Problem) {
+            try config.apply(table, file: file)
+            try config.resolvePaths(relativeTo: DaemonConfig.folder(of: file), file: file)
+        } catch {
+            throw error.placed(in: lines)
+        }
         return config
     }
 

@@ -39,16 +39,21 @@ final class PageSession {
     /// A text message from the page.
     func received(_ text: String) {
         switch policy.admit(text) {
-        case .refuse(let answer):
+        case .refuse(let answer), .answer(let answer):
             send(answer)
+        case .drop:
+            break
         case .forward(let line):
             guard link.send(line) else {
-                let id = (try? JSONParser.parse(text))?["id"] ?? .null
-                send(RelayPolicy.error(id: id, code: -32000, "the daemon is not connected; the studio is reconnecting"))
+                send(RelayPolicy.error(idText: RelayPolicy.idText(Array(text.utf8)) ?? "null", code: -32000,
+                                       "the daemon is not connected; the studio is reconnecting"))
                 return
             }
         }
     }
+
+    /// Answers the page with a line of the studio's own (a message refused before the policy could read it).
+    func refuse(_ line: String) { send(line) }
 
     private func daemonState(_ connected: Bool) {
         if connected {

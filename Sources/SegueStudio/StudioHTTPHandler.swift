@@ -26,6 +26,13 @@ final class StudioHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         if passing { return context.fireChannelRead(data) }
         guard case .head(let head) = unwrapInboundIn(data), !answered else { return }
         answered = true
+        // Two lines of a header the gate or the upgrade reads: which one counts is the reader's guess, so none does
+        // (RFC 9112 §3.2 for Host, RFC 6454 §7.3 for Origin; RFC 6455 §4.2.1 for the upgrade's own).
+        if let name = StudioHTTPHandler.repeatedHeader(head.headers) {
+            log("refused \(head.method) \(head.uri.split(separator: "?").first ?? ""): \(name) given twice")
+            respond(context, .badRequest, "text/plain; charset=utf-8", "\(name) given more than once\n")
+            return
+        }
         switch gate.check(uri: head.uri, host: head.headers.first(name: "host"), origin: head.headers.first(name: "origin")) {
         case .forbidden(let reason):
             log("refused \(head.method) \(head.uri.split(separator: "?").first ?? ""): \(reason)")
@@ -47,6 +54,20 @@ final class StudioHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             default: respond(context, .notFound, "text/plain; charset=utf-8", "not found\n")
             }
         }
+    }
+
+    /// Headers that must come at most once, in lower case.
+    static let singleHeaders = ["host", "origin", "upgrade", "sec-websocket-key", "sec-websocket-version"]
+
+    /// The first of `singleHeaders` that has more than one line (names matched without regard to case).
+    static func repeatedHeader(_ headers: HTTPHeaders) -> String? {
+        var seen: Set<String> = []
+        for (name, _) in headers {
+            let lower = name.lowercased()
+            guard singleHeaders.contains(lower) else { continue }
+            if !seen.insert(lower).inserted { return name }
+        }
+        return nil
     }
 
     private func respond(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ type: String, _ body: String) {

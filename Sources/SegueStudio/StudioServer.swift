@@ -12,9 +12,12 @@ public final class StudioServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
 
-    /// Binds 127.0.0.1:`port` (0: a free one) and starts serving.
-    public init(socketPath: String, port: Int, token: String, log: @escaping @Sendable (String) -> Void) throws {
+    /// Binds 127.0.0.1:`port` (0: a free one) and starts serving, at most `maxSessions` pages at once.
+    public init(socketPath: String, port: Int, token: String, maxSessions: Int = SessionSeats.defaultLimit,
+                log: @escaping @Sendable (String) -> Void) throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        // Counted on the one event loop every connection runs on.
+        let seats = SessionSeats(limit: maxSessions)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -27,7 +30,7 @@ public final class StudioServer: Sendable {
                     shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
                     upgradePipelineHandler: { channel, _ in
                         channel.eventLoop.makeCompletedFuture {
-                            try channel.pipeline.syncOperations.addHandler(StudioWebSocketHandler(socketPath: socketPath))
+                            try channel.pipeline.syncOperations.addHandler(StudioWebSocketHandler(socketPath: socketPath, seats: seats))
                         }
                     })
                 return channel.eventLoop.makeCompletedFuture {

@@ -3,4 +3,6 @@
 public enum SegueVersion {
     /// Semantic version of the daemon, the client and the protocol implementation they share.
     public static let string = "0.1.0"
+    /// The protocol's API level (`daemon.info`'s `api`): raised when a change would break a client.
+    public static let api = 1
 }

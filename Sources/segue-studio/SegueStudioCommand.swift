@@ -21,11 +21,15 @@ struct SegueStudioCommand: ParsableCommand {
     @Option(help: "The port on 127.0.0.1 (default: a free one).")
     var port: Int = 0
 
+    @Option(help: "How many pages may be open at once; each holds a daemon connection (default 16).")
+    var maxSessions: Int = 16
+
     @Flag(help: "Open the page in the browser (through a private 0600 file, so the token is never on a command line).")
     var open = false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        guard (1...4096).contains(maxSessions) else { throw ValidationError("--max-sessions must be 1…4096") }
     }
 
     func run() throws {
@@ -44,7 +48,7 @@ struct SegueStudioCommand: ParsableCommand {
         }
         let server: StudioServer
         do {
-            server = try StudioServer(socketPath: socketPath, port: port, token: token) { message in
+            server = try StudioServer(socketPath: socketPath, port: port, token: token, maxSessions: maxSessions) { message in
                 FileHandle.standardError.write(Data("segue-studio: \(message)\n".utf8))
             }
         } catch {

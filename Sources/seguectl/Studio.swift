@@ -28,6 +28,9 @@ struct Studio: ParsableCommand {
     @Flag(help: "Open the page in the browser (xdg-open, or $BROWSER) through a private redirect file.")
     var open = false
 
+    @Option(help: "How many pages may be open at once; each holds a daemon connection (default 16).")
+    var maxSessions: Int?
+
     @Option(help: "The segue-studio to run (default: the one next to seguectl).")
     var studio: String?
 
@@ -35,6 +38,7 @@ struct Studio: ParsableCommand {
         let path = studio ?? DaemonLauncher.executableDirectory + "/segue-studio"
         var arguments = [path, "--socket", connection.socket]
         if let port { arguments += ["--port", String(port)] }
+        if let maxSessions { arguments += ["--max-sessions", String(maxSessions)] }
         if open { arguments.append("--open") }
         let argv = arguments.map { strdup($0) } + [nil]
         execv(path, argv)

@@ -87,6 +87,7 @@ struct ReloadTests {
 
     @Test("a bad file on reload is an error naming the key and the file, and nothing changes", arguments: [
         "[engine]\nfps = 0\n", "[engine]\nfsp = 60\n", "[limits]\nmax_scenes = \"many\"\n", "[limits\n",
+        "[limits]\nmax_scenes = 9223372036854775808\n",
     ])
     func badFileChangesNothing(toml: String) throws {
         let folder = try ConfigFolder()
@@ -101,6 +102,21 @@ struct ReloadTests {
         if toml.contains("fps = 0") { #expect(error?["data"]?["key"] == "engine.fps") }
         if toml.contains("fsp") { #expect(error?["data"]?["key"] == "engine.fsp") }
         if toml.contains("many") { #expect(error?["data"]?["key"] == "limits.max_scenes") }
+        // The folder's file starts with a line or two of its own: the line is the key's, counted in the whole file.
+        let line = error?["data"]?["line"]?.intValue ?? 0
+        let lines = (try? String(contentsOfFile: folder.file, encoding: .utf8))?.split(separator: "\n",
+            omittingEmptySubsequences: false) ?? []
+        if toml.contains("9223372036854775808") {
+            #expect(error?["data"]?["key"] == "limits.max_scenes")
+            #expect(line > 0 && line <= lines.count && lines[line - 1].hasPrefix("max_scenes = 9223372036854775808"))
+            #expect(error?["message"]?.stringValue?.contains("segued.toml:\(line): 'limits.max_scenes'") == true)
+        }
+        if toml == "[limits\n" {
+            #expect(error?["data"]?["key"] == .null)
+            #expect(line > 0 && line <= lines.count && lines[line - 1].hasPrefix("[limits"))
+        }
+        // Always the four: kind, file, line, key.
+        #expect(error?["data"]?.objectValue?.keys.sorted() == ["file", "key", "kind", "line"])
         #expect(h.daemon.config.engine.fps == 30)
         #expect(try h.result("scene.create", ["size": size, "clock": "manual"])?["fps"] == 30)
         #expect(try h.errorCode("scene.create", ["size": size, "clock": "manual"]) == -32004)

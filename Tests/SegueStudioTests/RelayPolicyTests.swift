@@ -15,6 +15,8 @@ struct RelayPolicyTests {
         var policy = RelayPolicy()
         let create = #"{"jsonrpc":"2.0","id":1,"method":"scene.create","params":{"id":"studio-1","clock":"manual"}}"#
         #expect(policy.admit(create) == .forward(create))
+        #expect(policy.scenes.isEmpty && policy.pendingScenes == ["studio-1"])
+        policy.daemonSaid(#"{"jsonrpc":"2.0","id":1,"result":{"scene":"studio-1"}}"#)
         #expect(policy.scenes == ["studio-1"])
         let advance = #"{"jsonrpc":"2.0","id":2,"method":"clock.advance","params":{"scene":"studio-1","ms":16}}"#
         #expect(policy.admit(advance) == .forward(advance))
@@ -52,6 +54,7 @@ struct RelayPolicyTests {
     func forgets() {
         var policy = RelayPolicy()
         _ = policy.admit(#"{"jsonrpc":"2.0","id":1,"method":"scene.create","params":{"id":"studio-1"}}"#)
+        policy.daemonSaid(#"{"jsonrpc":"2.0","id":1,"result":{"scene":"studio-1"}}"#)
         policy.forgetScenes()
         #expect(code(policy.admit(#"{"jsonrpc":"2.0","id":2,"method":"scene.tree","params":{"scene":"studio-1"}}"#)) == -32602)
     }
@@ -65,7 +68,7 @@ struct RelayPolicyTests {
         // Events and other answers leave the claims as they are.
         policy.daemonSaid(#"{"jsonrpc":"2.0","method":"event","params":{"type":"frame"}}"#)
         policy.daemonSaid(#"{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"x"}}"#)
-        #expect(policy.scenes == ["studio-taken", "studio-mine"])
+        #expect(policy.scenes.isEmpty && policy.pendingScenes == ["studio-taken", "studio-mine"])
         policy.daemonSaid(#"{"jsonrpc":"2.0","id":"c1","error":{"code":-32602,"message":"scene exists"}}"#)
         policy.daemonSaid(#"{"jsonrpc":"2.0","id":2,"result":{"id":"studio-mine"}}"#)
         #expect(policy.scenes == ["studio-mine"])

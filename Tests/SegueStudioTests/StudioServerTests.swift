@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 /// The real server on 127.0.0.1, spoken to with plain sockets, in front of a stand-in daemon on a Unix socket that
-/// answers every line with `{"id": <its id>, "result": "pong"}` and can hang up (a daemon restart).
+/// answers every line with `{"jsonrpc": "2.0", "id": <its id>, "result": "pong"}` and can hang up (a daemon restart).
 @Suite("The studio's server over real sockets")
 struct StudioServerTests {
     @Test("403 without the token or with a foreign Origin; the page with it; 404 elsewhere; 400 for /ws without upgrade")
@@ -44,7 +44,7 @@ struct StudioServerTests {
         #expect(hello["method"] == "studio.daemon" && hello["params"]?["connected"] == true
                 && hello["params"]?["session"] == 1)
         try ws.send(#"{"jsonrpc":"2.0","id":7,"method":"daemon.ping"}"#)
-        #expect(try ws.receive() == ["id": 7, "result": "pong"])
+        #expect(try ws.receive() == ["jsonrpc": "2.0", "id": 7, "result": "pong"])
         try ws.send(#"{"jsonrpc":"2.0","id":8,"method":"daemon.shutdown"}"#)
         let refused = try ws.receive()
         #expect(refused["id"] == 8 && refused["error"]?["code"] == -32601)
@@ -56,7 +56,7 @@ struct StudioServerTests {
         let back = try ws.receive()
         #expect(back["params"]?["connected"] == true && back["params"]?["session"] == 2)
         try ws.send(#"{"jsonrpc":"2.0","id":9,"method":"daemon.ping"}"#)
-        #expect(try ws.receive() == ["id": 9, "result": "pong"])
+        #expect(try ws.receive() == ["jsonrpc": "2.0", "id": 9, "result": "pong"])
     }
 
     @Test("with no daemon yet, the page is told so once, and connected when one appears")
@@ -76,7 +76,7 @@ struct StudioServerTests {
         let up = try ws.receive()
         #expect(up["params"]?["connected"] == true && up["params"]?["session"] == 1)
         try ws.send(#"{"jsonrpc":"2.0","id":4,"method":"daemon.ping"}"#)
-        #expect(try ws.receive() == ["id": 4, "result": "pong"])
+        #expect(try ws.receive() == ["jsonrpc": "2.0", "id": 4, "result": "pong"])
         _ = daemon
     }
 
@@ -97,6 +97,118 @@ struct StudioServerTests {
             #"{"jsonrpc":"2.0","id":"studio-close-0","method":"scene.destroy","params":{"scene":"studio-a"}}"#,
             #"{"jsonrpc":"2.0","id":"studio-close-1","method":"scene.destroy","params":{"scene":"studio-b"}}"#,
         ])
+    }
+}
+
+@Suite("The studio's server against hostile pages, over real sockets")
+struct StudioServerHostileTests {
+    @Test("a repeated Host, Origin, Upgrade, Sec-WebSocket-Key or Sec-WebSocket-Version line is answered 400",
+          arguments: [
+              ["Host: 127.0.0.1:PORT"], ["host: attacker.example"], ["HOST: 127.0.0.1:PORT"],
+              ["Origin: http://127.0.0.1:PORT", "Origin: http://attacker.example"],
+              ["origin: http://127.0.0.1:PORT", "ORIGIN: http://127.0.0.1:PORT"],
+              ["Upgrade: websocket"], ["upgrade: WebSocket"], ["Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="],
+              ["sec-websocket-key: AAAAAAAAAAAAAAAAAAAAAA=="], ["Sec-WebSocket-Version: 13"],
+              ["SEC-WEBSOCKET-VERSION: 8"],
+          ])
+    func repeatedHeaders(_ extra: [String]) throws {
+        let daemon = try FakeDaemon()
+        let server = try StudioServer(socketPath: daemon.path, port: 0, token: "t0k3n", log: { _ in })
+        defer { server.close() }
+        let host = "127.0.0.1:\(server.port)"
+        let lines = extra.map { $0.replacingOccurrences(of: "PORT", with: String(server.port)) }
+        let upgradeLines = lines.filter { !$0.lowercased().hasPrefix("origin") }
+        let origin = lines.count == upgradeLines.count ? "http://\(host)" : nil
+        // On the WebSocket upgrade (which already has one of each) and, for Host and Origin, on the page.
+        let ws = try Raw.get(server.port, "/ws?token=t0k3n", host: host, origin: origin, upgrade: true, extra: lines)
+        #expect(ws.hasPrefix("HTTP/1.1 400"), "\(ws.prefix(40))")
+        if lines.allSatisfy({ $0.lowercased().hasPrefix("host") || $0.lowercased().hasPrefix("origin") }) {
+            let page = try Raw.get(server.port, "/?token=t0k3n", host: host, extra: lines)
+            #expect(page.hasPrefix("HTTP/1.1 400"), "\(page.prefix(40))")
+        }
+        #expect(daemon.lines.isEmpty)
+    }
+
+    @Test("headers given once each, and other headers given twice, still upgrade")
+    func singleHeaders() throws {
+        let daemon = try FakeDaemon()
+        let server = try StudioServer(socketPath: daemon.path, port: 0, token: "t0k3n", log: { _ in })
+        defer { server.close() }
+        let host = "127.0.0.1:\(server.port)"
+        let page = try Raw.get(server.port, "/?token=t0k3n", host: host, extra: ["Accept: a", "Accept: b", "X-Host: x"])
+        #expect(page.hasPrefix("HTTP/1.1 200"))
+        let ws = try Raw.webSocket(server.port, "/ws?token=t0k3n", host: host)
+        close(ws.fd)
+    }
+
+    @Test("one message holding two requests on two lines reaches the daemon as neither")
+    func rawLineBreak() throws {
+        let daemon = try FakeDaemon()
+        let server = try StudioServer(socketPath: daemon.path, port: 0, token: "t0k3n", log: { _ in })
+        defer { server.close() }
+        let ws = try Raw.webSocket(server.port, "/ws?token=t0k3n", host: "127.0.0.1:\(server.port)")
+        defer { close(ws.fd) }
+        _ = try ws.receive()
+        try ws.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"daemon.ping\",\"params\":\n{\"jsonrpc\":\"2.0\",\"id\":2,"
+            + "\"method\":\"daemon.shutdown\"}\n}")
+        let refused = try ws.receive()
+        #expect(refused["id"] == 1 && refused["error"]?["code"] == -32600
+                && refused["error"]?["message"] == "raw line break in message")
+        try ws.send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"daemon.ping\"}\r{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"daemon.ping\"}")
+        #expect(try ws.receive()["error"]?["code"] == -32600)
+        // What does go through is the page's own bytes, a big id included.
+        let big = #"{"jsonrpc":"2.0","id":9007199254740993,  "method":"daemon.ping"}"#
+        try ws.send(big)
+        _ = try ws.receive()
+        #expect(daemon.lines == [big])
+    }
+
+    @Test("daemon.info is answered by the studio with version and api; the daemon never sees it")
+    func info() throws {
+        let daemon = try FakeDaemon()
+        let server = try StudioServer(socketPath: daemon.path, port: 0, token: "t0k3n", log: { _ in })
+        defer { server.close() }
+        let ws = try Raw.webSocket(server.port, "/ws?token=t0k3n", host: "127.0.0.1:\(server.port)")
+        defer { close(ws.fd) }
+        _ = try ws.receive()
+        try ws.send(#"{"jsonrpc":"2.0","id":"i","method":"daemon.info"}"#)
+        let answer = try ws.receive()
+        #expect(answer["id"] == "i" && answer["result"]?.objectValue?.keys == ["version", "api"])
+        #expect(daemon.lines.isEmpty)
+    }
+
+    @Test("past --max-sessions, a page is closed right after the upgrade with 1013 'studio full (N sessions)'")
+    func maxSessions() throws {
+        let daemon = try FakeDaemon()
+        let server = try StudioServer(socketPath: daemon.path, port: 0, token: "t0k3n", maxSessions: 2, log: { _ in })
+        defer { server.close() }
+        let host = "127.0.0.1:\(server.port)"
+        let first = try Raw.webSocket(server.port, "/ws?token=t0k3n", host: host)
+        _ = try first.receive()
+        let second = try Raw.webSocket(server.port, "/ws?token=t0k3n", host: host)
+        _ = try second.receive()
+        let third = try Raw.webSocket(server.port, "/ws?token=t0k3n", host: host)
+        let (opcode, payload) = try third.frame()
+        #expect(opcode == 8)
+        #expect(payload.count >= 2 && Int(payload[0]) << 8 | Int(payload[1]) == 1013)
+        #expect(String(decoding: payload.dropFirst(2), as: UTF8.self) == "studio full (2 sessions)")
+        close(third.fd)
+        // A page that leaves frees its seat.
+        close(first.fd)
+        var seated: WebSocketPeer?
+        for _ in 0..<200 {
+            let next = try Raw.webSocket(server.port, "/ws?token=t0k3n", host: host)
+            let (code, _) = try next.frame()
+            if code == 1 {
+                seated = next
+                break
+            }
+            close(next.fd)
+            usleep(20_000)
+        }
+        #expect(seated != nil)
+        if let seated { close(seated.fd) }
+        close(second.fd)
     }
 }
 
@@ -165,7 +277,7 @@ final class FakeDaemon: @unchecked Sendable {
                     pending.removeSubrange(...newline)
                     lock.withLock { received.append(line) }
                     let id = (try? JSONParser.parse(line))?["id"] ?? .null
-                    let answer = Array((#"{"id":\#(id.serialized()),"result":"pong"}"# + "\n").utf8)
+                    let answer = Array((#"{"jsonrpc":"2.0","id":\#(id.serialized()),"result":"pong"}"# + "\n").utf8)
                     // A client that has hung up gets no answer; the lines it sent before are still all read.
                     _ = answer.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 }
@@ -218,8 +330,10 @@ enum Raw {
         return out
     }
 
-    static func request(_ path: String, host: String, origin: String? = nil, upgrade: Bool = false) -> [UInt8] {
+    static func request(_ path: String, host: String, origin: String? = nil, upgrade: Bool = false,
+                        extra: [String] = []) -> [UInt8] {
         var text = "GET \(path) HTTP/1.1\r\nHost: \(host)\r\n"
+        for line in extra { text += line + "\r\n" }
         if let origin { text += "Origin: \(origin)\r\n" }
         if upgrade {
             text += "Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
@@ -229,12 +343,12 @@ enum Raw {
     }
 
     /// The whole response (the server closes after each).
-    static func get(_ port: Int, _ path: String, host: String, origin: String? = nil, upgrade: Bool = false) throws
-        -> String
+    static func get(_ port: Int, _ path: String, host: String, origin: String? = nil, upgrade: Bool = false,
+                    extra: [String] = []) throws -> String
     {
         let fd = try connect(port)
         defer { close(fd) }
-        try write(fd, request(path, host: host, origin: origin, upgrade: upgrade))
+        try write(fd, request(path, host: host, origin: origin, upgrade: upgrade, extra: extra))
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -271,6 +385,24 @@ struct WebSocketPeer {
         frame += mask
         frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
         try Raw.write(fd, frame)
+    }
+
+    /// The next frame: its opcode and payload.
+    func frame() throws -> (opcode: UInt8, payload: [UInt8]) {
+        let head = try Raw.read(fd, 2)
+        var length = Int(head[1] & 0x7f)
+        if length == 126 {
+            let more = try Raw.read(fd, 2)
+            length = Int(more[0]) << 8 | Int(more[1])
+        }
+        return (head[0] & 0x0f, try Raw.read(fd, length))
+    }
+
+    /// The next text message as its text.
+    func receiveText() throws -> String {
+        let (opcode, payload) = try frame()
+        guard opcode == 1 else { throw RawError("not a text frame: opcode \(opcode)") }
+        return String(decoding: payload, as: UTF8.self)
     }
 
     /// The next text message, parsed.
