@@ -5,10 +5,10 @@
         c.call("scene.create", size={"w": 320, "h": 480}, clock="manual")
 """
 
-from .client import Client, EventTimeout, RPCError, default_socket_path
+from .client import Client, EventTimeout, ProtocolError, ProtocolWarning, RPCError, default_socket_path
 from .daemon import Daemon, find_binary
 from .match import describe, matches, mismatches
 
-__all__ = ["Client", "Daemon", "EventTimeout", "RPCError", "default_socket_path", "describe", "find_binary",
-           "matches", "mismatches"]
+__all__ = ["Client", "Daemon", "EventTimeout", "ProtocolError", "ProtocolWarning", "RPCError", "default_socket_path",
+           "describe", "find_binary", "matches", "mismatches"]
 __version__ = "0.1.0"

@@ -7,6 +7,7 @@ import os
 import select
 import socket
 import time
+import warnings
 
 from . import match as _match
 
@@ -21,6 +22,23 @@ class RPCError(Exception):
         self.data = error.get("data") or {}
         self.kind = self.data.get("kind")
         super().__init__("%s: %s (%s, %s)" % (method, self.message, self.code, self.kind))
+
+
+class ProtocolError(Exception):
+    """The peer sent something that is not a JSON-RPC message this client can read: not JSON, not an object (``42``,
+    ``"text"``, ``[1, 2]``, ``null``), or an answer whose ``error`` is not an object. The message shows what arrived,
+    cut to 200 characters."""
+
+    def __init__(self, what, arrived):
+        text = arrived if isinstance(arrived, str) else repr(arrived)
+        if len(text) > 200:
+            text = text[:200] + "…"
+        self.arrived = arrived
+        super().__init__("%s: %s" % (what, text))
+
+
+class ProtocolWarning(UserWarning):
+    """Answers to requests this client never sent (or already had answered) arrived and were dropped."""
 
 
 class EventTimeout(AssertionError):
@@ -53,6 +71,9 @@ class Client:
         self._buffer = b""
         self._ids = itertools.count(1)
         self._answers = {}
+        # Ids of requests sent and not answered yet: only answers to these are kept.
+        self._waiting = set()
+        self.dropped_answers = 0
         self.events = collections.deque()
 
     def close(self):
@@ -75,8 +96,12 @@ class Client:
         message = {"jsonrpc": "2.0", "id": request_id, "method": method}
         if params:
             message["params"] = params
-        self.send(message)
-        answer = self._answer(request_id)
+        self._waiting.add(request_id)
+        try:
+            self.send(message)
+            answer = self._answer(request_id)
+        finally:
+            self._waiting.discard(request_id)
         if "error" in answer:
             raise RPCError(method, answer["error"])
         return answer.get("result")
@@ -163,16 +188,43 @@ class Client:
             while b"\n" in self._buffer:
                 line, self._buffer = self._buffer.split(b"\n", 1)
                 if line.strip():
-                    self._file(json.loads(line))
+                    text = line.decode("utf-8", "replace")
+                    try:
+                        message = json.loads(text)
+                    except ValueError:
+                        raise ProtocolError("the peer sent a line that is not JSON", text) from None
+                    self._file(message, text)
                     got = True
             if got:
                 return True
 
-    def _file(self, message):
-        if isinstance(message, list):
+    def _file(self, message, text):
+        if isinstance(message, list) and message:
             for member in message:
-                self._file(member)
-        elif message.get("method") == "event":
-            self.events.append(message.get("params", {}))
-        elif "id" in message:
-            self._answers[message["id"]] = message
+                self._file(member, text)
+            return
+        if not isinstance(message, dict):
+            raise ProtocolError("the peer sent something that is not a JSON-RPC message object", text)
+        if "id" not in message:
+            if message.get("method") == "event":
+                params = message.get("params")
+                self.events.append(params if isinstance(params, dict) else {})
+            return
+        request_id = message["id"]
+        try:
+            waited = request_id in self._waiting
+        except TypeError:  # an id that is a list or an object: no request of ours has it
+            waited = False
+        if not waited:
+            # Never stored: a peer answering ids nobody asked for must not grow this client without bound.
+            self.dropped_answers += 1
+            if self.dropped_answers % 100 == 1:
+                warnings.warn("dropped %d answer(s) to requests this client did not send or had answered; "
+                              "the latest: %s" % (self.dropped_answers, text[:200]), ProtocolWarning, stacklevel=4)
+            return
+        if "error" in message:
+            if not isinstance(message["error"], dict):
+                raise ProtocolError("the peer answered with an error that is not an object", text)
+        elif "result" not in message:
+            raise ProtocolError("the peer answered with neither result nor error", text)
+        self._answers[request_id] = message
