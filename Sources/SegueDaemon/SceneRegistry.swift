@@ -73,7 +73,7 @@ public final class SceneRegistry {
     /// Force-completes the scene's running transitions (their events are sent), stops its clock and forgets it.
     func destroy(_ scene: Scene) {
         confinement.check()
-        scene.finishAllTransitions()
+        scene.finishAllTransitions(forced: true)
         realtimeDriver?.stop(scene: scene)
         framesOfDestroyed += scene.framesEvaluated
         byID[scene.id] = nil

@@ -263,9 +263,11 @@ extension PluginInstance {
         switch UInt32(bitPattern: name) {
         case SEGUE_NAME_FRAME.rawValue:
             guard let rect = rect(at: i) else { return "view.frame expects a rect {x=, y=, w=, h=}, got \(state.typeName(at: i))" }
+            if let message = PluginInstance.negativeSize(rect, "view.frame") { return message }
             scene.set(view, frame: rect)
         case SEGUE_NAME_BOUNDS.rawValue:
             guard let rect = rect(at: i) else { return "view.bounds expects a rect {x=, y=, w=, h=}, got \(state.typeName(at: i))" }
+            if let message = PluginInstance.negativeSize(rect, "view.bounds") { return message }
             scene.set(view, bounds: rect)
         case SEGUE_NAME_CENTER.rawValue:
             guard let x = state.numberField(i, SEGUE_KEY_X), let y = state.numberField(i, SEGUE_KEY_Y), x.isFinite, y.isFinite else {
@@ -306,6 +308,15 @@ extension PluginInstance {
             }
             return "views have no property '\(key)'"
         }
+        return nil
+    }
+
+    /// The error for a model rect with a negative width or height (nil when both are ≥ 0). Only what a plugin
+    /// writes is checked: presentation values may still cross zero while a spring overshoots.
+    static func negativeSize(_ rect: Rect, _ property: String) -> String? {
+        func text(_ v: Double) -> String { v == v.rounded() && v.magnitude < 1e15 ? String(Int(v)) : String(v) }
+        if rect.w < 0 { return "\(property).w must be ≥ 0, got \(text(rect.w)) (the write did not happen)" }
+        if rect.h < 0 { return "\(property).h must be ≥ 0, got \(text(rect.h)) (the write did not happen)" }
         return nil
     }
 

@@ -12,6 +12,14 @@ math.randomseed(0x5E9ED)
 
 local segue = { api = 1 }
 local described = setmetatable({}, { __mode = "k" })
+-- Host tables handed to plugins (ctx.coordinator, pc.coordinator, tr, pc): locked as ctx and views are — a
+-- protected metatable (setmetatable raises, getmetatable answers "locked") and no rawset (the sandbox's rawset
+-- refuses them). Weak keys: a locked table goes when the plugin lets it go.
+local locked = setmetatable({}, { __mode = "k" })
+local function lock(t)
+  locked[t] = true
+  return t
+end
 
 local function constructor(kind)
   return function(t)
@@ -116,12 +124,25 @@ local ctx_methods = {
   cancel = function(self) return host.ctx_drive(self, "cancel") end,
   pause = function(self) return host.ctx_drive(self, "pause") end,
 }
--- The transition coordinator (ctx.coordinator, pc.coordinator).
+-- The transition coordinator (ctx.coordinator, pc.coordinator): a locked host table. Its methods sit behind
+-- __index (pairs still lists them, through __pairs), so no field can be added or replaced, and its metatable is
+-- protected.
+local function coordinator_read_only(self, k)
+  error("the transition coordinator is read-only (setting '" .. tostring(k) .. "')", 2)
+end
+local function coordinator_name() return "coordinator" end
 local function coordinator_of(ctx)
-  return {
+  local methods = {
     alongside = function(self, animations, completion) return host.coord_alongside(ctx, animations, completion) end,
     on_interaction_change = function(self, fn) return host.coord_change(ctx, fn) end,
   }
+  return lock(setmetatable({}, {
+    __index = methods,
+    __newindex = coordinator_read_only,
+    __pairs = function() return next, methods, nil end,
+    __tostring = coordinator_name,
+    __metatable = "locked",
+  }))
 end
 -- __index (installed by set_metatable): ctx_methods[k] and the fields that cannot change once read (in C), then
 -- `coordinator` (coordinator_of), then the field.
@@ -207,7 +228,7 @@ local function fields_of(kind)
   return { __newindex = function(t, k, v)
     warn_unknown(kind, k)
     rawset(t, k, v)
-  end }
+  end, __metatable = "locked" }
 end
 local tr_fields, pc_fields = fields_of("tr field"), fields_of("pc field")
 
@@ -217,7 +238,7 @@ host.set_interaction_hook(function(desc, method, id, percent, duration, kind, co
   if method == "forget" then trs[id] = nil return end
   local tr = trs[id]
   if tr == nil then
-    tr = setmetatable({ state = {} }, tr_fields)
+    tr = lock(setmetatable({ state = {} }, tr_fields))
     tr.update = function(p)
       if type(p) ~= "number" then error("tr.update(p): p must be a number, got " .. type(p), 2) end
       host.tr_update(id, p)
@@ -241,7 +262,7 @@ host.set_presentation_hook(function(desc, method, key, container, presented, pre
   if method == "forget" then pcs[key] = nil return end
   local pc = pcs[key]
   if pc == nil then
-    pc = setmetatable({ state = {} }, pc_fields)
+    pc = lock(setmetatable({ state = {} }, pc_fields))
     pcs[key] = pc
   end
   pc.container, pc.presented, pc.presenting = container, presented, presenting
@@ -255,6 +276,11 @@ host.set_presentation_hook(function(desc, method, key, container, presented, pre
 end)
 
 _G.segue = segue
+-- The plugin's rawset: the stock one, but not on a locked host table.
+_G.rawset = function(t, k, v)
+  if locked[t] then error("rawset: this table belongs to the host and is locked", 2) end
+  return rawset(t, k, v)
+end
 
 return function(value)
   if type(value) ~= "table" then
