@@ -12,14 +12,6 @@ math.randomseed(0x5E9ED)
 
 local segue = { api = 1 }
 local described = setmetatable({}, { __mode = "k" })
--- Host tables handed to plugins (ctx.coordinator, pc.coordinator, tr, pc): locked as ctx and views are — a
--- protected metatable (setmetatable raises, getmetatable answers "locked") and no rawset (the sandbox's rawset
--- refuses them). Weak keys: a locked table goes when the plugin lets it go.
-local locked = setmetatable({}, { __mode = "k" })
-local function lock(t)
-  locked[t] = true
-  return t
-end
 
 local function constructor(kind)
   return function(t)
@@ -124,6 +116,14 @@ local ctx_methods = {
   cancel = function(self) return host.ctx_drive(self, "cancel") end,
   pause = function(self) return host.ctx_drive(self, "pause") end,
 }
+-- Host tables handed to plugins (ctx.coordinator, pc.coordinator, tr, pc): locked as ctx and views are — a
+-- protected metatable (setmetatable raises, getmetatable answers "locked") and no rawset (the sandbox's rawset
+-- refuses them). Weak keys: a locked table goes when the plugin lets it go.
+local locked = setmetatable({}, { __mode = "k" })
+local function lock(t)
+  locked[t] = true
+  return t
+end
 -- The transition coordinator (ctx.coordinator, pc.coordinator): a locked host table. Its methods sit behind
 -- __index (pairs still lists them, through __pairs), so no field can be added or replaced, and its metatable is
 -- protected.
