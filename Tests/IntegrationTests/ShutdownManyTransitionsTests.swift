@@ -44,16 +44,18 @@ struct ShutdownManyTransitionsTests {
         // Sent in slices, each answered before the next, so neither side's socket buffer fills.
         var errors: [String] = []
         func run(_ range: Range<Int>) throws {
-          for start in stride(from: range.lowerBound, to: range.upperBound, by: 200) {
-            let slice = lines[start..<min(start + 200, range.upperBound)]
-            try setup.send(line: slice.joined(separator: "\n"))
-            var answered = 0
-            while answered < slice.count {
-                guard let line = try setup.readLine(timeoutMs: 30_000) else { throw DaemonFailure(message: "no answer") }
-                if line.contains(#""error""#) { errors.append(line) }
-                if line.contains(#""id""#) { answered += 1 }
+            for start in stride(from: range.lowerBound, to: range.upperBound, by: 200) {
+                let slice = lines[start..<min(start + 200, range.upperBound)]
+                try setup.send(line: slice.joined(separator: "\n"))
+                var answered = 0
+                while answered < slice.count {
+                    guard let line = try setup.readLine(timeoutMs: 30_000) else {
+                        throw DaemonFailure(message: "no answer")
+                    }
+                    if line.contains(#""error""#) { errors.append(line) }
+                    if line.contains(#""id""#) { answered += 1 }
+                }
             }
-          }
         }
         try run(0..<setupCount)
         let subscriber = try daemon.client()
