@@ -49,6 +49,8 @@ let package = Package(
         .target(name: "CEventLoop"),
         // segue-bench's C reference for the engine's per-frame work (`segue-bench engine`), always -O2.
         .target(name: "CEngineReference", cSettings: [.unsafeFlags(["-O2"])]),
+        // The region callgrind counts in `segue-bench instructions` (scripts/instructions, the CI guard).
+        .target(name: "CMeasuredRegion"),
         .target(
             name: "SegueDaemon",
             dependencies: [
@@ -99,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "segue-bench",
             dependencies: [
-                "SegueClient", "SegueJSON", "SegueKit", "SegueLua", "CEngineReference",
+                "SegueClient", "SegueJSON", "SegueKit", "SegueLua", "CEngineReference", "CMeasuredRegion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `dispatch` (the daemon's share of a request) and `floor` (a bare SwiftNIO server).
                 "SegueDaemon",

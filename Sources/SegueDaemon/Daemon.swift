@@ -13,6 +13,12 @@ import SegueVersion
 public protocol RealtimeDriver: AnyObject {
     func start(scene: Scene, daemon: Daemon)
     func stop(scene: Scene)
+    /// The scene is about to be used: a driver that lets idle scenes sleep brings its clock up to date.
+    func wake(scene: Scene)
+}
+
+extension RealtimeDriver {
+    public func wake(scene: Scene) {}
 }
 
 /// The daemon the server holds: the composition of its owners, each with one job — `Dispatcher` (a request line in,

@@ -14,6 +14,13 @@ final class EventBus {
     private(set) var subscriptions: [Int: Subscription] = [:]
     /// Subscription ids in the order they were made: delivery follows it.
     private(set) var order: [Int] = []
+    /// The ids of the subscriptions bound to each scene, and of those bound to none, each in `order`'s order; and
+    /// the kinds each set wants. A scene's event looks only at its own scene's subscriptions and the unbound ones
+    /// (with 10 000 scenes and a subscription on each of 16, every tick of every scene asked all 16).
+    private var byScene: [String: [Int]] = [:]
+    private var unbound: [Int] = []
+    private var sceneKinds: [String: EventKinds] = [:]
+    private var unboundKinds = EventKinds()
     private var nextID = 1
     /// Numbers the events handed to subscribers (`ClientConnection.lastEventNumber`).
     private var eventNumber = 0
@@ -38,32 +45,58 @@ final class EventBus {
         subscriptions[id] = Subscription(id: id, connection: connection, scene: scene, types: types)
         order.append(id)
         connection.subscriptions.append(id)
+        if let scene { byScene[scene, default: []].append(id) } else { unbound.append(id) }
+        reindex(scene)
         return id
+    }
+
+    /// Takes `id` out of the scene index (it is already out of `subscriptions`).
+    private func unindex(_ id: Int, scene: String?) {
+        if let scene {
+            byScene[scene]?.removeAll { $0 == id }
+            if byScene[scene]?.isEmpty == true { byScene[scene] = nil }
+        } else {
+            unbound.removeAll { $0 == id }
+        }
+        reindex(scene)
+    }
+
+    /// The kinds the subscriptions of `scene` (nil: the unbound ones) want, again.
+    private func reindex(_ scene: String?) {
+        var kinds = EventKinds()
+        for id in scene.map({ byScene[$0] ?? [] }) ?? unbound {
+            if let subscription = subscriptions[id] { kinds.formUnion(subscription.kinds) }
+        }
+        if let scene { sceneKinds[scene] = kinds.isEmpty ? nil : kinds } else { unboundKinds = kinds }
     }
 
     /// Ends one of `connection`'s subscriptions; false when it has none with that id.
     func unsubscribe(_ id: Int, of connection: ClientConnection) -> Bool {
         guard connection.subscriptions.contains(id) else { return false }
         connection.subscriptions.removeAll { $0 == id }
+        let scene = subscriptions[id]?.scene
         subscriptions[id] = nil
         order.removeAll { $0 == id }
+        unindex(id, scene: scene)
         return true
     }
 
     /// A connection went away: its subscriptions go with it.
     func drop(_ connection: ClientConnection) {
         guard !connection.subscriptions.isEmpty else { return }
-        for id in connection.subscriptions { subscriptions[id] = nil }
+        for id in connection.subscriptions {
+            let scene = subscriptions[id]?.scene
+            subscriptions[id] = nil
+            unindex(id, scene: scene)
+        }
         order.removeAll { subscriptions[$0] == nil }
         connection.subscriptions.removeAll()
     }
 
     /// Whether any subscription wants events of `kind` from `scene`.
     func isListening(to kind: EngineEvent.Kind, in scene: String) -> Bool {
-        for id in order {
-            if subscriptions[id]?.wants(kind, scene: scene) == true { return true }
-        }
-        return false
+        if unboundKinds.contains(kind) { return true }
+        return sceneKinds[scene]?.contains(kind) ?? false
     }
 
     // MARK: Delivery
@@ -74,11 +107,25 @@ final class EventBus {
     func publish(_ event: EngineEvent) {
         guard !order.isEmpty else { return }
         let kind = event.kind
+        guard let scene = event.scene else { return publish(event, kind: kind, to: order) }
+        // A scene's event: only its scene's subscriptions and the unbound ones can want it (in `order`'s order).
+        let own = sceneKinds[scene]?.contains(kind) == true ? byScene[scene] ?? [] : []
+        let all = unboundKinds.contains(kind) ? unbound : []
+        if all.isEmpty {
+            if !own.isEmpty { publish(event, kind: kind, to: own) }
+        } else if own.isEmpty {
+            publish(event, kind: kind, to: all)
+        } else {
+            publish(event, kind: kind, to: (own + all).sorted())
+        }
+    }
+
+    private func publish(_ event: EngineEvent, kind: EngineEvent.Kind, to ids: [Int]) {
         // Each connection keeps the number of the last event it was given, so this costs no list per event.
         eventNumber &+= 1
         let number = eventNumber
         var encoded = false
-        for id in order {
+        for id in ids {
             guard let subscription = subscriptions[id], subscription.wants(kind, scene: event.scene),
                 subscription.connection.lastEventNumber != number
             else { continue }

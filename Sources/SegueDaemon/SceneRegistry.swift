@@ -24,16 +24,23 @@ public final class SceneRegistry {
     /// than hashing the id for the table. Cleared when that scene is destroyed.
     private var lastFound: Scene?
 
+    /// A realtime scene found here is woken first (the frame grid lets idle ones sleep), so whoever uses it sees its
+    /// clock where the wall clock puts it.
     public subscript(id: String) -> Scene? {
-        if let lastFound, lastFound.id == id { return lastFound }
+        if let lastFound, lastFound.id == id { return awake(lastFound) }
         let found = byID[id]
-        if found != nil { lastFound = found }
-        return found
+        if let found { lastFound = found; return awake(found) }
+        return nil
+    }
+
+    private func awake(_ scene: Scene) -> Scene {
+        if scene.clockMode == .realtime { realtimeDriver?.wake(scene: scene) }
+        return scene
     }
     public var count: Int { byID.count }
     public var isEmpty: Bool { byID.isEmpty }
     /// Every scene, oldest first.
-    var inOrder: [Scene] { order.compactMap { byID[$0] } }
+    var inOrder: [Scene] { order.compactMap { byID[$0].map(awake) } }
 
     /// True while `scene` is the registered scene of its id (a realtime tick for a destroyed scene is dropped).
     func holds(_ scene: Scene) -> Bool { byID[scene.id] === scene }

@@ -448,12 +448,17 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
             frameGrids[scene.fps] = grid
             grid.timer = loop.schedule(in: grid.interval, every: grid.interval) { [weak grid, weak daemon] in
                 guard let grid, let daemon else { return }
-                grid.tick(wall: grid.gridTime(at: FileSystem.monotonicNanoseconds())) { scene, frame in
+                grid.tick(wall: grid.gridTime(at: FileSystem.monotonicNanoseconds()), sleepWhenIdle: true) { scene, frame in
                     daemon.tickRealtime(scene, elapsedNanoseconds: frame)
                 }
             }
         }
         grid.add(scene, now: now)
+    }
+
+    public func wake(scene: Scene) {
+        guard let grid = frameGrids[scene.fps], grid.hasSleepers else { return }
+        grid.wake(scene, wall: grid.gridTime(at: FileSystem.monotonicNanoseconds()))
     }
 
     public func stop(scene: Scene) {

@@ -12,9 +12,9 @@ struct Engine: ParsableCommand {
             One manual scene at --fps with --transitions custom containers of two view controllers, all selected at \
             once with the built-in default animator (a 1 s spring animating 4 properties per transition: both \
             views' transform and alpha), then 0.9 s of frames. Each round times the ticks (wall and thread CPU), \
-            then runs the C reference (Sources/CEngineReference, -O2: per view a spring evaluated per animated \
-            property, the transform interpolated by decomposition and recomposed, alpha interpolated) over the same \
-            frame times; rounds interleave the two and the report gives the median of each and of their ratio.
+            then runs the C reference (Sources/CEngineReference, -O2: the engine's per-property work and no more — one \
+            spring evaluation shared by a transition's 4 properties, 6 lerps per transform, 1 per alpha, the dirty \
+            bits) over the same frame times, and checks that it ends on the engine's values, to the bit; rounds interleave the two and the report gives the median of each and of their ratio.
 
             --select: two scenes, --transitions containers and --small containers; each round selects every \
             container of each scene at once (the transitions of the earlier selects still running) and reports \
@@ -79,6 +79,7 @@ struct Engine: ParsableCommand {
                 times.append(bench.scene.step(frames: 1))
             }
             let wall = Double(DispatchTime.now().uptimeNanoseconds - wall0), cpu = threadCPUNanoseconds() - cpu0
+            let engineValues = try bench.firstValues(target)
             bench.scene.finishAllTransitions()
             let ticks = Double(framesPerRound * max(1, properties))
             engineNs.append(wall / ticks)
@@ -86,6 +87,10 @@ struct Engine: ParsableCommand {
 
             let reference = ReferenceViews(transitions: transitions, begin: begin, duration: seconds)
             let (refWall, refCPU) = reference.run(times)
+            // The reference does the engine's work: the same values, to the bit (the default animator only).
+            if duration == nil, engineValues != reference.firstValues {
+                throw ValidationError("the C reference's values \(reference.firstValues) are not the engine's \(engineValues)")
+            }
             let refProperties = Double(framesPerRound * transitions * 4)
             referenceNs.append(refWall / refProperties)
             referenceCPU.append(refCPU / refProperties)
@@ -181,6 +186,20 @@ final class EngineScene {
         }
     }
 
+    /// The first container's presentation values after a select of `index`: (from alpha, |from tx|, to alpha,
+    /// |to tx|), to hold the C reference to the engine's values.
+    func firstValues(_ index: Int) throws -> (Double, Double, Double, Double) {
+        guard let a = scene.viewController("a0")?.view, let b = scene.viewController("b0")?.view else {
+            throw ValidationError("the bench scene has no first container")
+        }
+        let (from, to) = index == 1 ? (a, b) : (b, a)
+        func values(_ v: View) -> (Double, Double) {
+            (v.presentation.get(.alpha).first ?? .nan, abs(v.presentation.get(.transform).dropFirst(12).first ?? .nan))
+        }
+        let f = values(from), t = values(to)
+        return (f.0, f.1, t.0, t.1)
+    }
+
     /// Selects `index` in every container (the built-in default animator unless a duration was asked for).
     func selectAll(_ index: Int) throws {
         for c in containers {
@@ -208,34 +227,54 @@ final class KeptOutput: ConnectionOutput {
     func close() {}
 }
 
-/// The C reference's views: per transition the from-view (transform identity → translation −336, alpha 1 → 0)
-/// and the to-view (translation 336 → identity, alpha 0 → 1), on the default animator's spring.
+/// The C reference's transitions (Sources/CEngineReference): per transition the from-view (transform identity →
+/// translation −336, alpha 1 → 0) and the to-view (translation 336 → identity, alpha 0 → 1), on the default
+/// animator's spring — the engine's 4 animated properties per transition, with the engine's per-property work
+/// (one shared spring evaluation per transition, 6 + 1 lerps, the dirty bits).
 final class ReferenceViews {
-    var views: [ref_view]
+    var transitions: [ref_transition]
 
-    init(transitions: Int, begin: Int64, duration: Double) {
+    init(transitions count: Int, begin: Int64, duration: Double) {
         let spring = ref_spring_make(0.75, 0.5, duration)
-        let identity = ref_decompose(1, 0, 0, 1, 0, 0)
-        func view(from: ref_decomposition, to: ref_decomposition, alphaFrom: Double, alphaTo: Double) -> ref_view {
-            ref_view(begin: begin, duration: duration, spring: spring, alpha_spring: spring, from: from, to: to,
-                     alpha_from: alphaFrom, alpha_to: alphaTo, affine: (1, 0, 0, 1, 0, 0), alpha: alphaFrom)
+        func view(fromTX: Double, toTX: Double, alphaFrom: Double, alphaTo: Double) -> ref_view {
+            var v = ref_view()
+            v.from = (1, 0, 0, 1, fromTX, 0)
+            v.to = (1, 0, 0, 1, toTX, 0)
+            v.alpha_from = alphaFrom
+            v.alpha_to = alphaTo
+            v.transform = (1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, fromTX, 0, 0, 1)
+            v.alpha = alphaFrom
+            return v
         }
-        views = []
-        views.reserveCapacity(transitions * 2)
-        for _ in 0..<transitions {
-            views.append(view(from: identity, to: ref_decompose(1, 0, 0, 1, -336, 0), alphaFrom: 1, alphaTo: 0))
-            views.append(view(from: ref_decompose(1, 0, 0, 1, 336, 0), to: identity, alphaFrom: 0, alphaTo: 1))
+        let activeNs = Int64((duration * 1e9).rounded())
+        transitions = []
+        transitions.reserveCapacity(count)
+        for _ in 0..<count {
+            var t = ref_transition()
+            t.begin = begin
+            t.active_ns = activeNs
+            t.duration = duration
+            t.spring = spring
+            t.views = (view(fromTX: 0, toTX: -336, alphaFrom: 1, alphaTo: 0),
+                       view(fromTX: 336, toTX: 0, alphaFrom: 0, alphaTo: 1))
+            transitions.append(t)
         }
     }
 
     /// Ticks at each of `times`; returns the wall and thread CPU nanoseconds.
     func run(_ times: [Int64]) -> (wall: Double, cpu: Double) {
-        let count = Int32(views.count)
+        let count = Int32(transitions.count)
         let wall0 = DispatchTime.now().uptimeNanoseconds, cpu0 = threadCPUNanoseconds()
-        views.withUnsafeMutableBufferPointer { buffer in
+        transitions.withUnsafeMutableBufferPointer { buffer in
             for time in times { ref_tick(buffer.baseAddress, count, time) }
         }
         return (Double(DispatchTime.now().uptimeNanoseconds - wall0), threadCPUNanoseconds() - cpu0)
+    }
+
+    /// The first transition's presentation values after the last tick: (from alpha, |from tx|, to alpha, |to tx|).
+    var firstValues: (Double, Double, Double, Double) {
+        let t = transitions[0]
+        return (t.views.0.alpha, abs(t.views.0.transform.12), t.views.1.alpha, abs(t.views.1.transform.12))
     }
 }
 

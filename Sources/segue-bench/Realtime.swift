@@ -16,9 +16,14 @@ struct Realtime: ParsableCommand {
             frame events of --subscribed of the scenes, spread evenly, and reads every one: the daemon's only \
             subscriptions.
 
-            After --warm-up seconds, for --seconds: a frame is missing when a 1/fps grid time between a subscribed \
-            scene's first and last frame of the window has no frame event. The daemon's CPU over the window is read \
-            from /proc/PID/stat (utime + stime; give --pid with --socket).
+            The daemon it starts gets a config of its own raising limits.max_scenes and limits.max_connections to \
+            what --scenes needs (the shipped defaults otherwise). After --warm-up seconds, for --seconds: a watched \
+            scene is judged over the whole window — each of its window's 1/fps grid times without a frame event is \
+            missing, so a scene that got no frame misses them all. Completed transitions are counted per scene (a \
+            scene that completed none in the window is reported), and each completed transition of a watched scene \
+            (its transition.began and transition.completed events) must take its duration within one frame of scene \
+            time. The daemon's CPU over the window is read from /proc/PID/stat (utime + stime; give --pid with \
+            --socket).
             """)
 
     @Option(help: "A running daemon's socket (default: start one).")
@@ -46,7 +51,20 @@ struct Realtime: ParsableCommand {
         guard scenes >= 1, subscribed >= 1, subscribed <= min(16, scenes), fps >= 1, fps <= 1000 else {
             throw ValidationError("--scenes ≥ 1, --subscribed 1…16 and ≤ --scenes, --fps 1…1000")
         }
-        let spawned = socket == nil ? try SpawnedDaemon() : nil
+        // Its own config: the shipped defaults but for the limits the scene count needs (one control connection
+        // per 16 scenes), and the repository's plugins.
+        let configFile = NSTemporaryDirectory() + "segue-bench-realtime-\(getpid()).toml"
+        let plugins = FileManager.default.currentDirectoryPath + "/plugins"
+        try """
+            [plugins]
+            dir = "\(plugins)"
+            [limits]
+            max_scenes = \(scenes + 64)
+            max_connections = \(scenes / 16 + 64)
+
+            """.write(toFile: configFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: configFile) }
+        let spawned = socket == nil ? try SpawnedDaemon(arguments: ["--config", configFile]) : nil
         defer { spawned?.stop() }
         let path = socket ?? spawned?.socket ?? ""
         let daemonPID = spawned?.pid ?? pid
@@ -73,11 +91,13 @@ struct Realtime: ParsableCommand {
         let cpuBefore = daemonPID.flatMap { ProcessCPU.seconds(of: $0) }
         let clientBefore = ProcessCPU.seconds(of: getpid())
         let completedBefore = controls.reduce(0) { $0 + $1.completed.load(ordering: .relaxed) }
+        let perSceneBefore = controls.flatMap { $0.completedPerScene.withLock { $0 } }
         usleep(UInt32(seconds * 1e6))
         let windowEnd = DispatchTime.now().uptimeNanoseconds
         let cpuAfter = daemonPID.flatMap { ProcessCPU.seconds(of: $0) }
         let clientAfter = ProcessCPU.seconds(of: getpid())
         let completedAfter = controls.reduce(0) { $0 + $1.completed.load(ordering: .relaxed) }
+        let perSceneAfter = controls.flatMap { $0.completedPerScene.withLock { $0 } }
         stop.store(true, ordering: .relaxed)
         group.wait()
         if let failure = (controls.compactMap(\.failure) + [frames.failure].compactMap { $0 }).first {
@@ -88,8 +108,9 @@ struct Realtime: ParsableCommand {
         let window = Double(windowEnd - windowStart) / 1e9
         print(String(format: "realtime  scenes=%d  fps=%d  subscribed=%d  window %.1f s after %.1f s", scenes, fps,
                      subscribed, window, Double(windowStart - startWall) / 1e9))
-        print(String(format: "frames: %d received, %d missing of %d grid times (%d events.dropped lines)",
-                     report.received, report.missing, report.expected, frames.droppedLines.load(ordering: .relaxed)))
+        print(String(format: "frames: %d received, %d missing of %d grid times over the whole window (%d watched scenes with no frame; %d events.dropped lines)",
+                     report.received, report.missing, report.expected, report.silent,
+                     frames.droppedLines.load(ordering: .relaxed)))
         print(String(format: "  scene clocks: %.4f s of scene time per second of wall time",
                      frames.pace(from: windowStart, to: windowEnd)))
         let arrival = frames.arrivalGaps(from: windowStart, to: windowEnd)
@@ -98,9 +119,16 @@ struct Realtime: ParsableCommand {
         if report.gaps > 0 {
             print("  in \(report.gaps) gaps, the longest \(report.longestGap) frames")
         }
-        print(String(format: "transitions completed: %.0f/s over the window (%d select errors)",
-                     Double(completedAfter - completedBefore) / window,
+        let completedInWindow = completedAfter - completedBefore
+        let idleScenes = zip(perSceneBefore, perSceneAfter).filter { $0 == $1 }.count
+        print(String(format: "transitions completed: %d in the window, %.0f/s; %d of %d scenes completed none (%d select errors)",
+                     completedInWindow, Double(completedInWindow) / window, idleScenes, scenes,
                      controls.reduce(0) { $0 + $1.errors.load(ordering: .relaxed) }))
+        let timing = frames.completions(from: windowStart, to: windowEnd, fps: fps)
+        print(String(format: "  watched scenes: %d completed, %d not within one frame of their duration (worst %.2f frames off)",
+                     timing.count, timing.late, timing.worstFrames))
+        let verdict = report.missing == 0 && idleScenes == 0 && timing.late == 0 && timing.count > 0
+        print("realtime verdict: \(verdict ? "met" : "NOT met") (0 missing over the window, every scene completing, each watched transition within one frame)")
         if let before = cpuBefore, let after = cpuAfter {
             let transitions = Double(max(1, completedAfter - completedBefore))
             print(String(format: "daemon CPU: %.2f cores (utime + stime %.2f s over %.2f s; %.0f µs per transition)",
@@ -133,6 +161,8 @@ final class RealtimeControl: RealtimeWorker, @unchecked Sendable {
     }
     private var states: [State]
     let completed = Atomic<Int>(0)
+    /// Per scene, the transitions seen ending: read at the window's edges from another thread.
+    let completedPerScene: Mutex<[Int]>
     let errors = Atomic<Int>(0)
     var failure: String?
 
@@ -140,6 +170,7 @@ final class RealtimeControl: RealtimeWorker, @unchecked Sendable {
         client = try SegueClient(socketPath: socket)
         self.scenes = scenes
         states = Array(repeating: State(), count: scenes.count)
+        completedPerScene = Mutex(Array(repeating: 0, count: scenes.count))
         for id in scenes {
             _ = try client.call("scene.create", JSONObject([
                 ("id", .string(id)), ("size", .object(JSONObject([("w", 320), ("h", 480)]))), ("clock", "realtime"),
@@ -193,6 +224,7 @@ final class RealtimeControl: RealtimeWorker, @unchecked Sendable {
                 if id % 10 == 3 {
                     // The oldest transition ended: the queued one runs now; queue the next.
                     completed.add(1, ordering: .relaxed)
+                    completedPerScene.withLock { $0[i] += 1 }
                     states[i].waiting = false
                     states[i].transitions.removeFirst()
                     try select(i)
@@ -217,13 +249,18 @@ final class RealtimeFrameReader: RealtimeWorker, @unchecked Sendable {
     let client: SegueClient
     /// Per scene: (arrival, monotonic ns; scene time, s) of each frame event.
     private var frames: [String: [(arrival: UInt64, time: Double)]] = [:]
+    /// Per scene: the transitions that began (scene time, duration) and not yet completed.
+    private var began: [String: [String: (time: Double, duration: Double)]] = [:]
+    /// Completed transitions of the watched scenes: arrival of the completion, scene, the time it took (scene s)
+    /// and its duration.
+    private var ended: [(arrival: UInt64, scene: String, took: Double, duration: Double)] = []
     let droppedLines = Atomic<Int>(0)
     var failure: String?
 
     init(socket: String, scenes: [String]) throws {
         client = try SegueClient(socketPath: socket)
         for id in scenes {
-            _ = try client.call("events.subscribe", JSONObject([("scene", .string(id)), ("types", ["frame"])]))
+            _ = try client.call("events.subscribe", JSONObject([("scene", .string(id)), ("types", ["frame", "transition"])]))
             frames[id] = []
         }
     }
@@ -245,6 +282,17 @@ final class RealtimeFrameReader: RealtimeWorker, @unchecked Sendable {
                 case "frame":
                     guard let scene = params["scene"]?.stringValue, let time = params["time"]?.doubleValue else { continue }
                     frames[scene, default: []].append((arrival, time))
+                case "transition.began":
+                    guard let scene = params["scene"]?.stringValue, let id = params["transition"]?.stringValue,
+                        let time = params["time"]?.doubleValue, let duration = params["duration"]?.doubleValue
+                    else { continue }
+                    began[scene, default: [:]][id] = (time, duration)
+                case "transition.completed":
+                    guard let scene = params["scene"]?.stringValue, let id = params["transition"]?.stringValue,
+                        let time = params["time"]?.doubleValue, params["completed"]?.boolValue == true,
+                        let start = began[scene]?.removeValue(forKey: id)
+                    else { continue }
+                    ended.append((arrival, scene, time - start.time, start.duration))
                 case "events.dropped": droppedLines.add(1, ordering: .relaxed)
                 default: break
                 }
@@ -279,25 +327,45 @@ final class RealtimeFrameReader: RealtimeWorker, @unchecked Sendable {
         return (Double(gaps[gaps.count / 2]) / 1e6, Double(longest) / 1e6)
     }
 
-    /// Over the frames that arrived in the window: per scene, the grid times between its first and last frame
-    /// (inclusive) that have no frame event.
+    /// Over the whole window, per watched scene: the 1/fps grid times of the window (its length × fps) that got
+    /// no frame event. A scene with no frame in the window misses every one; a scene whose frames stop or start
+    /// late misses the grid times at the window's edges too (not only the gaps between its first and last frame).
     func missing(from start: UInt64, to end: UInt64, fps: Int)
-        -> (received: Int, expected: Int, missing: Int, gaps: Int, longestGap: Int)
+        -> (received: Int, expected: Int, missing: Int, gaps: Int, longestGap: Int, silent: Int)
     {
-        var received = 0, expected = 0, missing = 0, gaps = 0, longestGap = 0
+        let perScene = Int((Double(end - start) / 1e9 * Double(fps)).rounded(.down))
+        var received = 0, expected = 0, missing = 0, gaps = 0, longestGap = 0, silent = 0
         for (_, list) in frames {
             let grid = Set(list.filter { $0.arrival >= start && $0.arrival < end }.map {
                 Int64(($0.time * Double(fps)).rounded())
             }).sorted()
-            guard let first = grid.first, let last = grid.last else { continue }
-            received += grid.count
-            expected += Int(last - first + 1)
-            missing += Int(last - first + 1) - grid.count
+            expected += perScene
+            let got = min(grid.count, perScene)
+            received += got
+            missing += perScene - got
+            if grid.isEmpty { silent += 1 }
             for (a, b) in zip(grid, grid.dropFirst()) where b - a > 1 {
                 gaps += 1
                 longestGap = max(longestGap, Int(b - a - 1))
             }
         }
-        return (received, expected, missing, gaps, longestGap)
+        return (received, expected, missing, gaps, longestGap, silent)
+    }
+
+    /// The watched scenes' transitions that completed in the window: how many, how many took longer or shorter
+    /// than their duration by more than one frame (scene time from `transition.began` to `transition.completed`),
+    /// and the largest such difference in frames.
+    func completions(from start: UInt64, to end: UInt64, fps: Int) -> (count: Int, late: Int, worstFrames: Double) {
+        let frame = 1 / Double(fps)
+        var count = 0, late = 0, worst = 0.0
+        for e in ended where e.arrival >= start && e.arrival < end {
+            count += 1
+            let off = abs(e.took - e.duration)
+            // A tick lands on the grid, so a transition ends on the first frame at or after its duration: within
+            // one frame, with a little room for the printed times' rounding.
+            if off > frame + 1e-6 { late += 1 }
+            worst = max(worst, off / frame)
+        }
+        return (count, late, worst)
     }
 }

@@ -92,4 +92,35 @@ struct FrameGridTests {
         #expect(Self.tick(grid, at: grid.interval)["fast"] == fast.frameTime(2))
         #expect(Self.tick(grid, at: 2 * grid.interval)["fast"] == fast.frameTime(4))
     }
+
+    @Test("an idle scene sleeps: no tick until it is woken, then its clock is where the ticks would have put it")
+    func idleScenesSleep() throws {
+        let grid = FrameGrid(fps: 60, now: 0)
+        let idle = Self.scene("idle"), busy = Self.scene("busy")
+        grid.add(idle, now: 0)
+        grid.add(busy, now: 0)
+        let vc = try busy.createViewController(id: "v", title: nil, color: nil)
+        func tick(_ k: Int64) -> [String: Int64] {
+            var advanced: [String: Int64] = [:]
+            grid.tick(wall: k * grid.interval, sleepWhenIdle: true) { scene, frame in
+                advanced[scene.id] = frame
+                scene.advance(to: frame)
+            }
+            return advanced
+        }
+        busy.animate(AnimationOptions(duration: 1, timing: .curve(.linear))) { busy.set(vc.view, alpha: 0) }
+        #expect(idle.isIdle && !busy.isIdle)
+        #expect(tick(1)["idle"] == idle.frameTime(1))  // ticked once, found idle: asleep from here
+        let second = tick(2)
+        #expect(second["idle"] == nil && second["busy"] == busy.frameTime(2))
+        #expect(tick(30)["idle"] == nil)
+        #expect(idle.now == idle.frameTime(1) && grid.hasSleepers)
+        // Woken (a request names it) at grid time 40: its clock jumps there, and it is ticked again.
+        grid.wake(idle, wall: 40 * grid.interval)
+        #expect(idle.now == idle.frameTime(40) && !grid.hasSleepers)
+        let last = tick(41)
+        #expect(last["idle"] == idle.frameTime(41))
+        // The busy scene was never put to sleep while it animated (it lags: a tick makes at most 15 of its frames).
+        #expect(last["busy"] != nil && !busy.isIdle)
+    }
 }

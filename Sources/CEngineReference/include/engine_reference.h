@@ -1,38 +1,48 @@
 #ifndef ENGINE_REFERENCE_H
 #define ENGINE_REFERENCE_H
 
-/// segue-bench's C reference for the engine's per-frame work (issue 13): per view, a UIKit spring evaluated per
-/// animated property, the 2-D transform interpolated by decomposition (translation, scale, rotation, shear) and
-/// recomposed to a 6-value affine, alpha interpolated. Compiled -O2 whatever the build configuration.
+/// segue-bench's C reference for the engine's per-frame work (issues 13 and 24): exactly what SegueKit's frame loop
+/// (`AnimationClock.evaluate` over `AnimationTrack`s) does for the benchmark's transitions, and no more. Compiled -O2
+/// whatever the build configuration. The benchmark's transition is the built-in default animator's: one spring
+/// (damping 0.75, initial velocity 0.5, 1 s) animating 4 properties — the from-view's and the to-view's transform
+/// (a translation: a straight line between two 2-D affine transforms, the engine's `affine` track mode) and alpha
+/// (a `line` track of one channel). Per property, the work is (see engine_reference.c and docs/DESIGN.md §5):
+///   - progress: the 4 properties of one transition share one progress value (same group, begin, duration and
+///     timing: the engine evaluates the spring once per run of tracks that share it), so one closed-form spring
+///     evaluation (exp, cos, sin) per transition, a quarter of one per property;
+///   - transform: 6 channels lerped (a, b, c, d, tx, ty) into the view's 16-value presentation transform;
+///   - alpha: 1 channel lerped into the view's presentation alpha;
+///   - each property sets its bit in the view's dirty mask.
+/// No decomposition, no trigonometry per view, no second spring evaluation: those were the first reference's
+/// (which the engine's straight-line and shared-progress paths do not do, so it overstated the floor ~1.7×).
 
 /// An underdamped spring in closed form, as SegueKit's `Spring` (progress = 1 − e^(r1·t)(c1 cos wd·t + c2 sin wd·t)).
 typedef struct {
     double r1, c1, c2, wd;
 } ref_spring;
 
-/// A 2-D affine transform decomposed as Core Animation interpolates it.
+/// One view with its transform and alpha animating: the ends of each property and its presentation values.
 typedef struct {
-    double tx, ty, sx, sy, angle, shear;
-} ref_decomposition;
-
-/// One view with its transform and alpha animating.
-typedef struct {
-    long long begin;  // scene ns at which both animations start
-    double duration;  // seconds
-    ref_spring spring, alpha_spring;  // one per animated property, as the engine's animations
-    ref_decomposition from, to;
+    double from[6], to[6];  // the transform's affine channels a, b, c, d, tx, ty at both ends
     double alpha_from, alpha_to;
-    double affine[6];  // a, b, c, d, tx, ty: the presentation transform
-    double alpha;      // the presentation alpha
+    double transform[16];   // the presentation transform, 16 values (m11 … m44) as the engine stores it
+    double alpha;           // the presentation alpha
+    unsigned dirty;         // the view's dirty mask (bit per property)
 } ref_view;
+
+/// One transition: two views animated by one block on one spring.
+typedef struct {
+    long long begin;      // scene ns at which its animations start
+    long long active_ns;  // their length in ns
+    double duration;      // seconds
+    ref_spring spring;
+    ref_view views[2];    // the from-view, the to-view
+} ref_transition;
 
 /// UIKit's (damping ratio, initial velocity, duration) spring, with the same stiffness rule as SegueKit.
 ref_spring ref_spring_make(double damping, double velocity, double duration);
 
-/// Decomposes the affine transform (a, b, c, d, tx, ty) as SegueKit's AffineDecomposition.
-ref_decomposition ref_decompose(double a, double b, double c, double d, double tx, double ty);
-
-/// One frame at scene time `now` (ns) for `count` views.
-void ref_tick(ref_view *views, int count, long long now);
+/// One frame at scene time `now` (ns) for `count` transitions (4 animated properties each).
+void ref_tick(ref_transition *transitions, int count, long long now);
 
 #endif

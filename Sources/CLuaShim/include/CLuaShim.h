@@ -56,7 +56,7 @@ typedef struct segue_sandbox {
     int timeout_ms;             // 0: no wall-clock limit
     unsigned long thread;       // pthread_t of the thread running the call
     lua_State *main;            // the main thread of the state
-    struct segue_sandbox *prev, *next;  // the watchdog's registry
+    struct segue_sandbox *prev, *next;  // unused (the watchdog keeps no registry of states: watchdog.c)
     struct segue_sandbox *outer;        // the state whose call was running on this thread before this one
     long long match_steps;      // pattern-matching steps spent (bounded string library)
     long long timeouts;         // calls stopped by the wall clock

@@ -1,0 +1,199 @@
+import ArgumentParser
+import CEngineReference
+import CMeasuredRegion
+import Foundation
+import Logging
+import SegueDaemon
+
+/// `segue-bench instructions CASE`: one unit of work, `--iterations` times, each inside `segue_measured_region`,
+/// for callgrind to count (scripts/instructions runs it under `valgrind --tool=callgrind
+/// --toggle-collect=segue_measured_region` and divides by the iterations). Fixed inputs and no timing: the same
+/// build gives the same counts on any machine and under any load.
+struct Instructions: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "One unit of work N times inside the region callgrind counts (scripts/instructions, the CI guard).",
+        discussion: """
+            Cases (each after a warm-up outside the region; every reply checked):
+              daemon.ping        one daemon.ping through Daemon.handle(line:from:) and the flush
+              daemon.select      one container.select with the dt-slide Lua animator through Daemon.handle (a real \
+            transition: the reply must name dt-slide and a transition; the clock is advanced past its end between \
+            units, outside the region), the bundled plugins loaded from ./plugins
+              daemon.frame       one clock.step of one frame through Daemon.handle on a manual scene of 100 \
+            running default transitions (400 animated properties), no subscriber
+              daemon.frame.subscribed   the same with one connection subscribed to the scene's frames
+              reference.frame    the C reference (CEngineReference) ticking the same 100 transitions once
+            """)
+
+    @Argument(help: "The case: daemon.ping, daemon.select, daemon.frame, daemon.frame.subscribed, reference.frame.")
+    var name: String
+
+    @Option(help: "Units of work counted (the count is divided by it).")
+    var iterations: Int = 100
+
+    func run() throws {
+        guard iterations >= 1 else { throw ValidationError("--iterations must be ≥ 1") }
+        switch name {
+        case "daemon.ping": try ping()
+        case "daemon.select": try select()
+        case "daemon.frame": try frame(subscribed: false)
+        case "daemon.frame.subscribed": try frame(subscribed: true)
+        case "reference.frame": reference()
+        default: throw ValidationError("unknown case \(name)")
+        }
+        print("\(name): \(iterations) units counted")
+    }
+
+    static let transitions = 100
+    static let fps = 120
+
+    /// Runs `body` inside the counted region.
+    func measured(_ body: () throws -> Void) rethrows {
+        try withoutActuallyEscaping(body) { body in
+            var failure: (any Error)?
+            var box = (body, failure)
+            withUnsafeMutablePointer(to: &box) { pointer in
+                segue_measured_region({ raw in
+                    let p = raw!.assumingMemoryBound(to: ((() throws -> Void), (any Error)?).self)
+                    do { try p.pointee.0() } catch { p.pointee.1 = error }
+                }, pointer)
+            }
+            failure = box.1
+            if let failure { throw failure }
+        }
+    }
+
+    func daemon(plugins: String = "/nonexistent") -> Daemon {
+        var config = DaemonConfig()
+        config.pluginsDir = plugins
+        // Under callgrind everything runs ~50× slower: the wall-clock backstop must not stop the plugins' calls.
+        config.lua.callTimeoutMs = 60_000
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        let daemon = Daemon(config: config, logger: logger)
+        daemon.start()
+        return daemon
+    }
+
+    /// What the socket connection does with a line: the response to the output, then the flush.
+    func request(_ line: UnsafeBufferPointer<UInt8>, _ daemon: Daemon, _ connection: ClientConnection,
+                 _ output: KeptOutput) -> Bool
+    {
+        let response = daemon.handle(line: line, from: connection)
+        if let response { output.send(response) }
+        daemon.flushPending()
+        return response != nil
+    }
+
+    func call(_ daemon: Daemon, _ connection: ClientConnection, _ method: String, _ params: String) throws {
+        let line = #"{"jsonrpc":"2.0","id":1,"method":""# + method + #"","params":"# + params + "}"
+        let reply = daemon.handle(line: line, from: connection) ?? ""
+        guard reply.contains("\"result\"") else { throw ValidationError("\(method) answered \(reply)") }
+    }
+
+    func ping() throws {
+        let daemon = daemon()
+        let output = KeptOutput()
+        let connection = daemon.connect(output: output)
+        let ping = Array(#"{"jsonrpc":"2.0","id":1,"method":"daemon.ping"}"#.utf8)
+        try ping.withUnsafeBufferPointer { line in
+            for _ in 0..<1000 { _ = request(line, daemon, connection, output) }
+            for _ in 0..<iterations {
+                output.bytes.removeAll(keepingCapacity: true)
+                var answered = false
+                measured { answered = request(line, daemon, connection, output) }
+                guard answered, String(decoding: output.bytes, as: UTF8.self).contains("pong") else {
+                    throw ValidationError("daemon.ping was not answered pong")
+                }
+            }
+        }
+    }
+
+    func select() throws {
+        let daemon = daemon(plugins: FileManager.default.currentDirectoryPath + "/plugins")
+        let output = KeptOutput()
+        let connection = daemon.connect(output: output)
+        try call(daemon, connection, "scene.create", #"{"size":{"w":320,"h":480},"clock":"manual"}"#)
+        try call(daemon, connection, "vc.create", #"{"id":"a"}"#)
+        try call(daemon, connection, "vc.create", #"{"id":"b"}"#)
+        try call(daemon, connection, "container.create", #"{"id":"c","kind":"custom","children":["a","b"]}"#)
+        try call(daemon, connection, "scene.set_root", #"{"vc":"c"}"#)
+        let selects = [1, 0].map {
+            Array(#"{"jsonrpc":"2.0","id":1,"method":"container.select","params":{"container":"c","index":\#($0),"animator":"dt-slide"}}"#.utf8)
+        }
+        let advance = #"{"jsonrpc":"2.0","id":3,"method":"clock.advance","params":{"ms":1100}}"#
+        for unit in 0..<(iterations + 50) {
+            let line = selects[unit % 2]
+            output.bytes.removeAll(keepingCapacity: true)
+            var answered = false
+            try line.withUnsafeBufferPointer { line in
+                if unit < 50 {
+                    answered = request(line, daemon, connection, output)  // the warm-up
+                } else {
+                    measured { answered = request(line, daemon, connection, output) }
+                }
+                let reply = String(decoding: output.bytes, as: UTF8.self)
+                guard answered, reply.contains(#""animator":"dt-slide""#), reply.contains(#""transition":"#) else {
+                    throw ValidationError("the select started no dt-slide transition: \(reply)")
+                }
+            }
+            guard daemon.handle(line: advance, from: connection)?.contains("\"result\"") == true else {
+                throw ValidationError("clock.advance failed")
+            }
+            daemon.flushPending()
+        }
+    }
+
+    func frame(subscribed: Bool) throws {
+        let daemon = daemon()
+        let output = KeptOutput()
+        let connection = daemon.connect(output: output)
+        let n = Instructions.transitions
+        try call(daemon, connection, "scene.create", #"{"id":"s","size":{"w":320,"h":480},"clock":"manual","fps":\#(Instructions.fps)}"#)
+        for i in 0..<n {
+            try call(daemon, connection, "vc.create", #"{"id":"a\#(i)"}"#)
+            try call(daemon, connection, "vc.create", #"{"id":"b\#(i)"}"#)
+            try call(daemon, connection, "container.create", #"{"id":"c\#(i)","kind":"custom","children":["a\#(i)","b\#(i)"]}"#)
+        }
+        let listener = KeptOutput()
+        if subscribed {
+            let other = daemon.connect(output: listener)
+            try call(daemon, other, "events.subscribe", #"{"scene":"s","types":["frame"]}"#)
+        }
+        // A first round to its end (every path warm), then the counted frames inside the second round: the
+        // default transition lasts 1 s = 120 frames, 10 + the counted ones stay inside it.
+        guard iterations <= 100 else { throw ValidationError("daemon.frame counts at most 100 frames") }
+        for index in [1, 0] {
+            for i in 0..<n { try call(daemon, connection, "container.select", #"{"container":"c\#(i)","index":\#(index)}"#) }
+            try call(daemon, connection, "clock.step", #"{"frames":\#(index == 1 ? Instructions.fps * 2 : 10)}"#)
+        }
+        daemon.flushPending()
+        let step = Array(#"{"jsonrpc":"2.0","id":1,"method":"clock.step","params":{"frames":1}}"#.utf8)
+        try step.withUnsafeBufferPointer { line in
+            for _ in 0..<iterations {
+                output.bytes.removeAll(keepingCapacity: true)
+                listener.bytes.removeAll(keepingCapacity: true)
+                listener.lines = 0
+                var answered = false
+                measured { answered = request(line, daemon, connection, output) }
+                guard answered else { throw ValidationError("clock.step was not answered") }
+                if subscribed {
+                    guard listener.lines == 1, listener.bytes.count > 100 * 2 * 50 else {
+                        throw ValidationError("the subscriber got \(listener.lines) lines, not one frame")
+                    }
+                }
+            }
+        }
+    }
+
+    func reference() {
+        let frame = Int64(1_000_000_000 / Instructions.fps)
+        let views = ReferenceViews(transitions: Instructions.transitions, begin: 0, duration: 1)
+        for i in 1...10 { _ = views.run([Int64(i) * frame]) }
+        for i in 0..<iterations {
+            let time = Int64(11 + i % 100) * frame
+            views.transitions.withUnsafeMutableBufferPointer { buffer in
+                measured { ref_tick(buffer.baseAddress, Int32(buffer.count), time) }
+            }
+        }
+    }
+}
