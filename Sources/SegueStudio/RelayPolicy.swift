@@ -13,6 +13,7 @@ public struct RelayPolicy: Sendable {
         "vc.create", "vc.get", "vc.destroy",
         "container.create", "container.select", "container.get", "container.set_delegate",
         "nav.push", "nav.pop", "nav.pop_to_root", "nav.set", "modal.present", "modal.dismiss",
+        "split.set_column", "split.show_column", "split.hide_column", "split.set_display_mode",
         "transition.get", "transition.list", "transition.update", "transition.pause", "transition.finish",
         "transition.cancel", "gesture.pan", "events.subscribe", "events.unsubscribe",
         "render.filmstrip", "render.timeline",
