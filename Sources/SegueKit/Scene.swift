@@ -117,34 +117,25 @@ public final class Scene {
     /// addSubview, answering whether the view could go there (`canAdd`, checked once): nothing changes when not.
     public func addSubviewIfAllowed(_ view: View, to superview: View) -> Bool {
         guard canAdd(view, to: superview) else { return false }
-        tree.structureVersion &+= 1
         touch(view)
         touch(view.superview)
         touch(superview)
-        view.superview?.subviews.removeAll { $0 === view }
-        superview.subviews.append(view)
-        view.superview = superview
+        tree.place(view, in: superview)
         return true
     }
 
     public func insertSubview(_ view: View, into superview: View, at index: Int) {
         guard canAdd(view, to: superview) else { return }
-        tree.structureVersion &+= 1
         touch(view)
         touch(view.superview)
         touch(superview)
-        view.superview?.subviews.removeAll { $0 === view }
-        let i = max(0, min(index, superview.subviews.count))
-        superview.subviews.insert(view, at: i)
-        view.superview = superview
+        tree.place(view, in: superview, at: index)
     }
 
     public func removeFromSuperview(_ view: View) {
-        tree.structureVersion &+= 1
         touch(view)
         touch(view.superview)
-        view.superview?.subviews.removeAll { $0 === view }
-        view.superview = nil
+        tree.detach(view)
     }
 
     public func bringToFront(_ view: View) {
@@ -207,8 +198,7 @@ public final class Scene {
         touch(view)
         view.z = z
         tree.structureVersion &+= 1
-        if view.dirty == 0 { dirtyViews.append(view) }
-        view.dirty |= 0x40
+        tree.markChanged(view, 0x40)
     }
 
     /// Sets a property's model value. Inside an animation block it animates from the presentation value
@@ -284,8 +274,7 @@ public final class Scene {
     }
 
     func markDirty(_ view: View, _ property: AnimatableProperty?) {
-        if view.dirty == 0 { dirtyViews.append(view) }
-        view.dirty |= property.map { 1 << UInt8($0.rawValue) } ?? 0x80
+        tree.markChanged(view, property.map { 1 << UInt8($0.rawValue) } ?? 0x80)
     }
 
     func removeAnimation(of view: View, _ property: AnimatableProperty, finished: Bool) {
