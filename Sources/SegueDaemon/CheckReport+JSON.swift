@@ -11,7 +11,7 @@ extension CheckReport {
                 .object(JSONObject([
                     ("case", .string(c.name)), ("passed", .bool(c.passed)),
                     ("problems", .array(c.problems.map { p in
-                        .object(JSONObject([("code", .string(p.code)), ("message", .string(p.message))]))
+                        .object(JSONObject([("code", .string(p.code.rawValue)), ("message", .string(p.message))]))
                     })),
                 ]))
             })),

@@ -81,7 +81,9 @@ extension Daemon {
     /// transition it names (seed 002: the gesture begins the dismissal).
     func gesturePan(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
         let scene = try scene(p, c)
-        guard let phase = try p.oneOf("phase", ["began", "changed", "ended", "cancelled"]) else {
+        guard let name = try p.oneOf("phase", PanGesture.Phase.allCases.map(\.rawValue)),
+            let phase = PanGesture.Phase(rawValue: name)
+        else {
             throw .invalidParams("phase", "missing parameter 'phase' (began, changed, ended, cancelled)")
         }
         let translation = try point(p, "translation") ?? Point(x: 0, y: 0)
@@ -92,7 +94,7 @@ extension Daemon {
         let gesture = PanGesture(phase: phase, translation: translation, velocity: velocity)
         var transition: Transition
         if let start {
-            guard phase == "began" else { throw .invalidParams("start", "'start' goes with phase \"began\" only") }
+            guard phase == .began else { throw .invalidParams("start", "'start' goes with phase \"began\" only") }
             guard named == nil else { throw .invalidParams("start", "give either 'transition' or 'start', not both") }
             transition = try startFromGesture(start, scene: scene, connection: c)
         } else {

@@ -84,6 +84,7 @@ extension Daemon {
                 .required("clock", .oneOf(["manual", "realtime"])),
                 .optional("fps", .integer, "1…1000; default engine.fps"),
                 .optional("speed", .number, "0 < speed ≤ 100; default 1"),
+                .optional("traits", .ref("traits"), "size classes instead of the size rule"),
             ],
             result: .object([
                 .required("scene", .id),
@@ -216,7 +217,7 @@ extension Daemon {
             return scene.json(of: vc)
         },
         "container.create": MethodEntry(
-            "Creates a container view controller: custom, tab, navigation or paging.",
+            "Creates a container view controller: custom, tab, navigation, paging or split.",
             params: Shape.Field.containerParams,
             result: .object([.required("container", .id), .required("view", .id)]), errors: [.notFound, .limitExceeded]
         ) { d, p, c throws(RPCError) in try d.containerCreate(p, c) },
@@ -248,6 +249,41 @@ extension Daemon {
             params: [.scene, .required("container", .id)] + Shape.Field.startOptions,
             result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
             starting: { d, p, c throws(RPCError) in try d.navPop(p, c, toRoot: true) }
+        ),
+        "split.set_column": MethodEntry(
+            "Puts a view controller in a split view's column (setViewController(_:for:)); collapsed, the secondary is pushed.",
+            params: [
+                .scene,
+                .required("container", .id),
+                .required("column", .oneOf(SplitColumn.allCases.map(\.rawValue))),
+                .required("vc", .id),
+            ] + Shape.Field.startOptions,
+            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
+            starting: { d, p, c throws(RPCError) in try d.splitSetColumn(p, c) }
+        ),
+        "split.show_column": MethodEntry(
+            "Changes a split view's display mode so that the column is shown (show(_:)).",
+            params: [.scene, .required("container", .id), .required("column", .oneOf(SplitColumn.allCases.map(\.rawValue)))]
+                + Shape.Field.startOptions,
+            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
+            starting: { d, p, c throws(RPCError) in try d.splitShowColumn(p, c, show: true) }
+        ),
+        "split.hide_column": MethodEntry(
+            "Changes a split view's display mode so that the column is hidden (hide(_:)); not the secondary.",
+            params: [.scene, .required("container", .id), .required("column", .oneOf(SplitColumn.allCases.map(\.rawValue)))]
+                + Shape.Field.startOptions,
+            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
+            starting: { d, p, c throws(RPCError) in try d.splitShowColumn(p, c, show: false) }
+        ),
+        "split.set_display_mode": MethodEntry(
+            "Sets a split view's preferred display mode; a transition when the mode in effect changes.",
+            params: [
+                .scene,
+                .required("container", .id),
+                .required("display_mode", .oneOf(SplitDisplayMode.allCases.map(\.rawValue))),
+            ] + Shape.Field.startOptions,
+            result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
+            starting: { d, p, c throws(RPCError) in try d.splitSetDisplayMode(p, c) }
         ),
         "nav.set": MethodEntry(
             "Replaces a navigation stack (root first); animates when the top changes.",
@@ -281,14 +317,15 @@ extension Daemon {
             return scene.json(of: container)
         },
         "scene.resize": MethodEntry(
-            "Resizes a scene: a layout pass; presentation controllers get their layout call.",
-            params: [.scene, .required("size", .ref("size"))],
+            "Resizes a scene: a layout pass; presentation controllers get their layout call; size classes follow.",
+            params: [.scene, .required("size", .ref("size")), .optional("traits", .ref("traits"), "default: from the size")],
             result: .object([.required("scene", .id), .required("size", .ref("size"))]), errors: [.notFound]
         ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             guard let size = try p.size("size") else { throw .invalidParams("size", "missing parameter 'size' ({w, h})") }
+            let traits = try d.traitOverride(p)
             try p.finish()
-            scene.resize(to: size)
+            scene.resize(to: size, traits: traits)
             return .object(JSONObject([("scene", .string(scene.id)), ("size", Shapes.size(size))]))
         },
         "vc.destroy": MethodEntry(
@@ -398,7 +435,7 @@ extension Daemon {
             params: [
                 .scene,
                 .optional("transition", .id),
-                .required("phase", .oneOf(["began", "changed", "ended", "cancelled"])),
+                .required("phase", .oneOf(PanGesture.Phase.allCases.map(\.rawValue))),
                 .optional("translation", .ref("point")),
                 .optional("velocity", .ref("point")),
                 .optional("start", .object([.required("method", .string), .optional("params", .object([]))]),
@@ -543,17 +580,17 @@ extension Daemon {
                     guard let text = v.stringValue else { throw .invalidParams("rules", "rules[\(i)].when.\(key) must be a string") }
                     switch key {
                     case "kind":
-                        guard TransitionKind(rawValue: text) != nil else {
+                        guard let kind = TransitionKind(rawValue: text) else {
                             throw .invalidParams("rules", "rules[\(i)].when.kind must be select, push, pop, set, present or dismiss")
                         }
-                        rule.kind = text
+                        rule.kind = kind
                     case "from": rule.from = text
                     case "to": rule.to = text
                     case "direction":
-                        guard text == "forward" || text == "backward" else {
+                        guard let direction = TransitionDirection(rawValue: text) else {
                             throw .invalidParams("rules", "rules[\(i)].when.direction must be forward or backward")
                         }
-                        rule.direction = text
+                        rule.direction = direction
                     default:
                         throw .invalidParams("rules", "rules[\(i)].when has an unknown key '\(key)' (kind, from, to, direction)")
                     }
@@ -587,6 +624,63 @@ extension Daemon {
             // A busy container, a pop of a root: the container is the parameter at fault.
             throw RPCError(error, param: error.code == .invalidState ? "container" : nil)
         }
+    }
+
+    func splitColumn(_ p: Params) throws(RPCError) -> SplitColumn {
+        guard let name = try p.oneOf("column", SplitColumn.allCases.map(\.rawValue)), let column = SplitColumn(rawValue: name)
+        else { throw .invalidParams("column", "missing parameter 'column' (primary, supplementary or secondary)") }
+        return column
+    }
+
+    func splitSetColumn(_ p: Params, _ c: ClientConnection) throws(RPCError) -> TransitionStart {
+        let scene = try scene(p, c)
+        let container = try container(p, scene)
+        let column = try splitColumn(p)
+        let vc = try viewController(p, scene, key: "vc")
+        return try startTransition(p) { o throws(EngineError) in
+            try scene.setColumn(container, column, to: vc, animated: o.animated, interactive: o.interactive,
+                                animator: o.animator, whenBusy: o.whenBusy)
+        }
+    }
+
+    func splitShowColumn(_ p: Params, _ c: ClientConnection, show: Bool) throws(RPCError) -> TransitionStart {
+        let scene = try scene(p, c)
+        let container = try container(p, scene)
+        let column = try splitColumn(p)
+        return try startTransition(p) { o throws(EngineError) in
+            try scene.showColumn(container, column, show: show, animated: o.animated, interactive: o.interactive,
+                                 animator: o.animator, whenBusy: o.whenBusy)
+        }
+    }
+
+    func splitSetDisplayMode(_ p: Params, _ c: ClientConnection) throws(RPCError) -> TransitionStart {
+        let scene = try scene(p, c)
+        let container = try container(p, scene)
+        guard let name = try p.oneOf("display_mode", SplitDisplayMode.allCases.map(\.rawValue)),
+            let mode = SplitDisplayMode(rawValue: name)
+        else { throw .invalidParams("display_mode", "missing parameter 'display_mode'") }
+        return try startTransition(p) { o throws(EngineError) in
+            try scene.setDisplayMode(container, mode, animated: o.animated, interactive: o.interactive,
+                                     animator: o.animator, whenBusy: o.whenBusy)
+        }
+    }
+
+    /// `traits` of scene.create and scene.resize: `{horizontal?, vertical?}`, each "compact" or "regular".
+    func traitOverride(_ p: Params) throws(RPCError) -> TraitOverride {
+        guard let object = try p.objectValue("traits") else { return TraitOverride() }
+        var override = TraitOverride()
+        let allowed = SizeClass.allCases.map(\.rawValue).joined(separator: " or ")
+        for (key, value) in object {
+            guard let text = value.stringValue, let sizeClass = SizeClass(rawValue: text) else {
+                throw .invalidParams("traits", "traits.\(key) must be \(allowed)")
+            }
+            switch key {
+            case "horizontal": override.horizontal = sizeClass
+            case "vertical": override.vertical = sizeClass
+            default: throw .invalidParams("traits", "traits has an unknown key '\(key)' (horizontal, vertical)")
+            }
+        }
+        return override
     }
 
     func navPush(_ p: Params, _ c: ClientConnection) throws(RPCError) -> TransitionStart {
@@ -654,10 +748,11 @@ extension Daemon {
         let fps = try p.int("fps", in: 1...1000)
         let speed = try p.number("speed", in: 0...100)
         if let speed, speed <= 0 { throw .invalidParams("speed", "'speed' must be > 0") }
+        let traits = try traitOverride(p)
         try p.finish()
         let scene = try scenes.create(id: requested, size: size, clock: clockName == "manual" ? .manual : .realtime,
                                       fps: fps, speed: speed ?? 1, config: config.engine,
-                                      limit: config.limits.maxScenes)
+                                      limit: config.limits.maxScenes, traits: traits)
         scene.sink = sceneEvents
         scene.animatorProvider = plugins
         c.currentScene = scene.id
@@ -698,7 +793,7 @@ extension Daemon {
         let id = try p.id("id")
         guard let kindName = try p.oneOf("kind", ContainerKind.allCases.map(\.rawValue)),
             let kind = ContainerKind(rawValue: kindName)
-        else { throw .invalidParams("kind", "missing parameter 'kind' (custom, tab, navigation or paging)") }
+        else { throw .invalidParams("kind", "missing parameter 'kind' (custom, tab, navigation, paging or split)") }
         var items: [ViewController] = []
         for (i, value) in (try p.array("children") ?? []).enumerated() {
             guard let childID = value.stringValue else { throw .invalidParams("children", "children[\(i)] must be a view controller id") }
@@ -750,6 +845,19 @@ extension Daemon {
                 throw .invalidParams(key, "'\(key)' applies to paging containers only")
             }
         }
+        var split = SplitConfiguration()
+        if kind == .split {
+            if let name = try p.oneOf("style", SplitStyle.allCases.map(\.rawValue)) { split.style = SplitStyle(rawValue: name) }
+            if let name = try p.oneOf("display_mode", SplitDisplayMode.allCases.map(\.rawValue)),
+                let mode = SplitDisplayMode(rawValue: name)
+            {
+                split.displayMode = mode
+            }
+        } else {
+            for key in ["style", "display_mode"] where p.has(key) {
+                throw .invalidParams(key, "'\(key)' applies to split containers only")
+            }
+        }
         let delegate = try p.string("delegate")
         if let delegate, !plugins.hasPlugin(named: delegate, kind: "delegate") {
             throw .notFound("delegate plugin", delegate, param: "delegate")
@@ -761,7 +869,7 @@ extension Daemon {
         do throws(EngineError) {
             let container = try scene.createContainer(
                 id: id, kind: kind, items: items, whenBusy: whenBusy, title: title, pageCount: count, reuse: reuse,
-                template: template)
+                template: template, split: split)
             scene.setDelegate(of: container, plugin: delegate, rules: rules)
             return .object(JSONObject([("container", .string(container.id)), ("view", .string(container.view.id))]))
         } catch {
@@ -775,8 +883,8 @@ extension Daemon {
         var index = try p.int("index", in: 0...Int(Int32.max))
         if let vcID = try p.id("vc") {
             guard index == nil else { throw .invalidParams("vc", "give either 'index' or 'vc', not both") }
-            if container.containerKind == .paging {
-                guard let page = container.pageOf[vcID], container.alive.contains(where: { $0.id == vcID }) else {
+            if let paging = container.paging {
+                guard let page = paging.pageOf[vcID], paging.alive.contains(where: { $0.id == vcID }) else {
                     if scene.viewController(vcID) == nil { throw .notFound("view controller", vcID, param: "vc") }
                     throw .invalidParams("vc", "'\(vcID)' is not one of paging container '\(container.id)''s view controllers")
                 }
@@ -801,10 +909,10 @@ extension Daemon {
         var types: Set<String> = ["lifecycle", "transition", "plugin", "log"]
         if let array = try p.array("types") {
             types = []
-            let categories: Set<String> = ["lifecycle", "transition", "plugin", "frame", "log", "*"]
+            let categories: Set<String> = ["lifecycle", "transition", "plugin", "frame", "log", "scene", "*"]
             for (i, value) in array.enumerated() {
                 guard let s = value.stringValue, categories.contains(s) || s.contains(".") || s == "frame" else {
-                    throw .invalidParams("types", "types[\(i)] must be one of lifecycle, transition, plugin, frame, log, * or an event type")
+                    throw .invalidParams("types", "types[\(i)] must be one of lifecycle, transition, plugin, frame, log, scene, * or an event type")
                 }
                 types.insert(s)
             }

@@ -271,7 +271,7 @@ extension Daemon {
             _ = try scene.present(from, from: to, style: spec.style, presentation: spec.presentation, animated: false)
             recorder.events.removeAll()
             start = try scene.dismiss(from, animator: spec.animator)
-        case .set:
+        case .set, .column, .displayMode:
             throw EngineError(.invalidParams, "'spec.kind' must be select, push, pop, present or dismiss", param: "spec.kind")
         }
         guard let transition = start.transition else {

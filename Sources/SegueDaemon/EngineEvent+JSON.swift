@@ -24,6 +24,14 @@ extension EngineEvent.Payload {
         case .viewWillAppear(let vc, let animated), .viewDidAppear(let vc, let animated),
             .viewWillDisappear(let vc, let animated), .viewDidDisappear(let vc, let animated):
             return JSONObject([("vc", .string(vc)), ("animated", .bool(animated))])
+        case .traitsChanged(let traits, let previous):
+            return JSONObject([
+                ("horizontal", .string(traits.horizontal.rawValue)), ("vertical", .string(traits.vertical.rawValue)),
+                ("previous", .object(JSONObject([
+                    ("horizontal", .string(previous.horizontal.rawValue)),
+                    ("vertical", .string(previous.vertical.rawValue)),
+                ]))),
+            ])
         case .transitionBegan(let b):
             return JSONObject([
                 ("transition", .string(b.transition)), ("kind", .string(b.kind.rawValue)), ("from", .string(b.from)),

@@ -93,6 +93,14 @@ public enum EventEncoder {
             string("message", message, to: &out)
         case .frame(let views):
             writeFrame(views, to: &out)
+        case .traitsChanged(let traits, let previous):
+            string("horizontal", traits.horizontal.rawValue, to: &out)
+            string("vertical", traits.vertical.rawValue, to: &out)
+            out.append(#","previous":{"horizontal":"#)
+            JSONValue.writeString(previous.horizontal.rawValue, to: &out)
+            out.append(#","vertical":"#)
+            JSONValue.writeString(previous.vertical.rawValue, to: &out)
+            out.append(UInt8(ascii: "}"))
         case .eventsDropped(let count, let types):
             number("count", Double(count), to: &out)
             out.append(#","types":["#)

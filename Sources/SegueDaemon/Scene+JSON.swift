@@ -63,12 +63,24 @@ extension Scene {
             o["items"] = .array(container.items.map { .string($0.id) })
         case .navigation:
             o["stack"] = .array(container.items.map { .string($0.id) })
+        case .split:
+            guard let split = container.split else { break }
+            var columns = JSONObject([("primary", .string(split.primary.id))])
+            if let supplementary = split.supplementary { columns["supplementary"] = .string(supplementary.id) }
+            columns["secondary"] = .string(split.secondary.id)
+            o["columns"] = .object(columns)
+            o["style"] = .string(split.style.rawValue)
+            o["display_mode"] = .string(split.displayMode.rawValue)
+            o["preferred_display_mode"] = .string(split.preferredDisplayMode.rawValue)
+            o["collapsed"] = .bool(split.isCollapsed)
+            o["navigation"] = split.collapsedNavigation.map { .string($0.id) } ?? .null
         case .paging:
-            o["count"] = .number(Double(container.pageCount))
-            o["reuse"] = .number(Double(container.reuse))
-            o["alive"] = .array(container.alive.map { .string($0.id) })
-            o["page_of"] = .object(JSONObject(container.alive.compactMap { vc in
-                container.pageOf[vc.id].map { (vc.id, JSONValue.number(Double($0))) }
+            guard let paging = container.paging else { break }
+            o["count"] = .number(Double(paging.pageCount))
+            o["reuse"] = .number(Double(paging.reuse))
+            o["alive"] = .array(paging.alive.map { .string($0.id) })
+            o["page_of"] = .object(JSONObject(paging.alive.compactMap { vc in
+                paging.pageOf[vc.id].map { (vc.id, JSONValue.number(Double($0))) }
             }))
         }
         let queued = container.queuedIDs
@@ -77,10 +89,10 @@ extension Scene {
         if !container.rules.isEmpty {
             o["rules"] = .array(container.rules.map { rule in
                 var when = JSONObject()
-                if let k = rule.kind { when["kind"] = .string(k) }
+                if let k = rule.kind { when["kind"] = .string(k.rawValue) }
                 if let f = rule.from { when["from"] = .string(f) }
                 if let t = rule.to { when["to"] = .string(t) }
-                if let d = rule.direction { when["direction"] = .string(d) }
+                if let d = rule.direction { when["direction"] = .string(d.rawValue) }
                 var r = JSONObject([("when", .object(when)), ("animator", .string(rule.animator))])
                 if let i = rule.interaction { r["interaction"] = .string(i) }
                 return .object(r)
@@ -97,7 +109,7 @@ extension Scene {
         ])
         if let i = t.fromIndex { o["from_index"] = .number(Double(i)) }
         if let i = t.toIndex { o["to_index"] = .number(Double(i)) }
-        if let d = t.direction { o["direction"] = .string(d) }
+        if let d = t.direction { o["direction"] = .string(d.rawValue) }
         if t.container.isModalHost {
             o["container"] = .null
             o["presentation_style"] = presentationStyle(of: t).map { .string($0.rawValue) } ?? .null
@@ -115,7 +127,7 @@ extension Scene {
         o["forced"] = .bool(t.forced)
         o["failed_over"] = .bool(t.failedOver)
         o["problems"] = .array(t.problems.map {
-            .object(JSONObject([("code", .string($0.code)), ("message", .string($0.message))]))
+            .object(JSONObject([("code", .string($0.code.rawValue)), ("message", .string($0.message))]))
         })
         return .object(o)
     }

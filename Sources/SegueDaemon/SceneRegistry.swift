@@ -47,7 +47,7 @@ public final class SceneRegistry {
 
     /// A new scene: `requested` as its id (refused when taken), or the next free `scene-N`. Refused past `limit`.
     func create(id requested: String?, size: Size, clock: ClockMode, fps: Int?, speed: Double, config: EngineConfig,
-                limit: Int) throws(RPCError) -> Scene
+                limit: Int, traits: TraitOverride = TraitOverride()) throws(RPCError) -> Scene
     {
         confinement.check()
         guard byID.count < limit else {
@@ -64,7 +64,7 @@ public final class SceneRegistry {
             id = "scene-\(nextNumber)"
             nextNumber += 1
         }
-        let scene = Scene(id: id, size: size, clock: clock, fps: fps, config: config)
+        let scene = Scene(id: id, size: size, clock: clock, fps: fps, config: config, traits: traits)
         scene.speed = speed
         return scene
     }

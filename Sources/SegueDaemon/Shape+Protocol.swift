@@ -1,3 +1,5 @@
+import SegueKit
+
 /// The parameters several methods share and the shapes the OpenRPC document defines once (`components.schemas`).
 extension Shape.Field {
     static let scene = optional("scene", .id, "default: the connection's current scene")
@@ -18,8 +20,11 @@ extension Shape.Field {
     ]
 
     static let containerParams: [Shape.Field] = [
-        .scene, optional("id", .id), required("kind", .oneOf(["custom", "tab", "navigation", "paging"])),
-        optional("children", .array(.id), "custom/tab children; a navigation stack, root first"),
+        .scene, optional("id", .id), required("kind", .oneOf(ContainerKind.allCases.map(\.rawValue))),
+        optional("children", .array(.id),
+                 "custom/tab children; a navigation stack, root first; split: [primary, supplementary?, secondary]"),
+        optional("style", .oneOf(SplitStyle.allCases.map(\.rawValue)), "split: default by the number of children"),
+        optional("display_mode", .oneOf(SplitDisplayMode.allCases.map(\.rawValue)), "split: default automatic"),
         optional("root", .id, "navigation: the root"), optional("title", .string),
         optional("count", .integer, "paging: the number of pages (required)"),
         optional("reuse", .integer, "paging: view controllers alive at most, 2…1000; default 3"),
@@ -50,6 +55,8 @@ extension Shape {
     /// Shapes defined once and referred to by name.
     static let components: [(String, Shape)] = [
         ("size", .object([.required("w", .number), .required("h", .number)])),
+        ("traits", .object([.optional("horizontal", .oneOf(SizeClass.allCases.map(\.rawValue))),
+                            .optional("vertical", .oneOf(SizeClass.allCases.map(\.rawValue)))])),
         ("point", .object([.required("x", .number), .required("y", .number)])),
         ("rect", .object([.required("x", .number), .required("y", .number), .required("w", .number),
                           .required("h", .number)])),

@@ -5,8 +5,8 @@ struct Subscription {
     let id: Int
     unowned let connection: ClientConnection
     let scene: String?
-    /// Categories (`lifecycle`, `transition`, `plugin`, `frame`, `log`) or exact event types as asked for; `*` is
-    /// everything. A type no event has is kept (and echoed) but matches nothing.
+    /// Categories (`lifecycle`, `transition`, `plugin`, `frame`, `log`, `scene`) or exact event types as asked for;
+    /// `*` is everything. A type no event has is kept (and echoed) but matches nothing.
     let types: Set<String>
     /// `types` resolved to the event kinds they name.
     let kinds: EventKinds

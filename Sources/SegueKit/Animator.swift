@@ -42,11 +42,16 @@ extension AnimatorProvider {
 
 /// A `gesture.pan` sample (docs/PLUGIN_API.md's `g`).
 public struct PanGesture: Sendable {
-    public var phase: String
+    /// UIGestureRecognizer.State, the four a pan sends.
+    public enum Phase: String, Sendable, CaseIterable {
+        case began, changed, ended, cancelled
+    }
+
+    public var phase: Phase
     public var translation: Point
     public var velocity: Point
 
-    public init(phase: String, translation: Point, velocity: Point) {
+    public init(phase: Phase, translation: Point, velocity: Point) {
         self.phase = phase
         self.translation = translation
         self.velocity = velocity

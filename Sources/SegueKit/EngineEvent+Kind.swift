@@ -7,6 +7,7 @@ extension EngineEvent {
         case transitionFailedOver, transitionWatchdog
         case pluginLoaded, pluginUnloaded, pluginFailed, pluginWarning
         case log, frame, eventsDropped
+        case sceneTraitsChanged
 
         /// The protocol's type name.
         public var name: String {
@@ -30,6 +31,7 @@ extension EngineEvent {
             case .log: "log"
             case .frame: "frame"
             case .eventsDropped: "events.dropped"
+            case .sceneTraitsChanged: "scene.traits_changed"
             }
         }
 
@@ -45,6 +47,7 @@ extension EngineEvent {
             case .log: .log
             case .frame: .frame
             case .eventsDropped: .other
+            case .sceneTraitsChanged: .scene
             }
         }
 

@@ -9,6 +9,8 @@ extension EngineEvent {
         case viewDidAppear(vc: String, animated: Bool)
         case viewWillDisappear(vc: String, animated: Bool)
         case viewDidDisappear(vc: String, animated: Bool)
+        /// A resize changed the scene's size classes.
+        case traitsChanged(Traits, previous: Traits)
         case transitionBegan(TransitionBegan)
         /// An interactive update: `percent` clamped to 0…1.
         case transitionUpdated(transition: String, percent: Double)
@@ -38,6 +40,7 @@ extension EngineEvent {
             case .viewDidAppear: .vcViewDidAppear
             case .viewWillDisappear: .vcViewWillDisappear
             case .viewDidDisappear: .vcViewDidDisappear
+            case .traitsChanged: .sceneTraitsChanged
             case .transitionBegan: .transitionBegan
             case .transitionUpdated: .transitionUpdated
             case .interactionEnded: .transitionInteractionEnded

@@ -4,7 +4,7 @@ extension Scene {
     /// daemon's frame grid lets it sleep and moves its clock with `jumpIdle(to:)` when it is next used.
     public var isIdle: Bool {
         clock.running.count == 0 && clock.timers.isEmpty && clock.pendingCompletions.isEmpty
-            && coordinator.activeTransitionCount == 0 && coordinator.drivenTransitions.isEmpty
+            && ledger.activeTransitionCount == 0 && ledger.drivenTransitions.isEmpty
             && tree.dirtyViews.isEmpty
     }
 

@@ -3,39 +3,39 @@ extension Scene {
 
     /// Opens a journal: from here on every change to the scene is recorded until `closeJournal` or `restore`.
     func openJournal() -> SceneJournal {
-        coordinator.nextJournalEpoch += 1
+        ledger.nextJournalEpoch += 1
         let journal = SceneJournal(
-            epoch: coordinator.nextJournalEpoch, nextViewSerial: tree.nextViewSerial, nextAnimationSerial: clock.nextAnimationSerial,
+            epoch: ledger.nextJournalEpoch, nextViewSerial: tree.nextViewSerial, nextAnimationSerial: clock.nextAnimationSerial,
             lastGroupID: clock.nextGroupID, pendingCount: clock.pendingCompletions.count, nextTimerID: clock.nextTimerID)
-        coordinator.journals.append(journal)
+        ledger.journals.append(journal)
         return journal
     }
 
     /// The call went well: its changes stay.
     func closeJournal(_ journal: SceneJournal) {
-        coordinator.journals.removeAll { $0 === journal }
+        ledger.journals.removeAll { $0 === journal }
     }
 
     /// Records `view` as it is now in the open journals that have not recorded it yet (call before changing it).
     @inline(__always)
     func touch(_ view: View?) {
-        guard !coordinator.journals.isEmpty, let view else { return }
+        guard !ledger.journals.isEmpty, let view else { return }
         recordView(view)
     }
 
     private func recordView(_ view: View) {
-        guard view.journalEpoch != coordinator.journals[coordinator.journals.count - 1].epoch else { return }
-        view.journalEpoch = coordinator.journals[coordinator.journals.count - 1].epoch
+        guard view.journalEpoch != ledger.journals[ledger.journals.count - 1].epoch else { return }
+        view.journalEpoch = ledger.journals[ledger.journals.count - 1].epoch
         let state = SceneJournal.ViewState(view)
-        for journal in coordinator.journals { journal.views.append(state) }
+        for journal in ledger.journals { journal.views.append(state) }
     }
 
     /// Records a group's counts before they change, in the open journals that knew the group before their call.
     @inline(__always)
     func touch(_ group: AnimationGroup) {
-        guard !coordinator.journals.isEmpty, group.journalEpoch != coordinator.journals[coordinator.journals.count - 1].epoch else { return }
-        group.journalEpoch = coordinator.journals[coordinator.journals.count - 1].epoch
-        for journal in coordinator.journals where group.id <= journal.lastGroupID {
+        guard !ledger.journals.isEmpty, group.journalEpoch != ledger.journals[ledger.journals.count - 1].epoch else { return }
+        group.journalEpoch = ledger.journals[ledger.journals.count - 1].epoch
+        for journal in ledger.journals where group.id <= journal.lastGroupID {
             journal.groups.append((group, group.remaining, group.finished, group.done))
         }
     }
@@ -43,15 +43,15 @@ extension Scene {
     /// An animation is about to be marked removed.
     @inline(__always)
     func noteStopped(_ animation: PropertyAnimation) {
-        guard !coordinator.journals.isEmpty, !animation.removed, !animation.held else { return }
-        for journal in coordinator.journals where animation.serial < journal.nextAnimationSerial { journal.stopped.append(animation) }
+        guard !ledger.journals.isEmpty, !animation.removed, !animation.held else { return }
+        for journal in ledger.journals where animation.serial < journal.nextAnimationSerial { journal.stopped.append(animation) }
     }
 
     /// Numbers a new animation (`running` stays in this order) and records it in the open journals.
     func noteStarted(_ animation: PropertyAnimation) {
         animation.serial = clock.nextAnimationSerial
         clock.nextAnimationSerial += 1
-        for journal in coordinator.journals { journal.started.append(animation) }
+        for journal in ledger.journals { journal.started.append(animation) }
     }
 
     /// Undoes everything recorded since `journal` opened (closing it): the views made since go, the views touched

@@ -52,12 +52,13 @@ extension Scene {
         return vc
     }
 
-    /// container.create. `custom`: the first item becomes the selected child (seed 000 adds only it). `tab`:
-    /// every item becomes a child, the first is selected. `navigation`: the items are the stack (root first), all
-    /// children, the top on screen. `paging`: page 0's view controller is made and becomes the child.
+    /// container.create. The kind's behaviour places the items (docs/PROTOCOL.md `container.create`): `custom`
+    /// selects the first, `tab` adopts them all and shows the first, `navigation` takes them as the stack,
+    /// `paging` makes page 0 from its template, `split` takes them as its columns.
     public func createContainer(id requested: String?, kind: ContainerKind, items: [ViewController],
                                 whenBusy: WhenBusy = .reject, title: String? = nil, pageCount: Int = 0,
-                                reuse: Int = 3, template: PageTemplate = PageTemplate()) throws(EngineError)
+                                reuse: Int = 3, template: PageTemplate = PageTemplate(),
+                                split: SplitConfiguration = SplitConfiguration()) throws(EngineError)
         -> ContainerViewController
     {
         var seen = Set<String>()
@@ -70,57 +71,50 @@ extension Scene {
                 throw .invalidParams("children", "'\(item.id)' already has a parent or is the root")
             }
         }
-        if kind == .paging {
+        let behaviour: any ContainerBehaviour
+        switch kind {
+        case .custom: behaviour = CustomContainer()
+        case .tab: behaviour = TabContainer()
+        case .navigation: behaviour = NavigationContainer()
+        case .paging:
             guard items.isEmpty else { throw .invalidParams("children", "a paging container makes its own pages from 'template'") }
-            guard pageCount >= 0 else { throw .invalidParams("count", "count must be ≥ 0") }
-            guard reuse >= 2 else {
-                throw .invalidParams("reuse", "reuse must be at least 2 (the page on screen and the one coming in)")
-            }
+            behaviour = try PagingContainer(pageCount: pageCount, reuse: reuse, template: template)
+        case .split:
+            behaviour = try SplitContainer(split, columns: items)
         }
         let vcID = try newVCID(requested)
         let view = try makeView(id: vcID + ".view", frame: Rect(x: 0, y: 0, w: size.w, h: size.h), color: .white)
         let container = ContainerViewController(
-            id: vcID, title: title, view: view, kind: kind, items: items, whenBusy: whenBusy)
+            id: vcID, title: title, view: view, behaviour: behaviour, items: items, whenBusy: whenBusy)
         viewControllersByID[vcID] = container
-        switch kind {
-        case .custom:
-            if !items.isEmpty { addSelectedChild(at: 0, of: container) }
-        case .tab, .navigation:
-            for item in items { willMove(item, to: container) }
-            for item in items {
-                container.children.append(item)
-                item.parent = container
-            }
-            if let shown = kind == .tab ? items.first : items.last {
-                addSubview(shown.view, to: container.view)
-                set(shown.view, frame: container.view.model.bounds)
-                container.selectedIndex = kind == .tab ? 0 : items.count - 1
-            }
-            for item in items { didMove(item, to: container) }
-        case .paging:
-            container.pageCount = pageCount
-            container.reuse = reuse
-            container.template = template
-            if pageCount > 0 {
-                do {
-                    let first = try pageViewController(container, page: 0)
-                    addSelectedChild(first, of: container, index: 0)
-                } catch {
-                    viewControllersByID[vcID] = nil
-                    destroyView(view)
-                    throw error
-                }
-            }
+        do {
+            try behaviour.install(container, in: self)
+        } catch {
+            viewControllersByID[vcID] = nil
+            destroyView(view)
+            throw error
         }
         return container
     }
 
-    /// Makes `items[index]` the container's child and selection without a transition (addChild, view in place,
-    /// appearance when the container is on screen, didMove).
-    func addSelectedChild(at index: Int, of container: ContainerViewController) {
-        addSelectedChild(container.items[index], of: container, index: index)
+    /// Makes every one of `items` a child (will_move first, then did_move), `items[shown]`'s view on screen.
+    func adoptAll(_ items: [ViewController], of container: ContainerViewController, shown: Int) {
+        for item in items { willMove(item, to: container) }
+        for item in items {
+            container.children.append(item)
+            item.parent = container
+        }
+        if items.indices.contains(shown) {
+            let view = items[shown].view
+            addSubview(view, to: container.view)
+            set(view, frame: container.view.model.bounds)
+            container.selectedIndex = shown
+        }
+        for item in items { didMove(item, to: container) }
     }
 
+    /// Makes `child` the container's child and selection without a transition (addChild, view in place,
+    /// appearance when the container is on screen, didMove).
     func addSelectedChild(_ child: ViewController, of container: ContainerViewController, index: Int) {
         willMove(child, to: container)
         container.children.append(child)
@@ -135,44 +129,13 @@ extension Scene {
         didMove(child, to: container)
     }
 
-    /// Seed 004's data source with reuse: the view controller showing `page`. One already showing it is reused;
-    /// below `reuse` a new one is made; otherwise the least recently used one that is not on screen is dequeued
-    /// and reconfigured (title, color) for the page, like a table view cell.
-    func pageViewController(_ container: ContainerViewController, page: Int) throws(EngineError) -> ViewController {
-        func touch(_ vc: ViewController) {
-            container.alive.removeAll { $0 === vc }
-            container.alive.append(vc)
-        }
-        if let vc = container.alive.first(where: { container.pageOf[$0.id] == page }) {
-            touch(vc)
-            return vc
-        }
-        let vc: ViewController
-        if container.alive.count < container.reuse {
-            var n = container.nextPageVC
-            while viewControllersByID["\(container.id).vc\(n)"] != nil { n += 1 }
-            container.nextPageVC = n + 1
-            vc = try createViewController(id: "\(container.id).vc\(n)", title: nil, color: nil)
-        } else {
-            guard let reusable = container.alive.first(where: { $0.parent == nil }) else {
-                throw EngineError(.invalidState, "every view controller of paging container '\(container.id)' is on screen")
-            }
-            vc = reusable
-        }
-        vc.title = container.template.title(of: page)
-        set(vc.view, color: container.template.color(of: page))
-        container.pageOf[vc.id] = page
-        touch(vc)
-        return vc
-    }
-
     /// Every view controller some container holds as an item or keeps alive, in one pass: for checking many at once
     /// (`isItemOfAnyContainer` for each of n children was n passes over every view controller).
     func itemsOfAnyContainer() -> Set<ObjectIdentifier> {
         var held = Set<ObjectIdentifier>()
         for case let c as ContainerViewController in viewControllersByID.values {
             for vc in c.items { held.insert(ObjectIdentifier(vc)) }
-            for vc in c.alive { held.insert(ObjectIdentifier(vc)) }
+            for vc in c.behaviour.held(by: c) { held.insert(ObjectIdentifier(vc)) }
         }
         return held
     }
@@ -187,7 +150,7 @@ extension Scene {
     func isItemOfAnyContainer(_ vc: ViewController) -> Bool {
         viewControllersByID.values.contains { value in
             guard let c = value as? ContainerViewController else { return false }
-            return c.items.contains { $0 === vc } || c.alive.contains { $0 === vc }
+            return c.items.contains { $0 === vc } || c.behaviour.held(by: c).contains { $0 === vc }
         }
     }
 
@@ -227,7 +190,8 @@ extension Scene {
             guard container.activeTransition == nil else {
                 throw EngineError(.invalidState, "container '\(vc.id)' is running a transition", id: vc.id)
             }
-            guard container.children.isEmpty, container.items.isEmpty, container.alive.isEmpty else {
+            guard container.children.isEmpty, container.items.isEmpty, container.behaviour.held(by: container).isEmpty
+            else {
                 throw EngineError(.invalidState, "container '\(vc.id)' still has children", id: vc.id)
             }
         }
@@ -236,23 +200,30 @@ extension Scene {
     }
 
     /// scene.resize: a layout pass. The window and the root fill the new size; every container's view controllers
-    /// on screen fill their container (autoresizing), except views a running transition is animating.
-    public func resize(to newSize: Size) {
+    /// on screen fill their container (autoresizing), except views a running transition is animating. The size
+    /// classes follow the size unless `traits` overrides them (docs/PROTOCOL.md "Size classes"); when they change,
+    /// `scene.traits_changed` is reported and split views collapse or expand.
+    public func resize(to newSize: Size, traits override: TraitOverride = TraitOverride()) {
         size = newSize
+        let previous = traits
+        traits = Traits.of(newSize, override: override)
         let bounds = Rect(x: 0, y: 0, w: newSize.w, h: newSize.h)
         set(window, frame: bounds)
+        if traits != previous { emit(.traitsChanged(traits, previous: previous)) }
         if let root {
             set(root.view, frame: bounds)
             layout(root)
         }
+        adaptSplitViews()
         layoutPresentations()
     }
 
     func layout(_ vc: ViewController) {
         if let container = vc as? ContainerViewController {
-            let bounds = container.view.model.bounds
             for child in container.children where child.view.superview === container.view {
-                if container.activeTransition == nil { set(child.view, frame: bounds) }
+                if container.activeTransition == nil {
+                    set(child.view, frame: container.behaviour.frame(of: child, in: container))
+                }
                 layout(child)
             }
         }

@@ -5,6 +5,8 @@
 public final class Scene {
     public let id: String
     public internal(set) var size: Size
+    /// The size classes (docs/PROTOCOL.md "Size classes"): from the size, unless a create or resize overrode them.
+    public internal(set) var traits: Traits
     public let clockMode: ClockMode
     public let fps: Int
     public var speed: Double = 1
@@ -36,8 +38,8 @@ public final class Scene {
     let tree: ViewTree
     /// The animation clock: scene time, running animations (the frame loop), blocks, completions, timers.
     let clock: AnimationClock
-    /// Transition coordination: transitions, driven ones, presentations, queues, the watchdog, journals.
-    let coordinator = TransitionCoordinator()
+    /// The transition bookkeeping: transitions, driven ones, presentations, queues, the watchdog, journals.
+    let ledger = TransitionLedger()
 
     /// Views whose presentation changed in this tick (the tree's; `emitFrame` reports them).
     var dirtyViews: [View] {
@@ -47,9 +49,12 @@ public final class Scene {
     /// The storage of the frame events' views, reused from tick to tick.
     var frameViews = FrameViews()
 
-    public init(id: String, size: Size, clock: ClockMode, fps: Int? = nil, config: EngineConfig = EngineConfig()) {
+    public init(id: String, size: Size, clock: ClockMode, fps: Int? = nil, config: EngineConfig = EngineConfig(),
+                traits override: TraitOverride = TraitOverride())
+    {
         self.id = id
         self.size = size
+        self.traits = Traits.of(size, override: override)
         self.clockMode = clock
         self.fps = max(1, min(fps ?? config.fps, 1000))
         self.config = config
@@ -112,34 +117,25 @@ public final class Scene {
     /// addSubview, answering whether the view could go there (`canAdd`, checked once): nothing changes when not.
     public func addSubviewIfAllowed(_ view: View, to superview: View) -> Bool {
         guard canAdd(view, to: superview) else { return false }
-        tree.structureVersion &+= 1
         touch(view)
         touch(view.superview)
         touch(superview)
-        view.superview?.subviews.removeAll { $0 === view }
-        superview.subviews.append(view)
-        view.superview = superview
+        tree.place(view, in: superview)
         return true
     }
 
     public func insertSubview(_ view: View, into superview: View, at index: Int) {
         guard canAdd(view, to: superview) else { return }
-        tree.structureVersion &+= 1
         touch(view)
         touch(view.superview)
         touch(superview)
-        view.superview?.subviews.removeAll { $0 === view }
-        let i = max(0, min(index, superview.subviews.count))
-        superview.subviews.insert(view, at: i)
-        view.superview = superview
+        tree.place(view, in: superview, at: index)
     }
 
     public func removeFromSuperview(_ view: View) {
-        tree.structureVersion &+= 1
         touch(view)
         touch(view.superview)
-        view.superview?.subviews.removeAll { $0 === view }
-        view.superview = nil
+        tree.detach(view)
     }
 
     public func bringToFront(_ view: View) {
@@ -202,8 +198,7 @@ public final class Scene {
         touch(view)
         view.z = z
         tree.structureVersion &+= 1
-        if view.dirty == 0 { dirtyViews.append(view) }
-        view.dirty |= 0x40
+        tree.markChanged(view, 0x40)
     }
 
     /// Sets a property's model value. Inside an animation block it animates from the presentation value
@@ -279,8 +274,7 @@ public final class Scene {
     }
 
     func markDirty(_ view: View, _ property: AnimatableProperty?) {
-        if view.dirty == 0 { dirtyViews.append(view) }
-        view.dirty |= property.map { 1 << UInt8($0.rawValue) } ?? 0x80
+        tree.markChanged(view, property.map { 1 << UInt8($0.rawValue) } ?? 0x80)
     }
 
     func removeAnimation(of view: View, _ property: AnimatableProperty, finished: Bool) {
@@ -313,7 +307,7 @@ public final class Scene {
     public func beginAnimations(_ options: AnimationOptions, completion: ((Bool) -> Void)?) {
         clock.nextGroupID += 1
         let group = AnimationGroup(id: clock.nextGroupID, completion: completion)
-        group.transition = coordinator.currentTransition
+        group.transition = ledger.currentTransition
         clock.blockStack.append(AnimationBlock(options: options, group: group, keyframes: nil))
     }
 
@@ -334,7 +328,7 @@ public final class Scene {
     public func beginKeyframes(_ options: AnimationOptions, completion: ((Bool) -> Void)?) {
         clock.nextGroupID += 1
         let group = AnimationGroup(id: clock.nextGroupID, completion: completion)
-        group.transition = coordinator.currentTransition
+        group.transition = ledger.currentTransition
         clock.blockStack.append(AnimationBlock(options: options, group: group, keyframes: KeyframeRecorder()))
     }
 
@@ -477,10 +471,10 @@ public final class Scene {
             let completion = group.completion
             group.completion = nil
             guard let completion else { continue }
-            let saved = coordinator.currentTransition
-            coordinator.currentTransition = group.transition
+            let saved = ledger.currentTransition
+            ledger.currentTransition = group.transition
             completion(finished)
-            coordinator.currentTransition = saved
+            ledger.currentTransition = saved
         }
     }
 
@@ -495,12 +489,12 @@ public final class Scene {
 
     /// Adds this tick to the timeline of every running transition.
     func recordTimelines() {
-        guard coordinator.activeTransitionCount > 0 else { return }
+        guard ledger.activeTransitionCount > 0 else { return }
         // Nothing changed since the last pass: every running timeline already holds this state (a transition that
         // started since recorded it when it began).
-        guard tree.structureVersion != coordinator.timelinesRecorded.structure || tree.valueVersion != coordinator.timelinesRecorded.value else { return }
-        coordinator.timelinesRecorded = (tree.structureVersion, tree.valueVersion)
-        for transition in coordinator.transitionOrder where !transition.isEnded {
+        guard tree.structureVersion != ledger.timelinesRecorded.structure || tree.valueVersion != ledger.timelinesRecorded.value else { return }
+        ledger.timelinesRecorded = (tree.structureVersion, tree.valueVersion)
+        for transition in ledger.transitionOrder where !transition.isEnded {
             guard let container = transition.timelineRoot else { continue }
             transition.timeline.record(container, at: now, structureVersion: tree.structureVersion, valueVersion: tree.valueVersion)
         }

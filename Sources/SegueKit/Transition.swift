@@ -1,6 +1,14 @@
 /// The kinds of transition.
-public enum TransitionKind: String, Sendable {
+public enum TransitionKind: String, Sendable, CaseIterable {
     case select, push, pop, set, present, dismiss
+    /// A split view's `split.set_column` and display-mode changes.
+    case column
+    case displayMode = "display_mode"
+}
+
+/// Which way a transition goes: push and present forward, pop and dismiss backward, a select by index.
+public enum TransitionDirection: String, Sendable, CaseIterable {
+    case forward, backward
 }
 
 /// The states of docs/PROTOCOL.md's `transition.get`.
@@ -10,8 +18,37 @@ public enum TransitionState: String, Sendable {
 
 /// A problem recorded on a transition (stable code, message).
 public struct TransitionProblem: Sendable, Equatable {
-    public let code: String
+    /// The stable codes of docs/DESIGN.md §3 "Animator check".
+    public enum Code: String, Sendable, CaseIterable {
+        case neverCompleted = "never_completed"
+        case completedTwice = "completed_twice"
+        case raised
+        case tooSlow = "too_slow"
+        case extraViews = "extra_views"
+        case missingToView = "missing_to_view"
+        case fromViewNotRestored = "from_view_not_restored"
+        case appearanceInconsistent = "appearance_inconsistent"
+        case completedWhenCancelled = "completed_when_cancelled"
+    }
+
+    public let code: Code
     public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}
+
+/// What a transition changes in its container besides from and to: for navigation the view controllers leaving
+/// the stack besides `from` (pop_to_root, set; a dismiss's presentations above) and joining it besides `to`
+/// (set), the stack as it was (restored on cancel) and as it will be; for a split view its column or display mode.
+struct ContainerChange {
+    var leaving: [ViewController] = []
+    var entering: [ViewController] = []
+    var oldStack: [ViewController] = []
+    var newStack: [ViewController] = []
+    var split: SplitChange?
 }
 
 /// One transition between two view controllers of a container.
@@ -24,8 +61,8 @@ public final class Transition {
     public let to: ViewController
     public let fromIndex: Int?
     public let toIndex: Int?
-    /// `forward` or `backward` (push is forward, pop backward, select by index).
-    public let direction: String?
+    /// Push is forward, pop backward, select by index.
+    public let direction: TransitionDirection?
     public internal(set) var animatorName: String
     var animator: any Animator
     public internal(set) var state: TransitionState = .animating
@@ -43,11 +80,8 @@ public final class Transition {
     var watchdogDeadline: Int64 = .max
     /// Set once the context exists (right after init).
     public internal(set) var context: TransitionContext?
-    /// Navigation: view controllers leaving the stack besides `from` (pop_to_root, set) and joining it besides
-    /// `to` (set), and the stack as it was, to restore on cancel.
-    var leaving: [ViewController] = []
-    var entering: [ViewController] = []
-    var oldStack: [ViewController] = []
+    /// What the transition changes in its container besides from and to.
+    var change = ContainerChange()
     /// The recorded timeline (for render.*): the container's views at every tick of the transition.
     public internal(set) var timeline = Timeline()
     /// The subtree the timeline records: the container's view, or the whole window for a present or dismiss (so
@@ -77,7 +111,7 @@ public final class Transition {
     private var ownAnchor: Anchor<Transition>?
 
     init(id: String, kind: TransitionKind, container: ContainerViewController, from: ViewController,
-         to: ViewController, fromIndex: Int?, toIndex: Int?, direction: String?, animator: any Animator, startedAt: Int64)
+         to: ViewController, fromIndex: Int?, toIndex: Int?, direction: TransitionDirection?, animator: any Animator, startedAt: Int64)
     {
         self.id = id
         self.kind = kind
@@ -96,6 +130,11 @@ public final class Transition {
 
     /// The anchor animation groups hold (see `AnimationGroup.transition`).
     var anchor: Anchor<Transition> { Anchor.kept(in: &ownAnchor, for: self) }
+
+    var leaving: [ViewController] { change.leaving }
+    var entering: [ViewController] { change.entering }
+    var oldStack: [ViewController] { change.oldStack }
+    var newStack: [ViewController] { change.newStack }
 
     public var isEnded: Bool { state == .completed || state == .cancelled }
 

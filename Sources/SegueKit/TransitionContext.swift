@@ -18,7 +18,7 @@ public final class TransitionContext {
     public internal(set) var presentationStyle: PresentationStyle?
 
     init(scene: Scene, transition: Transition, containerView: View, from: ViewController, to: ViewController,
-         animated: Bool, goingRight: Bool, seedFrames: Bool = true)
+         animated: Bool, frames: ContextFrames)
     {
         self.scene = scene
         self.transition = transition
@@ -26,25 +26,16 @@ public final class TransitionContext {
         self.fromViewController = from
         self.toViewController = to
         self.isAnimated = animated
-        let bounds = containerView.model.bounds
-        fromInitial = bounds
-        toFinal = bounds
-        if seedFrames {
-            // Seed 000's PrivateTransitionContext: "going right/left".
-            let travel = goingRight ? -bounds.w : bounds.w
-            fromFinal = bounds.offsetBy(dx: travel, dy: 0)
-            toInitial = bounds.offsetBy(dx: -travel, dy: 0)
-        } else {
-            // UIKit's navigation and tab bar controllers: unknown (zero) where the animator decides.
-            fromFinal = .zero
-            toInitial = .zero
-        }
+        fromInitial = frames.fromInitial
+        fromFinal = frames.fromFinal
+        toInitial = frames.toInitial
+        toFinal = frames.toFinal
     }
 
     public var kind: TransitionKind { transition.kind }
     public var fromIndex: Int? { transition.fromIndex }
     public var toIndex: Int? { transition.toIndex }
-    public var direction: String? { transition.direction }
+    public var direction: TransitionDirection? { transition.direction }
 
     /// viewControllerForKey: "from" or "to".
     public func viewController(forKey key: String) -> ViewController? {

@@ -57,26 +57,16 @@ public class ViewController {
     public var isVisible: Bool { appearance == .appeared || appearance == .appearing }
 }
 
-/// The container kinds of docs/PROTOCOL.md.
-public enum ContainerKind: String, Sendable, CaseIterable {
-    case custom, tab, navigation, paging
-}
-
-/// What a container does with a transition request while another one runs.
-public enum WhenBusy: String, Sendable {
-    case reject, queue, interrupt
-}
-
 /// A declarative rule of `container.set_delegate`: the first rule whose `when` matches picks the animator.
 public struct TransitionRule: Sendable, Equatable {
-    public var kind: String?
+    public var kind: TransitionKind?
     public var from: String?
     public var to: String?
-    public var direction: String?
+    public var direction: TransitionDirection?
     public var animator: String
     public var interaction: String?
 
-    public init(kind: String? = nil, from: String? = nil, to: String? = nil, direction: String? = nil,
+    public init(kind: TransitionKind? = nil, from: String? = nil, to: String? = nil, direction: TransitionDirection? = nil,
                 animator: String, interaction: String? = nil)
     {
         self.kind = kind
@@ -88,7 +78,7 @@ public struct TransitionRule: Sendable, Equatable {
     }
 
     func matches(_ op: TransitionOperation) -> Bool {
-        (kind == nil || kind == op.kind.rawValue) && (from == nil || from == op.from.id)
+        (kind == nil || kind == op.kind) && (from == nil || from == op.from.id)
             && (to == nil || to == op.to.id) && (direction == nil || direction == op.direction)
     }
 }
@@ -101,99 +91,5 @@ public struct TransitionOperation {
     public let to: ViewController
     public let fromIndex: Int?
     public let toIndex: Int?
-    public let direction: String?
-}
-
-/// How a paging container makes its pages (seed 004's data source).
-public struct PageTemplate: Sendable, Equatable {
-    public var titlePrefix: String
-    public var colors: [Color]
-
-    public init(titlePrefix: String = "Page ", colors: [Color] = []) {
-        self.titlePrefix = titlePrefix
-        self.colors = colors
-    }
-
-    public static let defaultColors: [Color] = ["#ff3b30", "#ff9500", "#ffcc00", "#34c759", "#007aff", "#5856d6"]
-        .compactMap { Color(hex: $0) }
-
-    func title(of page: Int) -> String { titlePrefix + String(page) }
-
-    func color(of page: Int) -> Color {
-        let palette = colors.isEmpty ? PageTemplate.defaultColors : colors
-        return palette.isEmpty ? .white : palette[page % palette.count]
-    }
-}
-
-/// A container view controller.
-///
-/// - `custom` is seed 000's ContainerViewController: `items` are the view controllers it switches between; only
-///   the selected one is a child (it is added and removed as the selection changes).
-/// - `tab` is UITabBarController: every item is a child for good; only the selected one's view is on screen.
-/// - `navigation` is UINavigationController: `items` is the stack (root first) and every item is a child.
-/// - `paging` is seed 004's DTContainerViewController: `pageCount` pages made on demand from `template`, at most
-///   `reuse` view controllers alive (`alive`, least recently used first), reused like table cells; only the
-///   selected page's view controller is a child.
-public final class ContainerViewController: ViewController {
-    public let containerKind: ContainerKind
-    /// custom/tab: the view controllers in index order; navigation: the stack, root first; paging: unused.
-    public internal(set) var items: [ViewController]
-    /// The selected index (custom/tab), page (paging) or top of the stack (navigation).
-    public internal(set) var selectedIndex: Int?
-    public internal(set) var activeTransition: Transition?
-    public internal(set) var whenBusy: WhenBusy
-    /// Transition requests waiting for the running one to end (`when_busy: queue`), oldest first.
-    var queue: [QueuedTransition] = []
-    /// The ids of the requests waiting in `queue`, first to start first.
-    public var queuedIDs: [String] { queue.map(\.id) }
-    /// `container.set_delegate`: a delegate plugin, and rules tried after it.
-    public internal(set) var delegatePlugin: String?
-    public internal(set) var rules: [TransitionRule] = []
-
-    // Paging.
-    public internal(set) var pageCount = 0
-    public internal(set) var reuse = 0
-    public internal(set) var template = PageTemplate()
-    /// The paging container's view controllers, least recently used first.
-    public internal(set) var alive: [ViewController] = []
-    /// The page each alive view controller shows now, by view controller id.
-    public internal(set) var pageOf: [String: Int] = [:]
-    var nextPageVC = 1
-    /// The internal host of a modal presentation's transitions (not a view controller anyone can name).
-    public internal(set) var isModalHost = false
-
-    init(id: String, title: String?, view: View, kind: ContainerKind, items: [ViewController], whenBusy: WhenBusy) {
-        self.containerKind = kind
-        self.items = items
-        self.whenBusy = whenBusy
-        super.init(id: id, title: title, view: view)
-    }
-
-    public override var kind: String { containerKind.rawValue }
-
-    public override var visibleChildren: [ViewController] {
-        guard let shown = selected else { return [] }
-        return [shown]
-    }
-
-    /// The view controller on screen: the selected item, the top of the stack or the current page's.
-    public var selected: ViewController? {
-        switch containerKind {
-        case .navigation:
-            return items.last
-        case .paging:
-            guard let page = selectedIndex else { return nil }
-            return alive.first { vc in pageOf[vc.id] == page && children.contains { $0 === vc } }
-        case .custom, .tab:
-            guard let selectedIndex, selectedIndex < items.count else { return nil }
-            return items[selectedIndex]
-        }
-    }
-}
-
-/// A transition request waiting for its container (`when_busy: queue`). It keeps the id it was given.
-struct QueuedTransition {
-    let id: String
-    let kind: TransitionKind
-    let start: (String) throws(EngineError) -> TransitionStart
+    public let direction: TransitionDirection?
 }

@@ -52,7 +52,7 @@ extension Scene {
             if let scene = anchor.object, let snapshot = shot.object, snapshot.isAlive { scene.destroyView(snapshot) }
             completion?(finished)
         })
-        group.transition = coordinator.currentTransition
+        group.transition = ledger.currentTransition
         let half = AnimationOptions(duration: duration / 2, timing: .curve(.easeIn))
         let toTransform = Array(to.model.transform.values)
         let p = Transform3D.perspective(Scene.flipPerspective)

@@ -1,6 +1,6 @@
 /// A scene's view tree: the window, every view by id and by serial, the versions timelines key their samples on,
-/// and the views whose presentation changed in the current tick. `Scene` changes the tree (and journals the
-/// changes, see SceneJournal); this type owns the storage and answers questions about it.
+/// and the views whose presentation changed in the current tick. It files views, moves them (`place`, `detach`)
+/// and marks changes (`markChanged`); `Scene` journals each change first (SceneJournal) and calls these.
 final class ViewTree {
     /// The root of the tree.
     let window: View
@@ -35,6 +35,31 @@ final class ViewTree {
     func remove(_ view: View) {
         viewsByID[view.id] = nil
         viewsBySerial[view.serial] = nil
+    }
+
+    /// Moves `view` into `superview`, on top or at `index` (clamped), out of its old superview first.
+    func place(_ view: View, in superview: View, at index: Int? = nil) {
+        structureVersion &+= 1
+        view.superview?.subviews.removeAll { $0 === view }
+        if let index {
+            superview.subviews.insert(view, at: max(0, min(index, superview.subviews.count)))
+        } else {
+            superview.subviews.append(view)
+        }
+        view.superview = superview
+    }
+
+    /// Takes `view` out of its superview.
+    func detach(_ view: View) {
+        structureVersion &+= 1
+        view.superview?.subviews.removeAll { $0 === view }
+        view.superview = nil
+    }
+
+    /// Notes that `view`'s presentation changed in this tick (`flags`: the ViewChanges bits).
+    func markChanged(_ view: View, _ flags: UInt8) {
+        if view.dirty == 0 { dirtyViews.append(view) }
+        view.dirty |= flags
     }
 
     /// Whether `view` (with its own subtree) can go into `superview`: not into itself, not deeper than `maxDepth`.

@@ -1,9 +1,11 @@
+import SegueKit
+
 /// What `plugins.check` found: the cases run so far, the ones left out, and the cases the engine cannot run yet.
 /// A typed value: the daemon encodes it as `{plugin, passed, cases, skipped, pending, presentation?, delegate?}`.
 public struct CheckReport: Sendable, Equatable {
     /// One problem a case found: a stable code (`PluginHost.checkProblemCodes`) and what happened.
     public struct Problem: Sendable, Equatable {
-        public let code: String
+        public let code: TransitionProblem.Code
         public let message: String
     }
 

@@ -29,7 +29,7 @@ final class LuaInteraction: InteractionController {
         if let gesture {
             state.newTable(fieldCount: 3)
             let g = state.top
-            state.push(gesture.phase)
+            state.push(gesture.phase.rawValue)
             state.setRawField(g, "phase")
             for (key, p) in [("translation", gesture.translation), ("velocity", gesture.velocity)] {
                 instance.pushPoint(p)
@@ -44,7 +44,12 @@ final class LuaInteraction: InteractionController {
     func handle(_ gesture: PanGesture, transition: Transition) throws(AnimatorFault) {
         let base = instance.state.top
         defer { instance.state.setTop(base) }
-        let method = gesture.phase == "cancelled" ? "ended" : gesture.phase
+        let method: String
+        switch gesture.phase {
+        case .began: method = "began"
+        case .changed: method = "changed"
+        case .ended, .cancelled: method = "ended"
+        }
         if let error = dispatch(method, transition, gesture: gesture, results: 0) {
             throw AnimatorFault("\(method): \(error.message)")
         }

@@ -97,7 +97,7 @@ public final class PluginCheck {
             // What the presentation plugin keeps in a presentation's container (a dimming view) is not the animator's.
             let kept = checkCase.operation == .dismiss ? (from.presentation?.containerView.subviews ?? []) : []
             guard let transition = try setup.start().transition else {
-                return [Problem(code: "never_completed", message: "the transition did not start")]
+                return [Problem(code: .neverCompleted, message: "the transition did not start")]
             }
             // Whether the presenting view stays on screen under the presentation (custom, no removes_presenter_view).
             let presented = checkCase.operation == .present ? to : from
@@ -111,7 +111,7 @@ public final class PluginCheck {
                   presenterStays: presenterStays, kept: kept, problems: &problems)
             return problems
         } catch {
-            return [Problem(code: "raised", message: error.message)]
+            return [Problem(code: .raised, message: error.message)]
         }
     }
 
@@ -185,21 +185,21 @@ public final class PluginCheck {
         var problems: [Problem] = []
         for problem in t.problems { problems.add(problem.code, problem.message) }
         if gaveUp {
-            problems.add("too_slow", "the case was stopped after \(PluginHost.checkCaseWallLimitNs / 1_000_000_000) s of wall time: the animator's calls keep running out of budget")
+            problems.add(.tooSlow, "the case was stopped after \(PluginHost.checkCaseWallLimitNs / 1_000_000_000) s of wall time: the animator's calls keep running out of budget")
         }
         for warning in recorder.warnings {
-            if warning.contains("raised") { problems.add("raised", warning) }
-            if warning.contains("more than once") && !problems.contains(where: { $0.code == "completed_twice" }) {
-                problems.add("completed_twice", warning)
+            if warning.contains("raised") { problems.add(.raised, warning) }
+            if warning.contains("more than once") && !problems.contains(where: { $0.code == .completedTwice }) {
+                problems.add(.completedTwice, warning)
             }
         }
         if !t.isEnded || t.forced {
-            problems.add("never_completed", "complete was never called; the watchdog completed the transition")
+            problems.add(.neverCompleted, "complete was never called; the watchdog completed the transition")
         } else if !t.failedOver, let ended = t.endedAt, t.duration > 0,
             Double(ended - started) > t.duration * 1.5e9 + Double(frame)
         {
             let took = Double(ended - started) / 1e9
-            problems.add("too_slow", "complete came after \(Self.format(took)) s, more than 1.5 × the declared \(Self.format(t.duration)) s")
+            problems.add(.tooSlow, "complete came after \(Self.format(took)) s, more than 1.5 × the declared \(Self.format(t.duration)) s")
         }
         return problems
     }
@@ -223,40 +223,40 @@ public final class PluginCheck {
         switch (checkCase.operation, cancelled) {
         case (.dismiss, false):
             if to.view.superview == nil {
-                problems.add("missing_to_view", "the presenting view is not on screen after the dismissal")
+                problems.add(.missingToView, "the presenting view is not on screen after the dismissal")
             }
-            if !presentationGone { problems.add("extra_views", presentationLeft()) }
+            if !presentationGone { problems.add(.extraViews, presentationLeft()) }
             expected = [(to, .appeared), (from, .disappeared)]
         case (.present, true):
-            if !presentationGone { problems.add("extra_views", presentationLeft()) }
+            if !presentationGone { problems.add(.extraViews, presentationLeft()) }
             if to.view.superview != nil {
-                problems.add("extra_views", "the presented view is still on screen after the cancel")
+                problems.add(.extraViews, "the presented view is still on screen after the cancel")
             }
             if from.view.superview == nil {
-                problems.add("missing_to_view", "the presenting view is not on screen after the cancel")
+                problems.add(.missingToView, "the presenting view is not on screen after the cancel")
             }
             expected = [(from, .appeared), (to, .disappeared)]
         case (.dismiss, true):
             if from.view.superview !== containerView {
-                problems.add("missing_to_view", "the presented view is not back in its container after the cancel")
+                problems.add(.missingToView, "the presented view is not back in its container after the cancel")
             }
             let extra = containerView.subviews.filter { v in v !== from.view && !kept.contains { $0 === v } }
             if !extra.isEmpty {
-                problems.add("extra_views", "views left in the container: \(extra.map(\.id).joined(separator: ", "))")
+                problems.add(.extraViews, "views left in the container: \(extra.map(\.id).joined(separator: ", "))")
             }
             expected = [(from, .appeared), (to, presenterStays ? .appeared : .disappeared)]
         default:
             let shown = cancelled ? from : to
             let gone = cancelled ? to : from
             if shown.view.superview !== containerView {
-                problems.add("missing_to_view", cancelled
+                problems.add(.missingToView, cancelled
                     ? "the from-view is not back in the container after the cancel"
                     : "the to-view is not in the container after the transition")
             }
             // What the presentation plugin put in before animate (a dimming view) is its own.
             let extra = containerView.subviews.filter { v in v !== shown.view && !t.presentationViews.contains { $0 === v } }
             if !extra.isEmpty {
-                problems.add("extra_views", "views left in the container: \(extra.map(\.id).joined(separator: ", "))")
+                problems.add(.extraViews, "views left in the container: \(extra.map(\.id).joined(separator: ", "))")
             }
             // A custom presentation keeps the presenting view controller on screen (no disappear calls).
             let goneAppearance: Appearance = checkCase.operation == .present && presenterStays ? .appeared : .disappeared
@@ -271,13 +271,13 @@ public final class PluginCheck {
             if m.transform != fromBefore.transform { changed.append("transform") }
             if from.view.hidden != fromBefore.hidden { changed.append("hidden") }
             if !changed.isEmpty {
-                problems.add("from_view_not_restored", "the from-view was left with \(changed.joined(separator: ", ")) (reset it in the completion)")
+                problems.add(.fromViewNotRestored, "the from-view was left with \(changed.joined(separator: ", ")) (reset it in the completion)")
             }
         }
         let wrong = expected.filter { $0.0.appearance != $0.1 }
         if !wrong.isEmpty {
             let all = expected.map { "\($0.0.id) is \($0.0.appearance.rawValue) (should be \($0.1.rawValue))" }
-            problems.add("appearance_inconsistent", "after the transition " + all.joined(separator: " and "))
+            problems.add(.appearanceInconsistent, "after the transition " + all.joined(separator: " and "))
         }
     }
 
@@ -289,7 +289,7 @@ public final class PluginCheck {
 
 extension [PluginCheck.Problem] {
     /// Adds a problem unless the same one (code and message) is already there.
-    mutating func add(_ code: String, _ message: String) {
+    mutating func add(_ code: TransitionProblem.Code, _ message: String) {
         if !contains(where: { $0.code == code && $0.message == message }) {
             append(PluginCheck.Problem(code: code, message: message))
         }

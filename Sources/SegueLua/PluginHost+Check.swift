@@ -4,10 +4,7 @@ import SegueKit
 /// daemon runs a `PluginCheck` step by step instead, one case per turn of its event loop.
 extension PluginHost {
     /// Problem codes the check reports (stable: scripts match on them).
-    public static let checkProblemCodes = [
-        "never_completed", "completed_twice", "raised", "too_slow", "extra_views", "missing_to_view",
-        "from_view_not_restored", "appearance_inconsistent", "completed_when_cancelled",
-    ]
+    public static let checkProblemCodes = TransitionProblem.Code.allCases.map(\.rawValue)
 
     /// Wall time one case may take (2 s).
     static let checkCaseWallLimitNs: Int64 = 2_000_000_000

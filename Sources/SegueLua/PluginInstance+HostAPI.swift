@@ -424,7 +424,7 @@ extension PluginInstance {
         case SEGUE_NAME_ANIMATED.rawValue: s.push(ctx.isAnimated)
         case SEGUE_NAME_FROM_INDEX.rawValue: if let i = ctx.fromIndex { s.push(i) } else { s.pushNil() }
         case SEGUE_NAME_TO_INDEX.rawValue: if let i = ctx.toIndex { s.push(i) } else { s.pushNil() }
-        case SEGUE_NAME_DIRECTION.rawValue: if let d = ctx.direction { s.push(d) } else { s.pushNil() }
+        case SEGUE_NAME_DIRECTION.rawValue: if let d = ctx.direction { s.push(d.rawValue) } else { s.pushNil() }
         case SEGUE_NAME_CONTAINER.rawValue: pushView(ctx.containerView)
         case SEGUE_NAME_DURATION.rawValue: s.push(ctx.duration)
         case SEGUE_NAME_INTERACTIVE.rawValue: s.push(ctx.isInteractive)

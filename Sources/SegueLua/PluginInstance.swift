@@ -256,7 +256,7 @@ final class PluginInstance {
         field("container", op.container.id)
         field("from", op.from.id)
         field("to", op.to.id)
-        field("direction", op.direction)
+        field("direction", op.direction?.rawValue)
         for (key, value) in [("from_index", op.fromIndex), ("to_index", op.toIndex)] {
             guard let value else { continue }
             state.push(value)

@@ -56,6 +56,8 @@ struct EventEncoderTests {
             .log(level: "info", plugin: "flip", message: "hi"), .log(level: "info", plugin: nil, message: ""),
             .frame([full, perspective, boundsOnly, hiddenOnly, escaped, long]), .frame([]),
             .eventsDropped(count: 3, types: ["frame"]),
+            .traitsChanged(Traits(horizontal: .regular, vertical: .compact),
+                           previous: Traits(horizontal: .compact, vertical: .compact)),
         ]
     }
 

@@ -50,7 +50,7 @@ struct ContainerTests {
         recorder.events.removeAll()
 
         let push = try #require(try scene.push(nav, b).transition)
-        #expect(push.kind == .push && push.direction == "forward")
+        #expect(push.kind == .push && push.direction == .forward)
         #expect(nav.items.map(\.id) == ["a", "b"])
         scene.advance(by: 1_100_000_000)
         #expect(recorder.lifecycle == [
@@ -63,7 +63,7 @@ struct ContainerTests {
 
         recorder.events.removeAll()
         let pop = try #require(try scene.pop(nav).transition)
-        #expect(pop.kind == .pop && pop.direction == "backward")
+        #expect(pop.kind == .pop && pop.direction == .backward)
         scene.advance(by: 1_100_000_000)
         #expect(recorder.lifecycle == [
             "will_move_to_parent b(nil)", "view_will_disappear b", "view_will_appear a",
@@ -121,7 +121,7 @@ struct ContainerTests {
         try scene.setRoot(nav)
         recorder.events.removeAll()
         let t = try #require(try scene.setStack(nav, [a, d]).transition)
-        #expect(t.kind == .set && t.direction == "forward")
+        #expect(t.kind == .set && t.direction == .forward)
         scene.advance(by: 1_100_000_000)
         #expect(recorder.lifecycle == [
             "will_move_to_parent b(nil)", "will_move_to_parent d(nav)", "view_will_disappear b", "view_will_appear d",
@@ -131,7 +131,7 @@ struct ContainerTests {
         #expect(Set(nav.children.map(\.id)) == ["a", "d"])
         // Back to [a]: the top was on the stack, so it is backward (pop-like).
         let back = try #require(try scene.setStack(nav, [a]).transition)
-        #expect(back.direction == "backward")
+        #expect(back.direction == .backward)
         scene.advance(by: 1_100_000_000)
         #expect(nav.items.map(\.id) == ["a"] && nav.view.subviews.map(\.id) == ["a.view"])
         // Same top, different stack below: containment only.
@@ -181,8 +181,8 @@ struct ContainerTests {
             let shown = try #require(pages.selected)
             #expect(shown.title == "Page \(page)")
             #expect(shown.view.model.color == colors[page % colors.count])
-            #expect(pages.pageOf[shown.id] == page)
-            #expect(pages.alive.count <= 3)
+            #expect(pages.paging?.pageOf[shown.id] == page)
+            #expect((pages.paging?.alive.count ?? 0) <= 3)
             #expect(pages.children.count == 1)
             identities.insert(shown.id)
         }
@@ -240,7 +240,7 @@ struct ContainerTests {
         let provider = scene.use(["never": { NeverCompletes() }, "twice": { CompletesTwice() }])
         defer { withExtendedLifetime(provider) {} }
         scene.setDelegate(of: container, plugin: nil, rules: [
-            TransitionRule(direction: "backward", animator: "twice"),
+            TransitionRule(direction: .backward, animator: "twice"),
             TransitionRule(animator: "never"),
         ])
         // Forward: the first rule does not match, the second does.

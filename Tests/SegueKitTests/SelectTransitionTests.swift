@@ -59,12 +59,12 @@ struct SelectTransitionTests {
         #expect(ctx.finalFrame(for: a) == Rect(x: -320, y: 0, w: 320, h: 480))
         #expect(ctx.initialFrame(for: b) == Rect(x: 320, y: 0, w: 320, h: 480))
         #expect(ctx.finalFrame(for: b) == Rect(x: 0, y: 0, w: 320, h: 480))
-        #expect(ctx.direction == "forward")
+        #expect(ctx.direction == .forward)
         scene.advance(by: 2_000_000_000)
         let back = try #require(try scene.select(container, index: 0).transition)
         let ctx2 = try #require(back.context)
         #expect(ctx2.finalFrame(for: b) == Rect(x: 320, y: 0, w: 320, h: 480))
-        #expect(ctx2.direction == "backward")
+        #expect(ctx2.direction == .backward)
     }
 
     @Test("selecting the selected child starts nothing; a second select while busy is rejected")
@@ -93,7 +93,7 @@ struct SelectTransitionTests {
         #expect(recorder.types(.transition).contains("transition.watchdog"))
         #expect(container.view.subviews.map(\.id) == ["b.view"])
         #expect(b.appearance == .appeared)
-        #expect(transition.problems.map(\.code).contains("never_completed"))
+        #expect(transition.problems.map(\.code).contains(.neverCompleted))
     }
 
     @Test("an animator that raises is undone and the default animator finishes the transition")
@@ -123,7 +123,7 @@ struct SelectTransitionTests {
         #expect(transition.state == .completed)
         #expect(recorder.events.filter { $0.type == "transition.completed" }.count == 1)
         #expect(recorder.types(.plugin) == ["plugin.warning"])
-        #expect(transition.problems.map(\.code) == ["completed_twice"])
+        #expect(transition.problems.map(\.code) == [.completedTwice])
     }
 
     @Test("an unknown animator name is not_found and changes nothing")

@@ -9,7 +9,7 @@ struct TransitionIDTests {
         var n = 1
         while n < Int.max / 7 { numbers.append(n); numbers.append(n - 1); n *= 7 }
         for number in numbers {
-            #expect(TransitionCoordinator.transitionID(number) == "t-\(number)")
+            #expect(TransitionLedger.transitionID(number) == "t-\(number)")
         }
     }
 

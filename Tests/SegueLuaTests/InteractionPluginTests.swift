@@ -44,11 +44,11 @@ struct InteractionPluginTests {
         ])
         let t = try #require(try scene.select(c, index: 1, interactive: .plugin("drag"), animator: "fade").transition)
         #expect(t.interactionName == "drag")
-        try scene.pan(t, PanGesture(phase: "began", translation: .zero, velocity: .zero))
-        try scene.pan(t, PanGesture(phase: "changed", translation: Point(x: 30, y: 0), velocity: .zero))
+        try scene.pan(t, PanGesture(phase: .began, translation: .zero, velocity: .zero))
+        try scene.pan(t, PanGesture(phase: .changed, translation: Point(x: 30, y: 0), velocity: .zero))
         #expect(abs(b.view.presentation.alpha - 0.3) < 1e-9)
-        try scene.pan(t, PanGesture(phase: "changed", translation: Point(x: 60, y: 0), velocity: .zero))
-        try scene.pan(t, PanGesture(phase: "ended", translation: Point(x: 60, y: 0), velocity: .zero))
+        try scene.pan(t, PanGesture(phase: .changed, translation: Point(x: 60, y: 0), velocity: .zero))
+        try scene.pan(t, PanGesture(phase: .ended, translation: Point(x: 60, y: 0), velocity: .zero))
         #expect(t.state == .finishing)
         #expect(t.completionSpeed == 4)
         let logs = recorder.events.filter { $0.type == "log" }.compactMap { $0.payload.message }
@@ -74,7 +74,7 @@ struct InteractionPluginTests {
         ])
         let before = scene.tree(presentation: true)
         let t = try #require(try scene.select(c, index: 1, interactive: .plugin("bad"), animator: "fade").transition)
-        try scene.pan(t, PanGesture(phase: "changed", translation: Point(x: 30, y: 0), velocity: .zero))
+        try scene.pan(t, PanGesture(phase: .changed, translation: Point(x: 30, y: 0), velocity: .zero))
         #expect(t.state == .cancelled)  // at percent 0 the backward ramp has no length: it ends at once
         let warnings = recorder.events.filter { $0.type == "plugin.warning" }.compactMap { $0.payload.message }
         #expect(warnings.contains { $0.contains("finger slipped") })
@@ -85,7 +85,7 @@ struct InteractionPluginTests {
 
         // ended that neither finishes nor cancels: cancelled under half-way, with a warning.
         let t2 = try #require(try scene.select(c, index: 1, interactive: .plugin("bad"), animator: "fade").transition)
-        try scene.pan(t2, PanGesture(phase: "ended", translation: .zero, velocity: .zero))
+        try scene.pan(t2, PanGesture(phase: .ended, translation: .zero, velocity: .zero))
         #expect(t2.state == .cancelled)
         #expect(recorder.events.contains { $0.type == "plugin.warning" && ($0.payload.message ?? "").contains("left transition") })
     }

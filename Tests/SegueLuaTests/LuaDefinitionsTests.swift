@@ -125,7 +125,7 @@ struct LuaDefinitionsTests {
         _ = try scene.present(m, from: container, style: .custom, presentation: "probe-pc", animator: "probe")
         scene.advance(by: 1_000_000_000)
         let t = try #require(try scene.select(container, index: 0, interactive: .plugin("probe-tr"), animator: "probe").transition)
-        try scene.pan(t, PanGesture(phase: "changed", translation: Point(x: 10, y: 0), velocity: .zero))
+        try scene.pan(t, PanGesture(phase: .changed, translation: Point(x: 10, y: 0), velocity: .zero))
         var logs: [String: Set<String>] = [:]
         for event in recorder.events where event.type == "log" {
             guard let message = event.payload.message, let colon = message.firstIndex(of: ":") else { continue }

@@ -112,9 +112,9 @@ struct NearestNameWarningTests {
                 """,
         ])
         let t = try #require(try scene.select(c, index: 1, interactive: .plugin("drag"), animator: "fade").transition)
-        try scene.pan(t, PanGesture(phase: "changed", translation: Point(x: 30, y: 0), velocity: .zero))
-        try scene.pan(t, PanGesture(phase: "changed", translation: Point(x: 40, y: 0), velocity: .zero))
-        try scene.pan(t, PanGesture(phase: "ended", translation: Point(x: 40, y: 0), velocity: .zero))
+        try scene.pan(t, PanGesture(phase: .changed, translation: Point(x: 30, y: 0), velocity: .zero))
+        try scene.pan(t, PanGesture(phase: .changed, translation: Point(x: 40, y: 0), velocity: .zero))
+        try scene.pan(t, PanGesture(phase: .ended, translation: Point(x: 40, y: 0), velocity: .zero))
         scene.advance(by: 1_000_000_000)
         let m = try scene.createViewController(id: "m", title: nil, color: nil)
         _ = try scene.present(m, from: c, style: .custom, presentation: "panel", animator: "fade")

@@ -7,7 +7,7 @@ import Testing
 /// The codes of the problems of every failed case of a check result, by case.
 func problemCodes(_ result: CheckReport) -> [String: [String]] {
     var codes: [String: [String]] = [:]
-    for c in result.cases { codes[c.name] = c.problems.map(\.code) }
+    for c in result.cases { codes[c.name] = c.problems.map(\.code.rawValue) }
     return codes
 }
 
@@ -95,7 +95,7 @@ struct PluginCheckTests {
         host.loadAll()
         let result = try host.check(name: "nilview")
         let messages = result.cases.flatMap(\.problems)
-            .filter { $0.code == "raised" }.map(\.message)
+            .filter { $0.code == .raised }.map(\.message)
         #expect(!messages.isEmpty)
         for message in messages {
             #expect(message.components(separatedBy: "stack traceback:").count == 2, "\(message)")

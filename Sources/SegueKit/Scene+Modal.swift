@@ -114,18 +114,18 @@ extension Scene {
         let containerView = try makeView(id: viewID, frame: window.model.bounds, color: .clear)
         addSubview(containerView, to: window)
         let host = ContainerViewController(
-            id: "modal:\(presented.id)", title: nil, view: containerView, kind: .custom, items: [], whenBusy: .reject)
-        host.isModalHost = true
+            id: "modal:\(presented.id)", title: nil, view: containerView, behaviour: PresentationHost(), items: [],
+            whenBusy: .reject)
         host.appearance = .appeared
         // As in UIKit, the presenting view controller is the presentation context (the top of the chain).
         let record = Presentation(presenting: context, presented: presented, context: context, style: style,
                                   controller: controller, host: host)
         presented.presentation = record
         context.presentedViewController = presented
-        coordinator.presentations.append(record)
+        ledger.presentations.append(record)
 
         let op = TransitionOperation(kind: .present, container: host, from: context, to: presented, fromIndex: nil,
-                                     toIndex: nil, direction: "forward")
+                                     toIndex: nil, direction: .forward)
         let animator: any Animator
         let interaction: (any InteractionController)?
         do throws(EngineError) {
@@ -135,7 +135,8 @@ extension Scene {
             dropPresentation(record)
             throw error
         }
-        let t = begin(op, animated: animated, animator: animator, id: nil, interactive: interactive, interaction: interaction)
+        let t = begin(TransitionPlan(op: op), animated: animated, animator: animator, id: nil, interactive: interactive,
+                      interaction: interaction)
         return .started(t)
     }
 
@@ -143,25 +144,26 @@ extension Scene {
     public func dismiss(_ presented: ViewController, animated: Bool = true, interactive: Interactivity = .none,
                         animator requested: String? = nil) throws(EngineError) -> TransitionStart
     {
-        guard let record = presented.presentation, let index = coordinator.presentations.firstIndex(where: { $0 === record }) else {
+        guard let record = presented.presentation, let index = ledger.presentations.firstIndex(where: { $0 === record }) else {
             throw EngineError(.invalidState, "'\(presented.id)' is not presented", id: presented.id)
         }
-        guard let top = coordinator.presentations.last else { return .nothing }
-        for p in coordinator.presentations[index...] {
+        guard let top = ledger.presentations.last else { return .nothing }
+        for p in ledger.presentations[index...] {
             if let busy = p.transition, !busy.isEnded {
                 throw EngineError(.invalidState, "presentation of '\(p.presented.id)' is running transition '\(busy.id)'", id: busy.id)
             }
         }
         let op = TransitionOperation(kind: .dismiss, container: top.host, from: top.presented, to: record.context,
-                                     fromIndex: nil, toIndex: nil, direction: "backward")
+                                     fromIndex: nil, toIndex: nil, direction: .backward)
         let animator = try resolveAnimator(op, requested: requested)
         let interaction = animated ? try resolveInteraction(op, interactive, animator: animator.name) : nil
         // The presenting view comes back below the presentations so the dismissal can show it.
         if let removed = record.removedPresenter, removed.superview.isAlive {
             insertSubview(record.context.view, into: removed.superview, at: removed.index)
         }
-        let t = begin(op, animated: animated, animator: animator, id: nil, interactive: interactive, interaction: interaction,
-                      leaving: coordinator.presentations[index..<(coordinator.presentations.count - 1)].map(\.presented))
+        let leaving = ledger.presentations[index..<(ledger.presentations.count - 1)].map(\.presented)
+        let t = begin(TransitionPlan(op: op, leaving: leaving), animated: animated, animator: animator, id: nil,
+                      interactive: interactive, interaction: interaction)
         return .started(t)
     }
 
@@ -242,9 +244,9 @@ extension Scene {
     func callPresentation(_ controller: any PresentationController, _ hook: String, _ record: Presentation, completed: Bool?,
                           transition: Transition?)
     {
-        let saved = coordinator.currentTransition
-        coordinator.currentTransition = transition
-        defer { coordinator.currentTransition = saved }
+        let saved = ledger.currentTransition
+        ledger.currentTransition = transition
+        defer { ledger.currentTransition = saved }
         do {
             try controller.call(hook, record, completed: completed)
         } catch {
@@ -270,9 +272,9 @@ extension Scene {
         }
         // Dismiss: the presenting view goes back where it was; every presentation from the dismissed one up ends.
         guard let bottom = t.to.presentedViewController?.presentation,
-            let index = coordinator.presentations.firstIndex(where: { $0 === bottom })
+            let index = ledger.presentations.firstIndex(where: { $0 === bottom })
         else { return }
-        let ending = Array(coordinator.presentations[index...])
+        let ending = Array(ledger.presentations[index...])
         if let removed = bottom.removedPresenter, removed.superview.isAlive {
             if t.to.view.superview !== removed.superview {
                 insertSubview(t.to.view, into: removed.superview, at: min(removed.index, removed.superview.subviews.count))
@@ -315,7 +317,7 @@ extension Scene {
     /// Takes a presentation away: its container view (and what a plugin left in it) goes; view controllers'
     /// views are taken out first, never destroyed.
     func dropPresentation(_ record: Presentation) {
-        coordinator.presentations.removeAll { $0 === record }
+        ledger.presentations.removeAll { $0 === record }
         if record.presenting.presentedViewController === record.presented { record.presenting.presentedViewController = nil }
         if record.presented.presentation === record { record.presented.presentation = nil }
         func rescue(_ view: View) {
@@ -332,7 +334,7 @@ extension Scene {
     /// others' presented views fill it (or take frame_of_presented_view) unless a transition is moving them.
     func layoutPresentations() {
         let bounds = window.model.bounds
-        for record in coordinator.presentations {
+        for record in ledger.presentations {
             set(record.containerView, frame: bounds)
             if let controller = record.controller {
                 callPresentation(controller, "layout", record, completed: nil, transition: record.transition)

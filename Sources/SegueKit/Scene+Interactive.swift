@@ -32,8 +32,8 @@ extension Scene {
     /// The container view's subtree and the from/to views' subtrees, before the animator runs.
     func captureBaseline(_ t: Transition, containerView: View) -> TransitionBaseline {
         // Each view once: marked with this capture's number (no set of serials built per transition start).
-        coordinator.baselineMark &+= 1
-        let mark = coordinator.baselineMark
+        ledger.baselineMark &+= 1
+        let mark = ledger.baselineMark
         var states: [SceneJournal.ViewState] = []
         states.reserveCapacity(8)
         func walk(_ view: View, depth: Int) {
@@ -118,7 +118,7 @@ extension Scene {
         t.drive = drive
         t.state = .interactive
         t.context?.isInteractive = true
-        coordinator.drivenTransitions.append(t)
+        ledger.drivenTransitions.append(t)
         t.phases.append(TransitionPhase(kind: .scrub, start: now, end: nil))
         tree.valueVersion &+= 1
     }
@@ -208,10 +208,10 @@ extension Scene {
         if cancel { t.context?.transitionWasCancelled = true }
         closeOpenPhase(t)
         emit(.interactionEnded(transition: t.id, cancelled: cancel, completionVelocity: speed))
-        let saved = coordinator.currentTransition
-        coordinator.currentTransition = t
+        let saved = ledger.currentTransition
+        ledger.currentTransition = t
         for handler in t.interactionChangeHandlers { handler(cancel, speed) }
-        coordinator.currentTransition = saved
+        ledger.currentTransition = saved
         guard !t.isEnded, t.drive === drive else { return }
         let end = t.startedAt + Int64((t.duration * 1e9).rounded())
         let target = cancel ? t.startedAt : end
@@ -221,7 +221,7 @@ extension Scene {
         t.phases.append(TransitionPhase(kind: cancel ? .cancel : .finish, start: now, end: nil))
         let allowance = Double(length) * config.watchdogFactor + Double(config.watchdogGraceMs) * 1e6
         t.watchdogDeadline = now + Int64(min(allowance, 1e17))
-        coordinator.earliestWatchdog = min(coordinator.earliestWatchdog, t.watchdogDeadline)
+        ledger.earliestWatchdog = min(ledger.earliestWatchdog, t.watchdogDeadline)
         if length == 0 {
             advanceRamp(t, drive)
             if !clock.isTicking { runPendingCompletions() }
@@ -230,12 +230,12 @@ extension Scene {
 
     /// Each tick: the ramps of finishing and cancelling transitions move on.
     func advanceDrives() {
-        guard !coordinator.drivenTransitions.isEmpty else { return }
-        for t in coordinator.drivenTransitions {
+        guard !ledger.drivenTransitions.isEmpty else { return }
+        for t in ledger.drivenTransitions {
             guard let drive = t.drive, drive.ramp != nil else { continue }
             advanceRamp(t, drive)
         }
-        coordinator.drivenTransitions.removeAll { $0.drive == nil }
+        ledger.drivenTransitions.removeAll { $0.drive == nil }
     }
 
     func advanceRamp(_ t: Transition, _ drive: TransitionDrive) {
@@ -316,7 +316,7 @@ extension Scene {
         drive.local = ramp.to
         if ramp.cancel { scrub(drive) } else { runForward(drive) }
         endRamp(t, drive, cancelled: ramp.cancel)
-        coordinator.drivenTransitions.removeAll { $0.drive == nil }
+        ledger.drivenTransitions.removeAll { $0.drive == nil }
     }
 
     // MARK: Interaction plugins
@@ -331,18 +331,18 @@ extension Scene {
         guard t.state == .interactive else {
             throw EngineError(.invalidState, "transition '\(t.id)' is \(t.state.rawValue), not interactive", id: t.id)
         }
-        let saved = coordinator.currentTransition
-        coordinator.currentTransition = t
-        defer { coordinator.currentTransition = saved }
+        let saved = ledger.currentTransition
+        ledger.currentTransition = t
+        defer { ledger.currentTransition = saved }
         do {
             try interaction.handle(gesture, transition: t)
         } catch {
-            warn(interaction.name, "\(gesture.phase) raised: \(error.message); the transition is cancelled")
+            warn(interaction.name, "\(gesture.phase.rawValue) raised: \(error.message); the transition is cancelled")
             if t.state == .interactive { try? endInteraction(t, cancel: true) }
             return
         }
-        if gesture.phase == "ended" || gesture.phase == "cancelled", t.state == .interactive {
-            let finish = gesture.phase == "ended" && percent(of: t) > 0.5
+        if gesture.phase == .ended || gesture.phase == .cancelled, t.state == .interactive {
+            let finish = gesture.phase == .ended && percent(of: t) > 0.5
             warn(interaction.name, "ended left transition '\(t.id)' interactive; \(finish ? "finishing" : "cancelling") it")
             try? endInteraction(t, cancel: !finish)
         }
@@ -354,12 +354,12 @@ extension Scene {
     /// of its duration with ease_in_out; scrubbed, finished and reversed with it.
     public func animateAlongside(_ t: Transition, _ changes: () -> Void, completion: ((Bool) -> Void)?) {
         let remaining = max(0, t.duration - percent(of: t) * t.duration)
-        let saved = coordinator.currentTransition
-        coordinator.currentTransition = t
+        let saved = ledger.currentTransition
+        ledger.currentTransition = t
         beginAnimations(AnimationOptions(duration: remaining, timing: .curve(.easeInOut)), completion: completion)
         changes()
         commitAnimations()
-        coordinator.currentTransition = saved
+        ledger.currentTransition = saved
     }
 
     /// `coordinator:on_interaction_change(fn)`.

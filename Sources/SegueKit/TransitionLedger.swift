@@ -1,8 +1,10 @@
-/// A scene's transition coordination: every transition by id and in start order, the ones driven on their own
-/// clock, the modal presentations, queued requests' ids and outcomes, the watchdog's earliest deadline, the
-/// transition whose animator is running now and the journals of its calls. `Scene`'s transition methods
-/// (Scene+Transitions, Interactive, Modal) work on this state.
-final class TransitionCoordinator {
+/// A scene's transition bookkeeping (not UIKit's transition coordinator, which is the `alongside` object plugins
+/// get as `ctx.coordinator`): every transition by id and in start order, the ones driven on their own clock, the
+/// modal presentations, queued requests' ids and outcomes, the watchdog's earliest deadline, the transition whose
+/// animator is running now and the journals of its calls. It admits transitions (`register`), watches them
+/// (`watch`), records how they and queued requests ended (`recordEnd`, `recordOutcome`) and forgets the oldest
+/// (`forgetEnded`); `Scene`'s transition files (Scene+Transitions, Scene+Interactive, Scene+Modal) call these.
+final class TransitionLedger {
     var transitionsByID: [String: Transition] = [:]
     /// Transitions in start order (running and retained finished ones).
     var transitionOrder: [Transition] = []
@@ -31,12 +33,53 @@ final class TransitionCoordinator {
     /// The number of the last `captureBaseline` walk (views it reached carry it in `View.baselineMark`).
     var baselineMark = 0
 
+    /// A transition that begins: filed by id and in start order, counted as running.
+    func register(_ transition: Transition) {
+        transitionsByID[transition.id] = transition
+        transitionOrder.append(transition)
+        activeTransitionCount += 1
+    }
+
+    /// The watchdog looks at the transition again at `deadline` (scene ns) at the latest.
+    func watch(until deadline: Int64) {
+        earliestWatchdog = min(earliestWatchdog, deadline)
+    }
+
+    /// A transition ended: no longer running, counted among the ended ones `forgetEnded` trims.
+    func recordEnd() {
+        endedCount += 1
+        activeTransitionCount -= 1
+    }
+
+    /// A queued request that never started a transition: its outcome is kept, the oldest beyond `retention`
+    /// forgotten.
+    func recordOutcome(_ outcome: QueuedOutcome, retention: Int) {
+        queuedOutcomes[outcome.id] = outcome
+        queuedOutcomeOrder.append(outcome.id)
+        if queuedOutcomeOrder.count > max(1, retention) {
+            queuedOutcomes[queuedOutcomeOrder.removeFirst()] = nil
+        }
+    }
+
+    /// Forgets the oldest ended transitions beyond `retention` (in start order). The ended count is kept as
+    /// transitions end, so a completion that leaves the count within the retention costs nothing; one past it
+    /// forgets the oldest ended transition, found from the front (the running ones before it are few: in the usual
+    /// case it is the first). No array is built and no transition retained per completion.
+    func forgetEnded(retention: Int) {
+        while endedCount > retention {
+            guard let index = transitionOrder.firstIndex(where: { $0.isEnded }) else { return }
+            transitionsByID[transitionOrder[index].id] = nil
+            transitionOrder.removeSubrange(index..<(index + 1))
+            endedCount -= 1
+        }
+    }
+
     /// A transition id no transition has: `t-N`, N increasing.
     func newTransitionID() -> String {
-        var id = TransitionCoordinator.transitionID(nextTransitionNumber)
+        var id = TransitionLedger.transitionID(nextTransitionNumber)
         while transitionsByID[id] != nil {
             nextTransitionNumber += 1
-            id = TransitionCoordinator.transitionID(nextTransitionNumber)
+            id = TransitionLedger.transitionID(nextTransitionNumber)
         }
         nextTransitionNumber += 1
         return id

@@ -1,0 +1,47 @@
+/// The options every transition request carries (the protocol's `animated`, `interactive`, `animator`,
+/// `when_busy`, and the id a queued request was given).
+struct TransitionRequest {
+    var animated: Bool
+    var interactive: Interactivity
+    var animator: String?
+    var whenBusy: WhenBusy?
+    var id: String?
+}
+
+/// What an admitted request will do: the operation, and what a navigation stack or a split view changes.
+struct TransitionPlan {
+    var op: TransitionOperation
+    var leaving: [ViewController] = []
+    var entering: [ViewController] = []
+    var newStack: [ViewController]?
+    var split: SplitChange?
+}
+
+extension Scene {
+    /// The one transition-start pipeline of every container kind: `when_busy` admits the request (or queues it,
+    /// to be retried with `retry`), `plan` decides what it does now that it runs (nil: nothing to animate — it
+    /// made its changes itself), the animator and the interaction controller are resolved, and the transition
+    /// begins.
+    func startTransition(on container: ContainerViewController, kind: TransitionKind, _ request: TransitionRequest,
+                         retry: @escaping (TransitionRequest) throws(EngineError) -> TransitionStart,
+                         plan: () throws(EngineError) -> TransitionPlan?) throws(EngineError) -> TransitionStart
+    {
+        // The queued retry is made only when the container is busy (an idle start allocates no closure for it).
+        if container.activeTransition != nil, let queued = try admit(container, request.whenBusy, kind: kind,
+            retry: { id throws(EngineError) in
+                var again = request
+                again.whenBusy = .reject
+                again.id = id
+                return try retry(again)
+            })
+        {
+            return queued
+        }
+        guard let plan = try plan() else { return .nothing }
+        let animator = try resolveAnimator(plan.op, requested: request.animator)
+        let interaction = request.animated
+            ? try resolveInteraction(plan.op, request.interactive, animator: animator.name) : nil
+        return .started(begin(plan, animated: request.animated, animator: animator, id: request.id,
+                              interactive: request.interactive, interaction: interaction))
+    }
+}
