@@ -182,11 +182,6 @@ public final class Scene {
         var values = (color.r, color.g, color.b, color.a)
         withUnsafeBytes(of: &values) { set(view, .color, $0.bindMemory(to: Double.self), array: nil) }
     }
-    public func set(_ view: View, cornerRadius: Double) {
-        withUnsafePointer(to: cornerRadius) {
-            set(view, .cornerRadius, UnsafeBufferPointer(start: $0, count: 1), array: nil)
-        }
-    }
 
     public func set(_ view: View, hidden: Bool) {
         guard view.hidden != hidden else { return }

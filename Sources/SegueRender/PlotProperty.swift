@@ -63,7 +63,7 @@ public struct PlotProperty: Sendable, Equatable {
         return list + scalars.filter { scalar in !list.contains { $0.name == scalar.name } }
     }()
 
-    /// Each one-number property of the view-property table kept in channels (corner_radius, …), under its name.
+    /// Each one-number property of the view-property table kept in channels (the corner radius, …), under its name.
     static let scalars: [PlotProperty] = ViewProperty.allCases.compactMap { property in
         let info = property.info
         guard info.kind == .number, case .channels(let offset) = info.storage else { return nil }
