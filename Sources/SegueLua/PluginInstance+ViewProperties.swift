@@ -84,7 +84,9 @@ extension PluginInstance {
                 (out[0], out[1], out[2], out[3]) = (r.x, r.y, r.w, r.h)
             case .transform:
                 guard let t = transform(at: i) else { return false }
-                for k in 0..<16 { out[k] = t.values[k] }
+                withUnsafeBytes(of: t.m) { m in
+                    for k in 0..<16 { out[k] = m.load(fromByteOffset: k * MemoryLayout<Double>.stride, as: Double.self) }
+                }
             case .color:
                 guard let text = state.string(at: i), let c = Color(hex: text) else { return false }
                 (out[0], out[1], out[2], out[3]) = (c.r, c.g, c.b, c.a)
