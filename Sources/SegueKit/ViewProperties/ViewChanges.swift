@@ -5,7 +5,7 @@ public struct ViewChanges: OptionSet, Sendable, Hashable {
     public init(rawValue: UInt64) { self.rawValue = rawValue }
 
     /// The change of a property.
-    @inline(__always)
+    @inlinable
     public init(_ property: ViewProperty) { rawValue = property.changeBit }
 
     public static let center = ViewChanges(.center)
@@ -22,6 +22,6 @@ public struct ViewChanges: OptionSet, Sendable, Hashable {
     public static let frame = ViewChanges(
         rawValue: ViewProperty.allCases.reduce(0) { $1.info.partOfFrame ? $0 | $1.changeBit : $0 })
 
-    @inline(__always)
+    @inlinable
     public func contains(_ property: ViewProperty) -> Bool { rawValue & property.changeBit != 0 }
 }

@@ -11,8 +11,9 @@
 public enum ViewProperty: Int, Sendable, CaseIterable {
     case center, bounds, alpha, transform, color, cornerRadius, z, hidden
 
-    /// The property's entry in the table.
-    @inline(__always)
+    /// The property's entry in the table (inlinable: the hot paths of other modules read one field of it, and the
+    /// optimizer then keeps just that field's switch).
+    @inlinable
     public var info: ViewPropertyInfo {
         switch self {
         case .center:
@@ -49,25 +50,25 @@ public enum ViewProperty: Int, Sendable, CaseIterable {
     }()
 
     /// Where the property's channels start in `ViewValues.channels` (0 for one kept on the view itself).
-    @inline(__always)
+    @inlinable
     public var offset: Int {
         if case .channels(let offset) = info.storage { return offset }
         return 0
     }
 
     /// How many channels (values) the property has.
-    @inline(__always)
+    @inlinable
     public var count: Int { info.kind.count }
 
     /// The protocol's (and Lua's) name for the property.
     public var name: String { info.name }
 
     /// Whether setting the property inside an animation block animates it.
-    @inline(__always)
+    @inlinable
     public var animates: Bool { info.interpolation != .none }
 
     /// The property's change flag.
-    @inline(__always)
+    @inlinable
     public var changeBit: UInt64 { 1 << UInt64(rawValue) }
 
     /// The property whose protocol / Lua name is `name`.
@@ -152,7 +153,7 @@ public enum ViewValueKind: Sendable, Equatable {
     case boolean
 
     /// How many values.
-    @inline(__always)
+    @inlinable
     public var count: Int {
         switch self {
         case .number, .boolean: 1
@@ -198,7 +199,7 @@ public enum ModelRange: Sendable, Equatable {
     case atLeast(Double)
 
     /// The values to store for a write of `values`, or nil when the write is refused.
-    @inline(__always)
+    @inlinable
     public func admit(_ value: Double) -> Double? {
         switch self {
         case .finite: return value.isFinite ? value : nil
