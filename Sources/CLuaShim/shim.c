@@ -9,12 +9,42 @@ const char *const segue_key_names[SEGUE_KEY_COUNT] = {
     "duration", "delay", "repeat_count", "autoreverse", "spring", "curve", "stiffness", "mass", "damping", "velocity",
 };
 
-const char *const segue_name_list[SEGUE_NAME_COUNT] = {
+const char *const segue_name_list[SEGUE_NAME_FIXED_COUNT] = {
     "", "id", "kind", "animated", "from_index", "to_index", "direction",
     "container", "duration", "interactive", "cancelled", "presentation_style", "coordinator",
-    "frame", "bounds", "center", "alpha", "transform", "hidden", "color", "corner_radius", "z", "superview", "subviews",
+    "frame", "superview", "subviews",
     "from", "to",
 };
+
+// The view properties' names (segue_set_property_names): written once before the first state, read-only after.
+static char *property_names[SEGUE_PROPERTY_MAX];
+static int property_count = -1;
+
+int segue_set_property_names(const char *const *names, int count) {
+    if (property_count >= 0 || count < 0 || count > SEGUE_PROPERTY_MAX) return -1;
+    for (int k = 0; k < count; k++) {
+        if (names[k] == NULL || names[k][0] == 0) return -1;
+    }
+    for (int k = 0; k < count; k++) {
+        property_names[k] = strdup(names[k]);
+        if (property_names[k] == NULL) {
+            while (k-- > 0) free(property_names[k]);
+            return -1;
+        }
+    }
+    property_count = count;
+    return 0;
+}
+
+int segue_name_count(void) {
+    return SEGUE_NAME_FIXED_COUNT + (property_count > 0 ? property_count : 0);
+}
+
+const char *segue_name_text(int code) {
+    if (code > 0 && code < SEGUE_NAME_FIXED_COUNT) return segue_name_list[code];
+    if (code >= SEGUE_NAME_FIXED_COUNT && code < segue_name_count()) return property_names[code - SEGUE_NAME_FIXED_COUNT];
+    return "";
+}
 
 segue_sandbox *segue_sandbox_of(lua_State *L) {
     void *ud = NULL;
@@ -250,13 +280,14 @@ int segue_name_at(lua_State *L, int i) {
     size_t len = 0;
     const char *s = lua_tolstring(L, i, &len);
     segue_sandbox *sb = segue_sandbox_of(L);
-    for (int k = 1; k < SEGUE_NAME_COUNT; k++) {
+    int count = sb->name_count;
+    for (int k = 1; k < count; k++) {
         if (sb->names[k] == s) return k;
     }
     // Not the interned copy: a string too long to be interned, or a Lua built without interning (never one of
     // the names then, but compared anyway so the answer never depends on how Lua stores strings).
-    for (int k = 1; k < SEGUE_NAME_COUNT; k++) {
-        const char *name = segue_name_list[k];
+    for (int k = 1; k < count; k++) {
+        const char *name = segue_name_text(k);
         if (strlen(name) == len && memcmp(name, s, len) == 0) return k;
     }
     return 0;
@@ -451,9 +482,11 @@ static int build_sandbox(lua_State *L) {
     }
     segue_sandbox_of(L)->keys_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     // The names segue_name_at knows, interned once (kept alive by the table at names_ref).
-    lua_createtable(L, SEGUE_NAME_COUNT, 0);
-    for (int k = 1; k < SEGUE_NAME_COUNT; k++) {
-        segue_sandbox_of(L)->names[k] = lua_pushstring(L, segue_name_list[k]);
+    int name_count = segue_name_count();
+    segue_sandbox_of(L)->name_count = name_count;
+    lua_createtable(L, name_count, 0);
+    for (int k = 1; k < name_count; k++) {
+        segue_sandbox_of(L)->names[k] = lua_pushstring(L, segue_name_text(k));
         lua_rawseti(L, -2, k);
     }
     segue_sandbox_of(L)->names_ref = luaL_ref(L, LUA_REGISTRYINDEX);

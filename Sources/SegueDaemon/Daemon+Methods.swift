@@ -310,7 +310,7 @@ extension Daemon {
             let delegate = try p.string("delegate")
             let rules = try d.rules(p)
             try p.finish()
-            if let delegate, !d.plugins.hasPlugin(named: delegate, kind: "delegate") {
+            if let delegate, !d.plugins.hasPlugin(named: delegate, kind: .delegate) {
                 throw .notFound("delegate plugin", delegate, param: "delegate")
             }
             scene.setDelegate(of: container, plugin: delegate, rules: rules ?? [])
@@ -859,7 +859,7 @@ extension Daemon {
             }
         }
         let delegate = try p.string("delegate")
-        if let delegate, !plugins.hasPlugin(named: delegate, kind: "delegate") {
+        if let delegate, !plugins.hasPlugin(named: delegate, kind: .delegate) {
             throw .notFound("delegate plugin", delegate, param: "delegate")
         }
         let rules = try self.rules(p) ?? []

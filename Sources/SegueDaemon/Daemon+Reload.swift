@@ -1,3 +1,4 @@
+import SegueLua
 import Logging
 import SegueJSON
 
@@ -28,15 +29,18 @@ extension Daemon {
         var plugins: [PluginEventSummary] = []
 
         struct PluginEventSummary {
-            let type: String
+            let kind: PluginEvent.Kind
             let name: String
         }
 
         var json: JSONValue {
             var loaded = 0, failed = 0
             for event in plugins {
-                if event.type == "plugin.loaded" { loaded += 1 }
-                if event.type == "plugin.failed" { failed += 1 }
+                switch event.kind {
+                case .loaded: loaded += 1
+                case .failed: failed += 1
+                case .unloaded, .warning: break
+                }
             }
             return .object(JSONObject([
                 ("reloaded", true), ("file", file.map { .string($0) } ?? .null),
@@ -97,7 +101,7 @@ extension Daemon {
             "config.changed": outcome.changed.joined(separator: ","),
         ]))
         pluginService.reportFolder(config.pluginsDir)
-        outcome.plugins = pluginService.loadAll().map { .init(type: $0.type, name: $0.name) }
+        outcome.plugins = pluginService.loadAll().map { .init(kind: $0.kind, name: $0.name) }
         return outcome
     }
 

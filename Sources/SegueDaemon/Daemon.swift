@@ -210,9 +210,12 @@ public final class Daemon: EventSink, @unchecked Sendable {
         daemonSeq += 1
         // Failures and warnings are logged by emit; a load and an unload (the file deleted) are logged here, so the
         // log alone tells what is loaded.
-        if event.type == "plugin.loaded" || event.type == "plugin.unloaded" {
-            logger.info(event.type == "plugin.loaded" ? "plugin loaded" : "plugin unloaded",
+        switch event.kind {
+        case .loaded, .unloaded:
+            logger.info(event.kind == .loaded ? "plugin loaded" : "plugin unloaded",
                         metadata: ["plugin.name": "\(event.name)", "plugin.file": "\(event.file)"])
+        case .failed, .warning:
+            break
         }
         emit(EngineEvent(scene: nil, seq: daemonSeq, time: uptime, payload: event.payload))
     }

@@ -83,19 +83,11 @@ extension EngineEvent.Payload {
 }
 
 extension FrameView {
-    /// A frame event's view entry: `id`, then what changed.
+    /// A frame event's view entry: `id`, then what changed (the frame, then each property in change-flag order).
     var json: JSONObject {
         var entry = JSONObject([("id", .string(id))])
-        if sendsFrame {
-            entry["frame"] = Shapes.rect(frame)
-            if changes.contains(.bounds) { entry["bounds"] = Shapes.rect(bounds) }
-        }
-        if changes.contains(.alpha) { entry["alpha"] = .number(alpha) }
-        if changes.contains(.transform) { entry["transform"] = Shapes.transform(transform) }
-        if changes.contains(.color) { entry["color"] = .string(color.hex) }
-        if changes.contains(.cornerRadius) { entry["corner_radius"] = .number(cornerRadius) }
-        if changes.contains(.z) { entry["z"] = .number(z) }
-        if changes.contains(.hidden) { entry["hidden"] = .bool(hidden) }
+        if sendsFrame { entry["frame"] = Shapes.rect(frame) }
+        FrameViews.forEachSent(changes) { entry[$0.name] = Shapes.value($0, value(of: $0)) }
         return entry
     }
 }

@@ -139,13 +139,14 @@ public enum EventEncoder {
         out.append(UInt8(ascii: "]"))
     }
 
-    /// A view's fields after its id, and its closing brace.
+    /// A view's fields after its id, and its closing brace: the frame, then each changed property that frame
+    /// events carry, in change-flag order, in the shape of its kind (`ViewProperty.info`).
     @inline(__always)
     private static func writeFrameValues(_ entry: FrameViews.Entry, _ values: UnsafeBufferPointer<Double>,
                                          to out: inout JSONOutput) {
-        // Room for all a view's fixed text (~170 bytes at most) with its numbers (at most 27, 24 bytes each): the
-        // `appendReserved` pieces between the numbers need no check of their own.
-        out.reserve(1024)
+        // Room for all a view's fixed text with its numbers (24 bytes each at most): the `appendReserved` pieces
+        // between the numbers need no check of their own.
+        out.reserve(frameRoom)
         var i = Int(entry.start)
         func number() {
             out.appendNumber(values[i])
@@ -162,62 +163,64 @@ public enum EventEncoder {
             number()
             out.appendReserved(UInt8(ascii: "}"))
         }
-        let changes = entry.changes
         if entry.sendsFrame {
             out.appendReserved(#","frame":"#)
             rect()
-            if changes.contains(.bounds) {
-                out.appendReserved(#","bounds":"#)
-                rect()
-            }
         }
-        if changes.contains(.alpha) {
-            out.appendReserved(#","alpha":"#)
-            number()
-        }
-        if changes.contains(.transform) {
-            if entry.isAffine {
-                out.appendReserved(#","transform":{"a":"#)
+        FrameViews.forEachSent(entry.changes) { property in
+            frameKeys[property.rawValue].withUnsafeBufferPointer { out.append($0) }
+            switch property.info.kind {
+            case .number:
                 number()
-                out.appendReserved(#","b":"#)
+            case .boolean:
+                out.append(values[i] != 0 ? "true" : "false")
+                i += 1
+            case .point:
+                out.appendReserved(#"{"x":"#)
                 number()
-                out.appendReserved(#","c":"#)
-                number()
-                out.appendReserved(#","d":"#)
-                number()
-                out.appendReserved(#","tx":"#)
-                number()
-                out.appendReserved(#","ty":"#)
+                out.appendReserved(#","y":"#)
                 number()
                 out.appendReserved(UInt8(ascii: "}"))
-            } else {
-                out.appendReserved(#","transform":{"m":["#)
-                for k in 0..<16 {
-                    if k > 0 { out.append(UInt8(ascii: ",")) }
+            case .rect:
+                rect()
+            case .transform:
+                if entry.affine.contains(property) {
+                    out.appendReserved(#"{"a":"#)
                     number()
+                    out.appendReserved(#","b":"#)
+                    number()
+                    out.appendReserved(#","c":"#)
+                    number()
+                    out.appendReserved(#","d":"#)
+                    number()
+                    out.appendReserved(#","tx":"#)
+                    number()
+                    out.appendReserved(#","ty":"#)
+                    number()
+                    out.appendReserved(UInt8(ascii: "}"))
+                } else {
+                    out.appendReserved(#"{"m":["#)
+                    for k in 0..<16 {
+                        if k > 0 { out.append(UInt8(ascii: ",")) }
+                        number()
+                    }
+                    out.append("]}")
                 }
-                out.append("]}")
+            case .color:
+                let color = Color(r: values[i], g: values[i + 1], b: values[i + 2], a: values[i + 3])
+                i += 4
+                JSONValue.writeString(color.hex, to: &out)
             }
-        }
-        if changes.contains(.color) {
-            let color = Color(r: values[i], g: values[i + 1], b: values[i + 2], a: values[i + 3])
-            i += 4
-            string("color", color.hex, to: &out)
-        }
-        if changes.contains(.cornerRadius) {
-            out.append(#","corner_radius":"#)
-            number()
-        }
-        if changes.contains(.z) {
-            out.append(#","z":"#)
-            number()
-        }
-        if changes.contains(.hidden) {
-            bool("hidden", values[i] != 0, to: &out)
-            i += 1
         }
         out.append(UInt8(ascii: "}"))
     }
+
+    /// `,"name":` of each property, by raw value.
+    static let frameKeys: [[UInt8]] = ViewProperty.allCases.map { Array(#","\#($0.name)":"#.utf8) }
+
+    /// The most bytes a view's fields after its id take: every key, 24 per number, and the punctuation around them.
+    static let frameRoom = 64 + frameKeys.reduce(0) { $0 + $1.count }
+        + 32 * (4 + ViewProperty.allCases.reduce(0) { $0 + $1.count })
 
     private static func string(_ key: StaticString, _ value: String, to out: inout JSONOutput) {
         writeKey(key, to: &out)

@@ -5,7 +5,7 @@ import SegueLua
 extension PluginRecord {
     var json: JSONValue {
         var o = JSONObject([
-            ("name", .string(name)), ("kind", .string(kind)), ("version", version.map { .string($0) } ?? .null),
+            ("name", .string(name)), ("kind", .string(kind?.rawValue ?? "unknown")), ("version", version.map { .string($0) } ?? .null),
             ("api", .number(Double(api))), ("file", .string(file)), ("status", .string(status)),
         ])
         if let error { o["error"] = .string(error) }

@@ -103,15 +103,15 @@ final class PluginService {
 
     /// What a reload or rescan did, as `plugins.reload` answers it.
     static func summary(of events: [PluginEvent]) -> JSONValue {
-        func names(_ type: String) -> JSONValue { .array(events.filter { $0.type == type }.map { .string($0.name) }) }
-        let failed: [JSONValue] = events.filter { $0.type == "plugin.failed" }.map {
+        func names(_ kind: PluginEvent.Kind) -> JSONValue { .array(events.filter { $0.kind == kind }.map { .string($0.name) }) }
+        let failed: [JSONValue] = events.filter { $0.kind == .failed }.map {
             .object(JSONObject([
                 ("name", .string($0.name)), ("file", .string($0.file)), ("error", .string($0.message ?? "")),
             ]))
         }
-        let warnings: [JSONValue] = events.filter { $0.type == "plugin.warning" }.map { .string($0.message ?? "") }
+        let warnings: [JSONValue] = events.filter { $0.kind == .warning }.map { .string($0.message ?? "") }
         return .object(JSONObject([
-            ("loaded", names("plugin.loaded")), ("unloaded", names("plugin.unloaded")), ("failed", .array(failed)),
+            ("loaded", names(.loaded)), ("unloaded", names(.unloaded)), ("failed", .array(failed)),
             ("warnings", .array(warnings)),
         ]))
     }

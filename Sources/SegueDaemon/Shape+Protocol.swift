@@ -99,13 +99,10 @@ extension Shape {
             .optional("ended_at", .number), .required("forced", .boolean), .required("failed_over", .boolean),
             .required("problems", .array(.object([.required("code", .string), .required("message", .string)]))),
         ])),
-        ("view_node", .object([
-            .required("id", .id), .required("frame", .ref("rect")), .required("bounds", .ref("rect")),
-            .required("center", .ref("point")), .required("alpha", .number), .required("transform", .ref("transform")),
-            .required("hidden", .boolean), .required("color", .ref("color")), .required("corner_radius", .number),
-            .required("z", .number), .optional("presentation", .object([])),
-            .required("subviews", .array(.ref("view_node"))),
-        ])),
+        ("view_node", .object(
+            [.required("id", .id), .required("frame", .ref("rect"))]
+                + ViewProperty.listed.map { Shape.Field.required($0.name, Shapes.shape($0.info.kind)) }
+                + [.optional("presentation", .object([])), .required("subviews", .array(.ref("view_node")))])),
         ("vc_node", .object([
             .required("id", .id), .required("kind", .string), .required("view", .id), .required("appearance", .string),
             .required("children", .array(.ref("vc_node"))), .optional("presented", .ref("vc_node")),

@@ -39,12 +39,36 @@ enum Shapes {
         return Size(w: w, h: h)
     }
 
-    /// The view values that docs/PROTOCOL.md's view node carries.
+    /// The view values that docs/PROTOCOL.md's view node carries: the derived frame, then every property of the
+    /// table in its listed order.
     static func viewValues(_ v: ViewValues, hidden: Bool, z: Double) -> JSONObject {
-        JSONObject([
-            ("frame", rect(v.frame)), ("bounds", rect(v.bounds)), ("center", point(v.center)),
-            ("alpha", .number(v.alpha)), ("transform", transform(v.transform)), ("hidden", .bool(hidden)),
-            ("color", .string(v.color.hex)), ("corner_radius", .number(v.cornerRadius)), ("z", .number(z)),
-        ])
+        var o = JSONObject([("frame", rect(v.frame))])
+        for property in ViewProperty.listed { o[property.name] = value(property, v.value(of: property, z: z, hidden: hidden)) }
+        return o
+    }
+
+    /// A property's value in the shape of its kind.
+    static func value(_ property: ViewProperty, _ v: ArraySlice<Double>) -> JSONValue {
+        let i = v.startIndex
+        switch property.info.kind {
+        case .number: return .number(v[i])
+        case .boolean: return .bool(v[i] != 0)
+        case .point: return point(Point(x: v[i], y: v[i + 1]))
+        case .rect: return rect(Rect(x: v[i], y: v[i + 1], w: v[i + 2], h: v[i + 3]))
+        case .transform: return transform(Transform3D(values: Array(v)))
+        case .color: return .string(Color(r: v[i], g: v[i + 1], b: v[i + 2], a: v[i + 3]).hex)
+        }
+    }
+
+    /// A kind's shape in the protocol's schema (OpenRPC, `rpc.discover`).
+    static func shape(_ kind: ViewValueKind) -> Shape {
+        switch kind {
+        case .number: .number
+        case .boolean: .boolean
+        case .point: .ref("point")
+        case .rect: .ref("rect")
+        case .transform: .ref("transform")
+        case .color: .ref("color")
+        }
     }
 }

@@ -34,7 +34,7 @@ public struct AnimationOptions: Sendable, Equatable {
 /// One property of one view animating from a value to a value.
 final class PropertyAnimation {
     let view: View
-    let property: AnimatableProperty
+    let property: ViewProperty
     let from: [Double]
     let to: [Double]
     /// Scene time (ns) at which the animation starts moving (after its delay).
@@ -65,7 +65,7 @@ final class PropertyAnimation {
     /// Index in `Scene.running` (its track), −1 when not there.
     var trackIndex = -1
 
-    init(view: View, property: AnimatableProperty, from: [Double], to: [Double], begin: Int64, options: AnimationOptions,
+    init(view: View, property: ViewProperty, from: [Double], to: [Double], begin: Int64, options: AnimationOptions,
          group: AnimationGroup, path: ((Double) -> [Double])? = nil, affinePath: AffinePath? = nil,
          carried: [Double]? = nil)
     {
@@ -119,7 +119,7 @@ final class PropertyAnimation {
         let offset = property.offset
         if elapsed >= activeNs {
             for i in 0..<to.count { view.presentation.channels[offset + i] = to[i] }
-            view.dirty |= 1 << UInt8(property.rawValue)
+            view.dirty |= property.changeBit
             return true
         }
         if elapsed < 0 { return false }
@@ -132,14 +132,14 @@ final class PropertyAnimation {
             let a = from[i]
             view.presentation.channels[offset + i] = a + (to[i] - a) * p
         }
-        view.dirty |= 1 << UInt8(property.rawValue)
+        view.dirty |= property.changeBit
         return false
     }
 
     func write(_ values: [Double]) {
         let offset = property.offset
         for i in 0..<min(values.count, property.count) { view.presentation.channels[offset + i] = values[i] }
-        view.dirty |= 1 << UInt8(property.rawValue)
+        view.dirty |= property.changeBit
     }
 
     /// The value `elapsed` ns after the start (repeats and reversals applied), without writing it.

@@ -39,7 +39,7 @@ struct AnimationTrack {
     let offset: Int
     let count: Int
     /// The property's bit in `View.dirty`.
-    let dirtyBit: UInt8
+    let dirtyBit: UInt64
     /// Mirrors `PropertyAnimation.removed`.
     var removed: Bool
     let from: SIMD8<Double>
@@ -57,7 +57,7 @@ struct AnimationTrack {
         duration = animation.duration
         timing = animation.timing
         offset = animation.property.offset
-        dirtyBit = 1 << UInt8(animation.property.rawValue)
+        dirtyBit = animation.property.changeBit
         removed = animation.removed
         var from = SIMD8<Double>(repeating: 0), to = SIMD8<Double>(repeating: 0)
         let property = animation.property

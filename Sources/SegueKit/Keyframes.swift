@@ -24,7 +24,7 @@ final class KeyframeRecorder {
     var window: (Double, Double)?
     private(set) var tracks: [Track] = []
 
-    func record(_ view: View, _ property: AnimatableProperty, _ values: [Double]) {
+    func record(_ view: View, _ property: ViewProperty, _ values: [Double]) {
         let (u0, u1) = window ?? (0, 1)
         let segment = Segment(u0: u0, u1: u1, to: values)
         if let i = tracks.firstIndex(where: { $0.serial == view.serial && $0.property == property.rawValue }) {

@@ -69,7 +69,7 @@ extension Scene {
             touch(view)
             touch(view.superview)
             for sub in state.subviews where sub.superview !== view { touch(sub); touch(sub.superview) }
-            for property in AnimatableProperty.allCases { removeAnimation(of: view, property, finished: false) }
+            for property in ViewProperty.allCases { removeAnimation(of: view, property, finished: false) }
             view.model = state.model
             view.presentation = state.presentation
             if let old = view.superview, old !== state.superview { old.subviews.removeAll { $0 === view } }
@@ -82,7 +82,7 @@ extension Scene {
             view.hidden = state.hidden
             view.z = state.z
             if view.dirty == 0 { dirtyViews.append(view) }
-            view.dirty |= 0xFF
+            view.dirty |= ViewChanges.all.rawValue
         }
         clock.running.removeAll { $0.removed }
     }
@@ -298,7 +298,7 @@ extension Scene {
         guard !animation.removed else { return }
         let view = animation.view
         if view.dirty == 0 { dirtyViews.append(view) }
-        view.dirty |= 1 << UInt8(animation.property.rawValue)
+        view.dirty |= animation.property.changeBit
         if view.animations[animation.property.rawValue] === animation {
             removeAnimation(of: view, animation.property, finished: true)
         } else {

@@ -82,7 +82,7 @@ extension Scene {
         }
         for view in tree.viewsBySerial.values where view.serial < journal.nextViewSerial {
             if view.dirty == 0 { dirtyViews.append(view) }
-            view.dirty |= 0xFF
+            view.dirty |= ViewChanges.all.rawValue
         }
         // Animations: exactly the ones that ran before, in their order, with their groups' counts.
         for animation in journal.started where !animation.removed && !animation.held {
@@ -136,7 +136,7 @@ extension Scene {
         touch(view)
         view.superview = nil
         view.subviews = []
-        for property in AnimatableProperty.allCases {
+        for property in ViewProperty.allCases {
             if let animation = view.animations[property.rawValue] {
                 touch(animation.group)
                 noteStopped(animation)

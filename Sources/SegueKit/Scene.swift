@@ -178,18 +178,13 @@ public final class Scene {
         var values = (color.r, color.g, color.b, color.a)
         withUnsafeBytes(of: &values) { set(view, .color, $0.bindMemory(to: Double.self), array: nil) }
     }
-    public func set(_ view: View, cornerRadius: Double) {
-        withUnsafePointer(to: cornerRadius) {
-            set(view, .cornerRadius, UnsafeBufferPointer(start: $0, count: 1), array: nil)
-        }
-    }
 
     public func set(_ view: View, hidden: Bool) {
         guard view.hidden != hidden else { return }
         touch(view)
         view.hidden = hidden
         tree.structureVersion &+= 1
-        markDirty(view, nil)
+        markDirty(view, .hidden)
     }
 
     /// zPosition: not animated (set at once, also inside a block); reported in `frame` events when it changes.
@@ -198,19 +193,24 @@ public final class Scene {
         touch(view)
         view.z = z
         tree.structureVersion &+= 1
-        tree.markChanged(view, 0x40)
+        markDirty(view, .z)
     }
 
     /// Sets a property's model value. Inside an animation block it animates from the presentation value
     /// (superseding a running animation of the property); outside, the presentation jumps with the model.
-    public func set(_ view: View, _ property: AnimatableProperty, _ values: [Double]) {
+    public func set(_ view: View, _ property: ViewProperty, _ values: [Double]) {
         values.withUnsafeBufferPointer { set(view, property, $0, array: values) }
     }
 
     /// `set` from values in place (the typed setters pass their fields without building an array): an array is
     /// made only when the value is kept — an animation's target, a keyframe — unless the caller already has one.
-    func set(_ view: View, _ property: AnimatableProperty, _ values: UnsafeBufferPointer<Double>, array: [Double]?) {
+    func set(_ view: View, _ property: ViewProperty, _ values: UnsafeBufferPointer<Double>, array: [Double]?) {
         guard values.count == property.count, view.isAlive else { return }
+        switch property.info.storage {
+        case .channels: break
+        case .zPosition: return set(view, z: values[0])
+        case .hiddenFlag: return set(view, hidden: values[0] != 0)
+        }
         touch(view)
         // Compared in place (no copy of the old values): only whether the model value changes matters below.
         let offset = property.offset
@@ -219,7 +219,8 @@ public final class Scene {
             return false
         }
         view.model.set(property, values)
-        let block = clock.blockStack.last
+        // A property that does not animate is set at once, also inside a block.
+        let block = property.animates ? clock.blockStack.last : nil
         if let block, let keyframes = block.keyframes {
             keyframes.record(view, property, array ?? Array(values))
             return
@@ -241,7 +242,7 @@ public final class Scene {
 
     /// Starts an animation of `property` (superseding a running one: the old block's completion gets
     /// finished = false; a new spring carries the old animation's velocity over).
-    func addAnimation(_ view: View, _ property: AnimatableProperty, from: [Double], to values: [Double],
+    func addAnimation(_ view: View, _ property: ViewProperty, from: [Double], to values: [Double],
                       options: AnimationOptions, group: AnimationGroup, path explicitPath: ((Double) -> [Double])? = nil)
     {
         var carried: [Double]?
@@ -273,11 +274,11 @@ public final class Scene {
         }
     }
 
-    func markDirty(_ view: View, _ property: AnimatableProperty?) {
-        tree.markChanged(view, property.map { 1 << UInt8($0.rawValue) } ?? 0x80)
+    func markDirty(_ view: View, _ property: ViewProperty) {
+        tree.markChanged(view, property.changeBit)
     }
 
-    func removeAnimation(of view: View, _ property: AnimatableProperty, finished: Bool) {
+    func removeAnimation(of view: View, _ property: ViewProperty, finished: Bool) {
         guard let animation = view.animations[property.rawValue] else { return }
         view.animations[property.rawValue] = nil
         let group = animation.group
@@ -350,7 +351,7 @@ public final class Scene {
     func commitKeyframes(_ keyframes: KeyframeRecorder, _ block: AnimationBlock) {
         for track in keyframes.tracks {
             guard let view = tree.viewsBySerial[track.serial], view.isAlive,
-                let property = AnimatableProperty(rawValue: track.property), let last = track.segments.last
+                let property = ViewProperty(rawValue: track.property), let last = track.segments.last
             else { continue }
             let initial = track.initial
             var segments: [(u0: Double, u1: Double, path: (Double) -> [Double], to: [Double])] = []

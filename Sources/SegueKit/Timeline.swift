@@ -36,11 +36,11 @@ public struct Timeline {
         /// Scene time in nanoseconds.
         public let time: Int64
         public let structure: Structure
-        /// `AnimatableProperty.channelCount` channels per view, in `structure` order.
+        /// `ViewProperty.channelCount` channels per view, in `structure` order.
         public var channels: [Double]
 
         public var views: [ViewSample] {
-            let n = AnimatableProperty.channelCount
+            let n = ViewProperty.channelCount
             return structure.ids.indices.map { i in
                 ViewSample(id: structure.ids[i], parent: structure.parents[i],
                            values: ViewValues(channels: Array(channels[(i * n)..<((i + 1) * n)])),
@@ -79,7 +79,7 @@ public struct Timeline {
         let expected = max(samples.last?.structure.views.count ?? 0, 4)
         views.reserveCapacity(expected)
         parents.reserveCapacity(expected)
-        channels.reserveCapacity(expected * AnimatableProperty.channelCount)
+        channels.reserveCapacity(expected * ViewProperty.channelCount)
         func walk(_ view: View, parent: Int, depth: Int) {
             let index = views.count
             views.append(view)
@@ -115,7 +115,7 @@ public struct Timeline {
         var sample = base
         var index: [Int: Int] = [:]
         for (i, serial) in base.structure.serials.enumerated() { index[serial] = i }
-        let n = AnimatableProperty.channelCount
+        let n = ViewProperty.channelCount
         for (animation, stoppedAt) in animations {
             guard animation.createdAt <= time, let i = index[animation.view.serial] else { continue }
             // Already in the base sample: stopped, or over, by then.

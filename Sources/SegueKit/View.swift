@@ -27,10 +27,10 @@ public final class View {
     /// view controller's deinit when it is still the owner, so it is never left pointing at a freed controller. Not
     /// `weak`: that would give every view controller a side table (see `Anchor`).
     public internal(set) unowned(unsafe) var owner: ViewController?
-    /// The running animation of each property, by `AnimatableProperty.rawValue`.
-    var animations: [PropertyAnimation?] = [nil, nil, nil, nil, nil, nil]
-    /// Properties whose presentation value changed in the current tick (bit per property).
-    @exclusivity(unchecked) var dirty: UInt8 = 0
+    /// The running animation of each property, by `ViewProperty.rawValue`.
+    var animations = [PropertyAnimation?](repeating: nil, count: ViewProperty.allCases.count)
+    /// Properties whose presentation value changed in the current tick (`ViewChanges`: a bit per property).
+    @exclusivity(unchecked) var dirty: UInt64 = 0
     /// The last journal that recorded this view (Scene.touch).
     var journalEpoch = 0
     /// The last transition baseline that recorded this view (Scene.captureBaseline).

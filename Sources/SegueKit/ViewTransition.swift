@@ -37,7 +37,7 @@ extension Scene {
         snapshot.model = from.presentation
         snapshot.hidden = from.hidden
         snapshot.z = from.z
-        markDirty(snapshot, nil)
+        markDirty(snapshot, .hidden)
 
         // The model: to_view takes from_view's place.
         if to.superview === superview { removeFromSuperview(to) }
@@ -70,7 +70,7 @@ extension Scene {
                 return Transform3D.concat(Transform3D.concat(baseTransform, m), p).values
             }
         }
-        func run(_ view: View, _ property: AnimatableProperty, options: AnimationOptions, from: [Double], to: [Double],
+        func run(_ view: View, _ property: ViewProperty, options: AnimationOptions, from: [Double], to: [Double],
                  path: ((Double) -> [Double])?)
         {
             touch(view)

@@ -57,7 +57,7 @@ final class ViewTree {
     }
 
     /// Notes that `view`'s presentation changed in this tick (`flags`: the ViewChanges bits).
-    func markChanged(_ view: View, _ flags: UInt8) {
+    func markChanged(_ view: View, _ flags: UInt64) {
         if view.dirty == 0 { dirtyViews.append(view) }
         view.dirty |= flags
     }

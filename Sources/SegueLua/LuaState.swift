@@ -74,7 +74,10 @@ final class LuaState {
     /// A new sandboxed state, or nil when Lua cannot allocate one.
     /// `callTimeoutMs` > 0 arms the wall-clock backstop (a top-level call running longer is stopped).
     init?(memoryLimit: Int, instructionBudget: Int, callTimeoutMs: Int = 0) {
-        guard let L = segue_newstate(memoryLimit, Int64(instructionBudget)) else { return nil }
+        // The view properties' names go to the shim before the first state (every state interns them).
+        guard PluginInstance.propertyNamesInstalled,
+            let L = segue_newstate(memoryLimit, Int64(instructionBudget))
+        else { return nil }
         self.L = L
         self.main = L
         self.sandbox = segue_sandbox_of(L)

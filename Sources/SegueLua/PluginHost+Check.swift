@@ -22,17 +22,17 @@ extension PluginHost {
             guard let record = loadedRecord(name) else {
                 throw EngineError(.notFound, "no plugin named '\(name)' is loaded", param: "name", id: name)
             }
-            guard record.kind == "animator" else {
+            guard record.kind == .animator else {
                 throw EngineError(.invalidParams, "plugin '\(name)' is \(PluginHost.withArticle(record.kind)); plugins.check runs animators", param: "name")
             }
         }
-        for (param, plugin, kind) in [("presentation", presentation, "presentation"), ("delegate", delegate, "delegate")] {
+        for (param, plugin, kind) in [("presentation", presentation, PluginKind.presentation), ("delegate", delegate, .delegate)] {
             guard let plugin else { continue }
             guard let record = loadedRecord(plugin) else {
                 throw EngineError(.notFound, "no plugin named '\(plugin)' is loaded", param: param, id: plugin)
             }
             guard record.kind == kind else {
-                throw EngineError(.invalidParams, "plugin '\(plugin)' is \(PluginHost.withArticle(record.kind)), not a \(kind) plugin", param: param)
+                throw EngineError(.invalidParams, "plugin '\(plugin)' is \(PluginHost.withArticle(record.kind)), not a \(kind.rawValue) plugin", param: param)
             }
         }
         return PluginCheck(host: self, plugin: name, size: size, presentation: presentation, delegate: delegate,

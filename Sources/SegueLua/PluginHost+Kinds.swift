@@ -6,7 +6,7 @@ extension PluginHost {
 
     /// An animator's optional `kinds = {"present", …}`: nil when absent; a message when it is not a list of kinds.
     static func declaredKinds(_ probe: PluginInstance, _ described: PluginInstance.Described) -> Result<[String]?, LuaError> {
-        guard described.kind == "animator" else { return .success(nil) }
+        guard described.kind == .animator else { return .success(nil) }
         let state = probe.state
         let base = state.top
         defer { state.setTop(base) }

@@ -57,11 +57,11 @@ extension PluginHost {
             let reason = String(cString: strerror(errno))
             // A folder that is not there, or no folder, is the daemon's warning to give (naming the path, once).
             guard let st = FileSystem.status(directory), st.st_mode & S_IFMT == S_IFDIR else { return [] }
-            return [PluginEvent(type: "plugin.failed", name: "", file: directory,
+            return [PluginEvent(.failed, name: "", file: directory,
                                 message: "cannot read the plugins folder \(directory): \(reason)")]
         }
         if let problem = folderProblem(folder) {
-            return [PluginEvent(type: "plugin.warning", name: "", file: directory, message: problem)]
+            return [PluginEvent(.warning, name: "", file: directory, message: problem)]
         }
         var events: [PluginEvent] = []
         var present: [String] = []
@@ -139,12 +139,12 @@ extension PluginHost {
                 if byName[record.name] == path { byName[record.name] = nil }
                 record.status = "unloaded"
                 gone.append(record)
-                events.append(PluginEvent(type: "plugin.unloaded", name: record.name, file: path, message: nil))
+                events.append(PluginEvent(.unloaded, name: record.name, file: path, message: nil))
             }
             unloaded[path] = gone
         }
         if let record = failed.removeValue(forKey: path) {
-            events.append(PluginEvent(type: "plugin.unloaded", name: record.name, file: record.file, message: nil))
+            events.append(PluginEvent(.unloaded, name: record.name, file: record.file, message: nil))
         }
         previous[path] = nil
         for key in instances.keys {

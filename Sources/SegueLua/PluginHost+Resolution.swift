@@ -6,7 +6,7 @@ extension PluginHost {
     struct Resolution {
         let scene: ObjectIdentifier
         let name: String
-        let kind: String
+        let kind: PluginKind
         let instance: PluginInstance
         let ref: Int32
     }

@@ -16,7 +16,8 @@ public struct LuaSettings: Sendable, Equatable {
 /// One line of `plugins.list` (the daemon writes it: `PluginRecord+JSON.swift`).
 public struct PluginRecord: Sendable {
     public var name: String
-    public var kind: String
+    /// Nil for a file that failed before it said (`"unknown"` in plugins.list).
+    public var kind: PluginKind?
     public var version: String?
     public var api: Int
     public var file: String
@@ -37,10 +38,28 @@ public struct PluginRecord: Sendable {
 /// A daemon-wide plugin event (`plugin.loaded`, `plugin.failed`, …); the daemon publishes it
 /// (`PluginEvent+Payload.swift`).
 public struct PluginEvent: Sendable {
-    public let type: String
+    /// What happened to the plugin; the raw value is the protocol's event type.
+    public enum Kind: String, Sendable, CaseIterable {
+        case loaded = "plugin.loaded"
+        case unloaded = "plugin.unloaded"
+        case failed = "plugin.failed"
+        case warning = "plugin.warning"
+    }
+
+    public let kind: Kind
     public let name: String
     public let file: String
     public let message: String?
+
+    public init(_ kind: Kind, name: String, file: String, message: String?) {
+        self.kind = kind
+        self.name = name
+        self.file = file
+        self.message = message
+    }
+
+    /// The protocol's event type (`plugin.loaded`, …).
+    public var type: String { kind.rawValue }
 }
 
 /// Loads the plugins folder, answers `plugins.list`, and hands each scene its own Lua state per plugin file.
@@ -151,7 +170,7 @@ public final class PluginHost: AnimatorProvider {
         let base = PluginHost.baseName(shown)
         if files[path] == nil {
             failed[path] = PluginRecord(
-                name: base, kind: "unknown", version: nil, api: PluginHost.apiVersion, file: shown, status: "failed",
+                name: base, kind: nil, version: nil, api: PluginHost.apiVersion, file: shown, status: "failed",
                 error: message, loadedAt: FileSystem.wallSeconds(), loadMs: 0, memoryBytes: 0, calls: 0, failures: 0)
             unloaded[path] = nil
         } else if var loaded = files[path] {
@@ -159,7 +178,7 @@ public final class PluginHost: AnimatorProvider {
             for i in loaded.records.indices { loaded.records[i].error = "the new version failed to load: \(message)" }
             files[path] = loaded
         }
-        return [PluginEvent(type: "plugin.failed", name: base, file: shown, message: message)]
+        return [PluginEvent(.failed, name: base, file: shown, message: message)]
     }
 
     /// Loads one file from what reading it gave (`PluginFile.read`: the bytes, or why there are none).
@@ -242,31 +261,31 @@ public final class PluginHost: AnimatorProvider {
             instances[key]?[path + PluginHost.previousSuffix] = nil
         }
         // Fields a description's kind does not have: warnings with the nearest field, the plugin loads.
-        let warnings = zip(probe.described, records).flatMap { described, record in
-            probe.descriptionWarnings(described).map {
-                PluginEvent(type: "plugin.warning", name: record.name, file: path, message: $0)
+        let warnings = probe.describeWarnings.map { PluginEvent(.warning, name: base, file: path, message: $0) }
+            + zip(probe.described, records).flatMap { described, record in
+                probe.descriptionWarnings(described).map {
+                    PluginEvent(.warning, name: record.name, file: path, message: $0)
+                }
             }
-        }
-        return records.map { PluginEvent(type: "plugin.loaded", name: $0.name, file: path, message: nil) } + warnings
+        return records.map { PluginEvent(.loaded, name: $0.name, file: path, message: nil) } + warnings
     }
 
     /// Checks that a description has the functions its kind needs.
     private func checkShape(_ probe: PluginInstance, _ described: PluginInstance.Described, name: String) -> String? {
-        if described.kind == "delegate" {
+        switch described.kind {
+        case .delegate:
             defer { probe.state.pop() }
             guard probe.pushField(described.ref, "animator_for") == LUA_TFUNCTION else {
                 return "delegate '\(name)' has no animator_for(op) function"
             }
             return nil
-        }
-        if described.kind == "presentation" {
+        case .presentation:
             defer { probe.state.pop() }
             guard probe.pushField(described.ref, "frame_of_presented_view") == LUA_TFUNCTION else {
                 return "presentation '\(name)' has no frame_of_presented_view(pc) function"
             }
             return nil
-        }
-        if described.kind == "interaction" {
+        case .interaction:
             for key in ["changed", "ended"] {
                 defer { probe.state.pop() }
                 guard probe.pushField(described.ref, key) == LUA_TFUNCTION else {
@@ -274,8 +293,9 @@ public final class PluginHost: AnimatorProvider {
                 }
             }
             return nil
+        case .animator:
+            break
         }
-        guard described.kind == "animator" else { return nil }
         defer { probe.state.pop() }
         guard probe.pushField(described.ref, "animate") == LUA_TFUNCTION else {
             return "animator '\(name)' has no animate(ctx) function"
@@ -296,7 +316,7 @@ public final class PluginHost: AnimatorProvider {
 
     /// The plugin `name` of `kind` in its state for `scene`: nil when no plugin has that name; a plugin of another
     /// kind is -32602 naming `param` (`what` is the kind in words, for the message).
-    func described(_ name: String, kind: String, what: String, param: String, for scene: Scene)
+    func described(_ name: String, kind: PluginKind, what: String, param: String, for scene: Scene)
         throws(EngineError) -> (PluginInstance, Int32)?
     {
         let sceneKey = ObjectIdentifier(scene)
@@ -323,7 +343,7 @@ public final class PluginHost: AnimatorProvider {
     }
 
     public func animator(named name: String, for scene: Scene) throws(EngineError) -> (any Animator)? {
-        guard let (instance, ref) = try described(name, kind: "animator", what: "an animator", param: "animator", for: scene)
+        guard let (instance, ref) = try described(name, kind: .animator, what: "an animator", param: "animator", for: scene)
         else { return nil }
         return LuaAnimator(name: name, instance: instance, ref: ref)
     }
@@ -331,7 +351,7 @@ public final class PluginHost: AnimatorProvider {
     /// An interaction plugin (`segue.interaction{}`) in its state for this scene.
     public func interaction(named name: String, for scene: Scene) throws(EngineError) -> (any InteractionController)? {
         guard let (instance, ref) = try described(
-            name, kind: "interaction", what: "an interaction plugin", param: "interactive", for: scene)
+            name, kind: .interaction, what: "an interaction plugin", param: "interactive", for: scene)
         else { return nil }
         return LuaInteraction(name: name, instance: instance, ref: ref)
     }
@@ -339,7 +359,7 @@ public final class PluginHost: AnimatorProvider {
     /// A presentation plugin (`segue.presentation{}`) in its state for this scene.
     public func presentation(named name: String, for scene: Scene) throws(EngineError) -> (any PresentationController)? {
         guard let (instance, ref) = try described(
-            name, kind: "presentation", what: "a presentation plugin", param: "presentation", for: scene)
+            name, kind: .presentation, what: "a presentation plugin", param: "presentation", for: scene)
         else { return nil }
         return LuaPresentation(name: name, instance: instance, ref: ref)
     }
@@ -349,7 +369,7 @@ public final class PluginHost: AnimatorProvider {
         -> Result<String?, AnimatorFault>
     {
         guard let path = byName[delegate], let file = files[path],
-            file.records.contains(where: { $0.name == delegate && $0.kind == "delegate" })
+            file.records.contains(where: { $0.name == delegate && $0.kind == .delegate })
         else { return .success(nil) }
         let instance: PluginInstance
         do {
@@ -363,7 +383,7 @@ public final class PluginHost: AnimatorProvider {
     }
 
     /// Whether a loaded plugin has this name and kind.
-    public func hasPlugin(named name: String, kind: String) -> Bool {
+    public func hasPlugin(named name: String, kind: PluginKind) -> Bool {
         guard let path = byName[name], let file = files[path] else { return false }
         return file.records.contains { $0.name == name && $0.kind == kind }
     }
@@ -375,7 +395,7 @@ public final class PluginHost: AnimatorProvider {
         guard let path = byName[delegate], let file = files[path],
             let record = file.records.first(where: { $0.name == delegate })
         else { return .failure(AnimatorFault("no delegate plugin named '\(delegate)' is loaded")) }
-        guard record.kind == "delegate" else {
+        guard record.kind == .delegate else {
             return .failure(AnimatorFault("plugin '\(delegate)' is \(PluginHost.withArticle(record.kind)), not a delegate"))
         }
         let instance: PluginInstance
@@ -389,10 +409,8 @@ public final class PluginHost: AnimatorProvider {
         return instance.callDelegate(described.ref, operation)
     }
 
-    /// A plugin kind with its article, for messages: "an animator", "an interaction", "a delegate".
-    static func withArticle(_ kind: String) -> String {
-        (kind.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + kind
-    }
+    /// A record's kind with its article, for messages ("an animator"; "an unknown plugin" when it never said).
+    static func withArticle(_ kind: PluginKind?) -> String { kind?.withArticle ?? "an unknown plugin" }
 
     func instance(for file: LoadedFile, scene: Scene) throws(EngineError) -> PluginInstance {
         let key = ObjectIdentifier(scene)

@@ -80,9 +80,15 @@ extension PluginInstance {
             guard let view = me.view(at: 1), let scene = me.scene else { return .error(me.deadView("snapshot")) }
             do throws(EngineError) {
                 let copy = try scene.makeView(frame: view.presentation.frame, color: view.presentation.color)
-                scene.set(copy, alpha: view.presentation.alpha)
-                scene.set(copy, transform: view.presentation.transform)
-                scene.set(copy, cornerRadius: view.presentation.cornerRadius)
+                // Every property kept in channels but the frame's (the new view has it): alpha, transform, corner
+                // radius, and the color unless the same.
+                for property in ViewProperty.allCases where !property.info.partOfFrame {
+                    guard case .channels = property.info.storage else { continue }
+                    if property == .color, copy.model.get(property) == view.presentation.get(property) { continue }
+                    view.presentation.channels.withUnsafeBufferPointer { c in
+                        scene.set(copy, property, values: UnsafeBufferPointer(rebasing: c[property.offset..<(property.offset + property.count)]))
+                    }
+                }
                 me.pushView(copy)
                 return .results(1)
             } catch {
@@ -100,7 +106,7 @@ extension PluginInstance {
                     s.rawField(1, key)
                     defer { s.pop() }
                     if s.isNil(-1) { continue }
-                    if let message = me.setProperty(view, Int32(bitPattern: name.rawValue), at: s.top, in: scene) {
+                    if let message = me.setProperty(view, name, at: s.top, in: scene) {
                         scene.destroyViewForPlugin(view)
                         return .error("segue.view: \(message)")
                     }
@@ -220,14 +226,6 @@ extension PluginInstance {
         switch UInt32(bitPattern: name) {
         case SEGUE_NAME_ID.rawValue: s.push(view.id)
         case SEGUE_NAME_FRAME.rawValue: push(view.model.frame)
-        case SEGUE_NAME_BOUNDS.rawValue: push(view.model.bounds)
-        case SEGUE_NAME_CENTER.rawValue: pushPoint(view.model.center)
-        case SEGUE_NAME_ALPHA.rawValue: s.push(view.model.alpha)
-        case SEGUE_NAME_TRANSFORM.rawValue: push(view.model.transform)
-        case SEGUE_NAME_HIDDEN.rawValue: s.push(view.hidden)
-        case SEGUE_NAME_COLOR.rawValue: s.push(view.model.color.hex)
-        case SEGUE_NAME_CORNER_RADIUS.rawValue: s.push(view.model.cornerRadius)
-        case SEGUE_NAME_Z.rawValue: s.push(view.z)
         case SEGUE_NAME_SUPERVIEW.rawValue: pushView(view.superview)
         case SEGUE_NAME_SUBVIEWS.rawValue:
             s.newTable(arrayCount: Int32(view.subviews.count))
@@ -236,7 +234,8 @@ extension PluginInstance {
                 lua_rawseti(s.L, -2, lua_Integer(i + 1))
             }
         case UInt32.max: return .results(0)  // the key is no string
-        default: s.pushNil()
+        default:
+            if let property = PluginInstance.property(name) { pushModel(property, of: view) } else { s.pushNil() }
         }
         return .results(1)
     }
@@ -265,41 +264,11 @@ extension PluginInstance {
             guard let rect = rect(at: i) else { return "view.frame expects a rect {x=, y=, w=, h=}, got \(state.typeName(at: i))" }
             if let message = PluginInstance.negativeSize(rect, "view.frame") { return message }
             scene.set(view, frame: rect)
-        case SEGUE_NAME_BOUNDS.rawValue:
-            guard let rect = rect(at: i) else { return "view.bounds expects a rect {x=, y=, w=, h=}, got \(state.typeName(at: i))" }
-            if let message = PluginInstance.negativeSize(rect, "view.bounds") { return message }
-            scene.set(view, bounds: rect)
-        case SEGUE_NAME_CENTER.rawValue:
-            guard let x = state.numberField(i, SEGUE_KEY_X), let y = state.numberField(i, SEGUE_KEY_Y), x.isFinite, y.isFinite else {
-                return "view.center expects a point {x=, y=}"
-            }
-            scene.set(view, center: Point(x: x, y: y))
-        case SEGUE_NAME_ALPHA.rawValue:
-            guard let alpha = state.number(at: i), alpha.isFinite else { return "view.alpha expects a number, got \(state.typeName(at: i))" }
-            scene.set(view, alpha: alpha)  // the scene clamps it to 0…1
-        case SEGUE_NAME_TRANSFORM.rawValue:
-            guard let transform = transform(at: i) else {
-                return "view.transform expects a transform from segue.transform.* ({a,b,c,d,tx,ty} or {m={16 numbers}}), got \(state.typeName(at: i))"
-            }
-            scene.set(view, transform: transform)
-        case SEGUE_NAME_HIDDEN.rawValue:
-            guard state.type(at: i) == LUA_TBOOLEAN else { return "view.hidden expects a boolean" }
-            scene.set(view, hidden: state.bool(at: i))
-        case SEGUE_NAME_COLOR.rawValue:
-            guard let text = state.string(at: i), let color = Color(hex: text) else {
-                return "view.color expects \"#rrggbb\" or \"#rrggbbaa\""
-            }
-            scene.set(view, color: color)
-        case SEGUE_NAME_CORNER_RADIUS.rawValue:
-            guard let r = state.number(at: i), r.isFinite, r >= 0 else { return "view.corner_radius expects a number ≥ 0" }
-            scene.set(view, cornerRadius: r)
-        case SEGUE_NAME_Z.rawValue:
-            guard let z = state.number(at: i), z.isFinite else { return "view.z expects a number" }
-            scene.set(view, z: z)
         case SEGUE_NAME_ID.rawValue: return "view.id is read-only"
         case SEGUE_NAME_SUPERVIEW.rawValue: return "view.superview is read-only"
         case SEGUE_NAME_SUBVIEWS.rawValue: return "view.subviews is read-only"
         default:
+            if let property = PluginInstance.property(name) { return setProperty(view, property, at: i, in: scene) }
             // Every other name (a method's, or none of a view's) comes here: made a Swift string only now.
             let key = unknownKey?() ?? PluginInstance.name(name)
             if unknownKey != nil, !PluginInstance.NameKind.viewProperty.names.contains(key) {
@@ -322,11 +291,8 @@ extension PluginInstance {
 
     /// The text of a `segue_name`.
     static func name(_ name: Int32) -> String {
-        guard name > 0, name < Int32(SEGUE_NAME_COUNT.rawValue) else { return "" }
-        return withUnsafeBytes(of: segue_name_list) { table in
-            String(cString: table.load(fromByteOffset: Int(name) * MemoryLayout<UnsafePointer<CChar>>.stride,
-                                       as: UnsafePointer<CChar>.self))
-        }
+        guard let text = segue_name_text(name) else { return "" }
+        return String(cString: text)
     }
 
     func rect(at i: Int32) -> Rect? {

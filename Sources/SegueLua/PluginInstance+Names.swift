@@ -38,16 +38,9 @@ extension PluginInstance {
         }
     }
 
-    /// View properties a plugin can set.
-    static let viewProperties = [
-        "frame", "bounds", "center", "alpha", "transform", "hidden", "color", "corner_radius", "z",
-    ]
-    /// The options `segue.view{}` reads, in order, with their `segue_name`.
-    static let newViewOptions: [(String, segue_name)] = [
-        ("frame", SEGUE_NAME_FRAME), ("bounds", SEGUE_NAME_BOUNDS), ("center", SEGUE_NAME_CENTER),
-        ("alpha", SEGUE_NAME_ALPHA), ("transform", SEGUE_NAME_TRANSFORM), ("hidden", SEGUE_NAME_HIDDEN),
-        ("color", SEGUE_NAME_COLOR), ("corner_radius", SEGUE_NAME_CORNER_RADIUS), ("z", SEGUE_NAME_Z),
-    ]
+    /// The options `segue.view{}` reads, in order, with their `segue_name`: `frame`, then the table's properties.
+    static let newViewOptions: [(String, Int32)] = [("frame", Int32(SEGUE_NAME_FRAME.rawValue))]
+        + ViewProperty.listed.map { ($0.info.luaName, PluginInstance.name(of: $0)) }
     static let viewReadOnly = ["id", "superview", "subviews"]
     static let viewMethods = ["add", "insert", "remove", "bring_to_front", "snapshot"]
     /// Every name a view has (`NameKind.viewProperty`).
@@ -65,21 +58,10 @@ extension PluginInstance {
     static let animationOptions = ["duration", "delay", "curve", "spring", "repeat_count", "autoreverse"]
     static let curveNames = ["linear", "ease_in", "ease_out", "ease_in_out", "default"]
 
-    /// The fields each kind of plugin description has (docs/PLUGIN_API.md "Plugin kinds").
-    static let descriptionFields: [String: [String]] = [
-        "animator": ["name", "version", "api", "kinds", "duration", "animate", "ended"],
-        "interaction": ["name", "version", "api", "began", "changed", "ended", "completion_speed", "completion_curve"],
-        "delegate": ["name", "version", "api", "animator_for", "interaction_for"],
-        "presentation": [
-            "name", "version", "api", "frame_of_presented_view", "will_begin", "did_end", "dismissal_will_begin",
-            "dismissal_did_end", "layout", "removes_presenter_view",
-        ],
-    ]
-
     /// A warning for each field of a description its kind does not have (`durration = 0.3`), with the nearest
     /// field; sorted by field, at most 16.
     func descriptionWarnings(_ described: Described) -> [String] {
-        guard let known = PluginInstance.descriptionFields[described.kind] else { return [] }
+        let known = described.kind.descriptionFields
         let base = state.top
         defer { state.setTop(base) }
         state.pushRef(described.ref)
@@ -95,7 +77,7 @@ extension PluginInstance {
             state.pop()
             if unknown.count >= 16 { break }
         }
-        return unknown.sorted().map { PluginInstance.unknownName("\(described.kind) field", $0, in: known) + "; ignored" }
+        return unknown.sorted().map { PluginInstance.unknownName("\(described.kind.rawValue) field", $0, in: known) + "; ignored" }
     }
 
     /// "unknown WHAT 'name'" and the nearest valid name, or all of them when none is near.

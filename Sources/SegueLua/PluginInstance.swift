@@ -5,7 +5,7 @@ import SegueKit
 final class PluginInstance {
     /// A plugin description the file returned.
     struct Described {
-        let kind: String
+        let kind: PluginKind
         let ref: Int32
         let name: String?
     }
@@ -20,6 +20,8 @@ final class PluginInstance {
     var onLog: ((String) -> Void)?
     var onWarning: ((String) -> Void)?
     private(set) var described: [Described] = []
+    /// Warnings about the description list itself (a kind that is none of `PluginKind`'s), made while loading.
+    private(set) var describeWarnings: [String] = []
     // The per-call bookkeeping is written on every plugin call, from the engine thread only: no dynamic
     // exclusivity check (`@exclusivity(unchecked)`), as the daemon does for its own per-request state.
     @exclusivity(unchecked) var calls = 0
@@ -126,7 +128,14 @@ final class PluginInstance {
         var index = 1
         while state.rawIndex(list, index) == LUA_TTABLE {  // [list msg item]
             let item = state.top
-            let kind = state.stringField(item, "kind") ?? "animator"
+            let text = state.stringField(item, "kind") ?? PluginKind.animator.rawValue
+            guard let kind = PluginKind(rawValue: text) else {
+                // Refused where it comes in: said once, with the kinds there are (PluginHost.load warns).
+                describeWarnings.append(PluginKind.unknown(text))
+                state.pop()
+                index += 1
+                continue
+            }
             state.rawField(item, "desc")  // [list msg item desc]
             let name = state.stringField(state.top, "name")
             described.append(Described(kind: kind, ref: state.ref(), name: name))  // [list msg item]

@@ -59,17 +59,23 @@ public struct PlotProperty: Sendable, Equatable {
             PlotProperty(name: "color.g", unit: "") { $0.color.g },
             PlotProperty(name: "color.b", unit: "") { $0.color.b },
             PlotProperty(name: "color.a", unit: "") { $0.color.a },
-            PlotProperty(name: "corner_radius", unit: "pt") { $0.cornerRadius },
         ]
-        return list
+        return list + scalars.filter { scalar in !list.contains { $0.name == scalar.name } }
     }()
+
+    /// Each one-number property of the view-property table kept in channels (the corner radius, …), under its name.
+    static let scalars: [PlotProperty] = ViewProperty.allCases.compactMap { property in
+        let info = property.info
+        guard info.kind == .number, case .channels(let offset) = info.storage else { return nil }
+        return PlotProperty(name: info.name, unit: info.unit) { $0.channels[offset] }
+    }
 
     /// The ones considered when `properties` is not given (each drawn only if it changes).
     public static let defaults: [String] = [
         "frame.x", "frame.y", "frame.w", "frame.h", "alpha", "transform.tx", "transform.ty", "transform.sx",
         "transform.sy", "transform.rotation", "transform.rotation_x", "transform.rotation_y", "color.r", "color.g",
-        "color.b", "color.a", "corner_radius",
-    ]
+        "color.b", "color.a",
+    ] + scalars.map(\.name).filter { $0 != "alpha" }
 
     public static func named(_ name: String) -> PlotProperty? { all.first { $0.name == name } }
 }

@@ -57,6 +57,20 @@ enum SceneDrawing {
         return out
     }
 
+    /// How each property of the view-property table shows in a picture. The switch is exhaustive on purpose: a
+    /// new property does not compile until it is drawn (or said not to show). Pictures clamp what the presentation
+    /// reports raw (an overshooting alpha, a negative radius).
+    static func drawing(of property: ViewProperty) -> String {
+        switch property {
+        case .center, .bounds, .transform: "placement: the view's projection (`Projection.view`) and its rect"
+        case .alpha: "the group's opacity, clamped to 0…1 (`clamp`)"
+        case .color: "the fill and its opacity (`shape`)"
+        case .cornerRadius: "the rect's rx, clamped to 0…half the shorter side (`shape`)"
+        case .z: "the order among siblings (`draw`)"
+        case .hidden: "left out, with its subviews (`draw`)"
+        }
+    }
+
     /// `v-12`: an id the engine made up for a view nobody named.
     static func isAutomaticID(_ id: String) -> Bool {
         id.hasPrefix("v-") && id.count > 2 && id.dropFirst(2).allSatisfy(\.isNumber)

@@ -13,24 +13,24 @@ struct EventEncoderTests {
     static var samples: [EngineEvent.Payload] {
         var full = FrameView(id: "v-1", changes: .all)
         full.frame = Rect(x: -0.5, y: 1e-7, w: 320, h: 480.25)
-        full.bounds = Rect(x: 0, y: 0, w: 320, h: 480.25)
-        full.alpha = 0.30000000000000004
-        full.transform = Transform3D(a: 0.9, b: 0.1, c: -0.1, d: 0.9, tx: 12.5, ty: -3)
-        full.color = Color(r: 1, g: 0.5, b: 0, a: 0.5)
-        full.cornerRadius = 8
+        full.values.bounds = Rect(x: 0, y: 0, w: 320, h: 480.25)
+        full.values.alpha = 0.30000000000000004
+        full.values.transform = Transform3D(a: 0.9, b: 0.1, c: -0.1, d: 0.9, tx: 12.5, ty: -3)
+        full.values.color = Color(r: 1, g: 0.5, b: 0, a: 0.5)
+        full.values.cornerRadius = 8
         full.z = 2
         full.hidden = true
         var perspective = FrameView(id: "v-\"2\"", changes: [.transform, .alpha])
         var m = Transform3D.identity.values
         m[11] = -1.0 / 500
-        perspective.transform = Transform3D(values: m)
-        perspective.alpha = 1
+        perspective.values.transform = Transform3D(values: m)
+        perspective.values.alpha = 1
         let boundsOnly = FrameView(id: "v-3", changes: [.bounds])
         let hiddenOnly = FrameView(id: "v-4", changes: [.hidden, .z])
         var escaped = FrameView(id: "v\\5\n\u{1}\u{1F}é\t\r", changes: [.alpha, .transform, .cornerRadius])
-        escaped.alpha = 0.25
-        escaped.transform = Transform3D(a: 0.5, b: 0, c: 0, d: 0.5, tx: -3.25, ty: 1e-7)
-        escaped.cornerRadius = 12.125
+        escaped.values.alpha = 0.25
+        escaped.values.transform = Transform3D(a: 0.5, b: 0, c: 0, d: 0.5, tx: -3.25, ty: 1e-7)
+        escaped.values.cornerRadius = 12.125
         let long = FrameView(id: String(repeating: "x", count: 300), changes: [.center])
         return [
             .willMoveToParent(vc: "a", parent: "c"), .willMoveToParent(vc: "a", parent: nil),

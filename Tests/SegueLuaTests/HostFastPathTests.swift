@@ -103,7 +103,7 @@ struct HostFastPathTests {
         let state = instance.state
         let base = state.top
         defer { state.setTop(base) }
-        for code in 1..<Int32(SEGUE_NAME_COUNT.rawValue) {
+        for code in 1..<segue_name_count() {
             let text = PluginInstance.name(code)
             #expect(!text.isEmpty)
             state.push(text)  // a new string from Swift: Lua interns it to the same object

@@ -36,7 +36,7 @@ struct HotReloadTests {
         #expect(events.map { "\($0.type) \($0.name)" }.sorted() == ["plugin.loaded a", "plugin.loaded c", "plugin.unloaded b"])
         #expect(host.record(named: "a")?.version == "0.75")
         #expect(host.record(named: "b")?.status == "unloaded")
-        #expect(!host.hasPlugin(named: "b", kind: "animator"))
+        #expect(!host.hasPlugin(named: "b", kind: .animator))
         #expect(host.rescan(force: true).filter { $0.type == "plugin.loaded" }.count == 2)
     }
 

@@ -178,9 +178,9 @@ struct LuaDefinitionsTests {
     @Test("each kind's description class names the fields the loader knows for that kind")
     func descriptions() throws {
         let d = try LuaDefinitionsTests.parse()
-        for (kind, cls) in [("animator", "segue.AnimatorDescription"), ("interaction", "segue.InteractionDescription"),
-                            ("delegate", "segue.DelegateDescription"), ("presentation", "segue.PresentationDescription")] {
-            #expect(d.classes[cls] == Set(PluginInstance.descriptionFields[kind] ?? []), "\(cls)")
+        for (kind, cls) in [(PluginKind.animator, "segue.AnimatorDescription"), (.interaction, "segue.InteractionDescription"),
+                            (.delegate, "segue.DelegateDescription"), (.presentation, "segue.PresentationDescription")] {
+            #expect(d.classes[cls] == Set(kind.descriptionFields), "\(cls)")
         }
     }
 
@@ -192,5 +192,18 @@ struct LuaDefinitionsTests {
         #expect(!files.isEmpty)
         #expect(!files.contains { $0.contains("/types/") || $0.hasSuffix("segue.lua") })
         #expect(!host.records.contains { $0.status == "failed" })
+    }
+
+    @Test("segue.View's property lines are the view-property table's: name, type, range or summary, in order")
+    func viewPropertiesFromTheTable() throws {
+        let text = try String(contentsOfFile: LuaDefinitionsTests.path, encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        let start = try #require(lines.firstIndex(of: "---@class (exact) segue.View"))
+        let written = Array(lines[(start + 1)...].prefix { $0.hasPrefix("---@field ") }.prefix(1 + ViewProperty.allCases.count))
+        let expected = ["---@field frame segue.Rect"] + ViewProperty.listed.map { property in
+            let info = property.info
+            return "---@field \(info.luaName) \(info.kind.luaType)" + (info.luaComment.map { " " + $0 } ?? "")
+        }
+        #expect(written == expected, "plugins/types/segue.lua's segue.View should begin:\n\(expected.joined(separator: "\n"))")
     }
 }

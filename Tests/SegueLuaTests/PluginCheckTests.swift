@@ -19,7 +19,7 @@ struct PluginCheckTests {
     func bundledAnimatorsPass() throws {
         let host = PluginHost(directory: repositoryRoot + "/plugins")
         host.loadAll()
-        let animators = host.records.filter { $0.kind == "animator" && $0.status == "loaded" }.map(\.name)
+        let animators = host.records.filter { $0.kind == .animator && $0.status == "loaded" }.map(\.name)
         #expect(animators.count >= 9)
         for name in animators {
             let result = try host.check(name: name)

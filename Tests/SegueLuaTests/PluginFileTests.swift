@@ -72,7 +72,7 @@ func bindSocket(at path: String) -> Int32 {
 /// A plugin record's texts written as JSON and read back (what plugins.list and events carry must be valid JSON; the
 /// daemon writes the record, its texts are what could break it).
 func roundTrips(_ record: PluginRecord) -> Bool {
-    let texts = [record.name, record.kind, record.file, record.status] + [record.version, record.error].compactMap { $0 }
+    let texts = [record.name, record.kind?.rawValue ?? "unknown", record.file, record.status] + [record.version, record.error].compactMap { $0 }
     return texts.allSatisfy { (try? JSONParser.parse(JSONValue.string($0).serialized())) != nil }
 }
 

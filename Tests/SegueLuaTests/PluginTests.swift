@@ -15,7 +15,7 @@ struct PluginTests {
         #expect(names.contains("cross-dissolve"))
         for name in ["objcio-animator", "flip", "dt-slide-delegate"] { #expect(names.contains(name)) }
         #expect(host.records.allSatisfy { $0.status == "loaded" })
-        #expect(host.records.first { $0.name == "dt-slide-delegate" }?.kind == "delegate")
+        #expect(host.records.first { $0.name == "dt-slide-delegate" }?.kind == .delegate)
     }
 
     @Test("dt-slide slides both views over 0.28 s with ease-in-out and ends with transforms reset")

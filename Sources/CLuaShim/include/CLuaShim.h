@@ -20,19 +20,32 @@ typedef int (*segue_host_fn_opaque)(lua_State *L, void *ctx, int index);
 /// one by comparing the key's interned pointer (Lua 5.4 interns every string of ≤ 40 bytes), then its bytes, so a
 /// host function switches on an integer and makes no Swift string. The first `SEGUE_CTX_CACHED` are the context's
 /// fields that cannot change during its life: their number is also the proxy's user value slot caching them.
+/// After the fixed names come the view properties' names, which the host gives once at start-up
+/// (`segue_set_property_names`, from SegueKit's view-property table): property k is name
+/// `SEGUE_NAME_FIXED_COUNT + k`. `frame` is fixed: it is derived from two properties, not one of the table.
 typedef enum segue_name {
     SEGUE_NAME_NONE = 0,
     SEGUE_NAME_ID, SEGUE_NAME_KIND, SEGUE_NAME_ANIMATED, SEGUE_NAME_FROM_INDEX, SEGUE_NAME_TO_INDEX,
     SEGUE_NAME_DIRECTION,
     SEGUE_NAME_CONTAINER, SEGUE_NAME_DURATION, SEGUE_NAME_INTERACTIVE, SEGUE_NAME_CANCELLED, SEGUE_NAME_PRESENTATION_STYLE,
     SEGUE_NAME_COORDINATOR,
-    SEGUE_NAME_FRAME, SEGUE_NAME_BOUNDS, SEGUE_NAME_CENTER, SEGUE_NAME_ALPHA, SEGUE_NAME_TRANSFORM, SEGUE_NAME_HIDDEN,
-    SEGUE_NAME_COLOR, SEGUE_NAME_CORNER_RADIUS, SEGUE_NAME_Z, SEGUE_NAME_SUPERVIEW, SEGUE_NAME_SUBVIEWS,
+    SEGUE_NAME_FRAME, SEGUE_NAME_SUPERVIEW, SEGUE_NAME_SUBVIEWS,
     SEGUE_NAME_FROM, SEGUE_NAME_TO,
-    SEGUE_NAME_COUNT
+    SEGUE_NAME_FIXED_COUNT
 } segue_name;
 #define SEGUE_CTX_CACHED 6
-extern const char *const segue_name_list[SEGUE_NAME_COUNT];
+/// The most view properties the host may name (ViewChanges is 64 bits).
+#define SEGUE_PROPERTY_MAX 64
+extern const char *const segue_name_list[SEGUE_NAME_FIXED_COUNT];
+
+/// Sets the view properties' names (copied), once per process before the first state is made; the names are
+/// known to every state made after. Returns 0, or -1 when there are more than `SEGUE_PROPERTY_MAX`, a name is
+/// empty, or names were already set.
+int segue_set_property_names(const char *const *names, int count);
+/// How many names `segue_name_at` knows, `SEGUE_NAME_NONE` included: the fixed ones and the properties'.
+int segue_name_count(void);
+/// The text of name `code` ("" for none).
+const char *segue_name_text(int code);
 
 /// Per-state sandbox bookkeeping: the allocator's counters and the instruction budget.
 typedef struct segue_sandbox {
@@ -67,8 +80,9 @@ typedef struct segue_sandbox {
     int keys_ref;               // registry reference of the interned field names (segue_key)
     segue_host_fn_opaque host_fn;   // the host functions' entry and context (segue_pushhost: one per state)
     void *host_ctx;
-    const char *names[SEGUE_NAME_COUNT];  // segue_name_list as this state interned them (kept alive at names_ref)
+    const char *names[SEGUE_NAME_FIXED_COUNT + SEGUE_PROPERTY_MAX];  // the names as this state interned them (kept alive at names_ref)
     int names_ref;
+    int name_count;         // segue_name_count() when the state was made
     int index_name;         // the key's segue_name, set by segue_pushindex's function before it calls the host
 } segue_sandbox;
 

@@ -1,49 +1,5 @@
-/// The animatable properties of a view. Each is a run of channels in a view's flat value array, so every
-/// animation interpolates the same way, component by component.
-public enum AnimatableProperty: Int, Sendable, CaseIterable {
-    case center, bounds, alpha, transform, color, cornerRadius
-
-    /// Where the property's channels start in `ViewValues.channels`.
-    @inline(__always)
-    public var offset: Int {
-        switch self {
-        case .center: 0
-        case .bounds: 2
-        case .alpha: 6
-        case .transform: 7
-        case .color: 23
-        case .cornerRadius: 27
-        }
-    }
-
-    @inline(__always)
-    public var count: Int {
-        switch self {
-        case .center: 2
-        case .bounds: 4
-        case .alpha: 1
-        case .transform: 16
-        case .color: 4
-        case .cornerRadius: 1
-        }
-    }
-
-    public static let channelCount = 28
-
-    /// The protocol's name for the property.
-    public var name: String {
-        switch self {
-        case .center: "center"
-        case .bounds: "bounds"
-        case .alpha: "alpha"
-        case .transform: "transform"
-        case .color: "color"
-        case .cornerRadius: "corner_radius"
-        }
-    }
-}
-
-/// The animatable values of a view, flat: center (2), bounds (4), alpha, transform (16), color (4), corner radius.
+/// The values of a view kept in channels, flat, at the offsets of the view-property table (`ViewProperty`): center
+/// (2), bounds (4), alpha, transform (16), color (4), corner radius.
 /// `frame` is derived from center and bounds size (the layout frame: the transform is applied on top of it).
 public struct ViewValues: Sendable, Equatable {
     public var channels: [Double]
@@ -51,25 +7,25 @@ public struct ViewValues: Sendable, Equatable {
     /// From `channelCount` channels (a shorter array is padded with zeros).
     public init(channels: [Double]) {
         var c = channels
-        if c.count < AnimatableProperty.channelCount {
-            c.append(contentsOf: [Double](repeating: 0, count: AnimatableProperty.channelCount - c.count))
+        if c.count < ViewProperty.channelCount {
+            c.append(contentsOf: [Double](repeating: 0, count: ViewProperty.channelCount - c.count))
         }
         self.channels = c
     }
 
     public init(frame: Rect, alpha: Double = 1, color: Color = .white) {
-        channels = [Double](repeating: 0, count: AnimatableProperty.channelCount)
+        channels = [Double](repeating: 0, count: ViewProperty.channelCount)
         self.frame = frame
         self.alpha = alpha
         self.transform = .identity
         self.color = color
     }
 
-    public func get(_ property: AnimatableProperty) -> ArraySlice<Double> {
+    public func get(_ property: ViewProperty) -> ArraySlice<Double> {
         channels[property.offset..<(property.offset + property.count)]
     }
 
-    public mutating func set(_ property: AnimatableProperty, _ values: some Collection<Double>) {
+    public mutating func set(_ property: ViewProperty, _ values: some Collection<Double>) {
         var i = property.offset
         for v in values {
             channels[i] = v
@@ -116,5 +72,17 @@ public struct ViewValues: Sendable, Equatable {
     public var cornerRadius: Double {
         get { channels[27] }
         set { channels[27] = newValue }
+    }
+}
+
+extension ViewValues {
+    /// The values of `property`: from the channels, or the view's own `z` / `hidden` (a flag as 1 or 0) for the
+    /// properties kept on the view.
+    public func value(of property: ViewProperty, z: Double, hidden: Bool) -> ArraySlice<Double> {
+        switch property.info.storage {
+        case .channels: get(property)
+        case .zPosition: [z]
+        case .hiddenFlag: [hidden ? 1 : 0]
+        }
     }
 }

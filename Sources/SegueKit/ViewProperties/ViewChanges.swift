@@ -1,0 +1,27 @@
+/// Which of a view's properties changed in a tick: a frame event's per-view set, one bit per `ViewProperty` (its
+/// raw value). 64 bits: the table may grow to 64 properties (a test holds it there).
+public struct ViewChanges: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+
+    /// The change of a property.
+    @inlinable
+    public init(_ property: ViewProperty) { rawValue = property.changeBit }
+
+    public static let center = ViewChanges(.center)
+    public static let bounds = ViewChanges(.bounds)
+    public static let alpha = ViewChanges(.alpha)
+    public static let transform = ViewChanges(.transform)
+    public static let color = ViewChanges(.color)
+    public static let cornerRadius = ViewChanges(.cornerRadius)
+    public static let z = ViewChanges(.z)
+    public static let hidden = ViewChanges(.hidden)
+    /// Every property of the table.
+    public static let all = ViewChanges(rawValue: ViewProperty.allCases.reduce(0) { $0 | $1.changeBit })
+    /// The properties whose change changes the derived frame (`partOfFrame`: center and bounds).
+    public static let frame = ViewChanges(
+        rawValue: ViewProperty.allCases.reduce(0) { $1.info.partOfFrame ? $0 | $1.changeBit : $0 })
+
+    @inlinable
+    public func contains(_ property: ViewProperty) -> Bool { rawValue & property.changeBit != 0 }
+}

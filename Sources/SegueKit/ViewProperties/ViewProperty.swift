@@ -1,0 +1,221 @@
+/// A view property. **The table**: each property is a case here and one entry in `info` below — its protocol and
+/// Lua names, value kind, model range, how it interpolates, where it is stored, how frame events send it — and
+/// every edge reads that entry: the Lua host's names and accessors (SegueLua), frame events and `scene.tree`
+/// (FrameViews, SegueDaemon's encoders, protocol shapes and OpenRPC), the LuaLS definitions
+/// (`plugins/types/segue.lua`, held to the table by a test). How it is drawn is SegueRender's `SceneDrawing`, whose
+/// exhaustive switch over the cases makes a new one fail to compile until it is drawn. docs/DESIGN.md "View
+/// properties" says how to add one.
+///
+/// The raw value is the property's change flag (its bit in `ViewChanges`); frame events send the changed
+/// properties in that order. New properties go at the end.
+public enum ViewProperty: Int, Sendable, CaseIterable {
+    case center, bounds, alpha, transform, color, cornerRadius, z, hidden
+
+    /// The property's entry in the table (inlinable: the hot paths of other modules read one field of it, and the
+    /// optimizer then keeps just that field's switch).
+    @inlinable
+    public var info: ViewPropertyInfo {
+        switch self {
+        case .center:
+            ViewPropertyInfo(name: "center", kind: .point, storage: .channels(0), range: .finite,
+                             sentInFrames: false, partOfFrame: true)
+        case .bounds:
+            ViewPropertyInfo(name: "bounds", kind: .rect, storage: .channels(2), range: .finite, partOfFrame: true)
+        case .alpha:
+            // CALayer.opacity: "Values outside that range are clamped to the minimum or maximum."
+            ViewPropertyInfo(name: "alpha", kind: .number, storage: .channels(6), range: .clamped(0, 1))
+        case .transform:
+            ViewPropertyInfo(name: "transform", kind: .transform, storage: .channels(7), range: .finite,
+                             interpolation: .affineDecomposition)
+        case .color:
+            ViewPropertyInfo(name: "color", kind: .color, storage: .channels(23), range: .finite)
+        case .cornerRadius:
+            ViewPropertyInfo(name: "corner_radius", kind: .number, storage: .channels(27), range: .atLeast(0), unit: "pt")
+        case .z:
+            ViewPropertyInfo(name: "z", kind: .number, storage: .zPosition, range: .finite, interpolation: .none,
+                             summary: "drawing order among siblings")
+        case .hidden:
+            ViewPropertyInfo(name: "hidden", kind: .boolean, storage: .hiddenFlag, range: .finite, interpolation: .none)
+        }
+    }
+
+    /// How many channels of `ViewValues.channels` the properties stored there use (the end of the last one).
+    public static let channelCount = 28
+
+    /// The order `scene.tree`'s view node, `segue.view{}` and the LuaLS class list the properties in (after the
+    /// derived `frame`): API 1's order, then every later property in declaration order.
+    public static let listed: [ViewProperty] = {
+        let api1: [ViewProperty] = [.bounds, .center, .alpha, .transform, .hidden, .color, .cornerRadius, .z]
+        return api1 + allCases.filter { !api1.contains($0) }
+    }()
+
+    /// Where the property's channels start in `ViewValues.channels` (0 for one kept on the view itself).
+    @inlinable
+    public var offset: Int {
+        if case .channels(let offset) = info.storage { return offset }
+        return 0
+    }
+
+    /// How many channels (values) the property has.
+    @inlinable
+    public var count: Int { info.kind.count }
+
+    /// The protocol's (and Lua's) name for the property.
+    public var name: String { info.name }
+
+    /// Whether setting the property inside an animation block animates it.
+    @inlinable
+    public var animates: Bool { info.interpolation != .none }
+
+    /// The property's change flag.
+    @inlinable
+    public var changeBit: UInt64 { 1 << UInt64(rawValue) }
+
+    /// The property whose protocol / Lua name is `name`.
+    public static func named(_ name: String) -> ViewProperty? { allCases.first { $0.name == name } }
+}
+
+/// One entry of the view-property table (`ViewProperty.info`).
+public struct ViewPropertyInfo: Sendable, Equatable {
+    /// Where the model and presentation values live.
+    public enum Storage: Sendable, Equatable {
+        /// `kind.count` channels of `ViewValues.channels` from this offset (model and presentation alike).
+        case channels(Int)
+        /// `View.z`: set at once; changes the drawing order, so it is part of the tree's structure.
+        case zPosition
+        /// `View.hidden`: set at once; part of the tree's structure.
+        case hiddenFlag
+    }
+
+    /// How an animation moves the property from one value to the next.
+    public enum Interpolation: Sendable, Equatable {
+        /// Channel by channel along a straight line (or the spring's curve).
+        case componentwise
+        /// A 2-D affine transform by decomposition (translation, scale, rotation, shear), as Core Animation does;
+        /// 3-D ones component by component.
+        case affineDecomposition
+        /// Not animated: set at once, also inside an animation block (like UIKit's non-animatable properties).
+        case none
+    }
+
+    /// The protocol's name: frame events, `scene.tree`, the view node of OpenRPC, and the Lua property.
+    public let name: String
+    /// The name a plugin reads and writes (`view.corner_radius`): the protocol's name.
+    public var luaName: String { name }
+    public let kind: ViewValueKind
+    public let storage: Storage
+    /// The model values a write may set: outside it a write is refused, or clamped when the range says so.
+    /// Presentation values are reported raw (an overshooting spring shows in frame events as CA's presentation
+    /// layer shows it); drawing clamps.
+    public let range: ModelRange
+    public let interpolation: Interpolation
+    /// Whether frame events carry the property under its own name (`center` does not: the frame carries it).
+    public let sentInFrames: Bool
+    /// Whether a change of the property changes the derived `frame` (frame events send `frame` first when so).
+    public let partOfFrame: Bool
+    /// What the LuaLS definitions say after the type, when the range does not say it all.
+    public let summary: String?
+    /// The unit of a number (`pt`; "" for a ratio), as plots label it.
+    public let unit: String
+
+    public init(name: String, kind: ViewValueKind, storage: Storage, range: ModelRange,
+                interpolation: Interpolation = .componentwise, sentInFrames: Bool = true, partOfFrame: Bool = false,
+                summary: String? = nil, unit: String = "")
+    {
+        self.unit = unit
+        self.name = name
+        self.kind = kind
+        self.storage = storage
+        self.range = range
+        self.interpolation = interpolation
+        self.sentInFrames = sentInFrames
+        self.partOfFrame = partOfFrame
+        self.summary = summary
+    }
+
+    /// The LuaLS definitions' comment after the type: the summary, else what the range says.
+    public var luaComment: String? { summary ?? range.description }
+}
+
+/// The shape of a property's value: how many channels it has, how Lua and JSON write it.
+public enum ViewValueKind: Sendable, Equatable {
+    /// One number.
+    case number
+    /// `{x, y}`.
+    case point
+    /// `{x, y, w, h}`.
+    case rect
+    /// A 4×4 matrix, row-major (16 values); sent as `{a, b, c, d, tx, ty}` when 2-D affine, else `{m: [16]}`.
+    case transform
+    /// Red, green, blue, alpha in 0…1; written `"#rrggbb"` or `"#rrggbbaa"`.
+    case color
+    /// A flag (1 or 0 where it is a number).
+    case boolean
+
+    /// How many values.
+    @inlinable
+    public var count: Int {
+        switch self {
+        case .number, .boolean: 1
+        case .point: 2
+        case .rect, .color: 4
+        case .transform: 16
+        }
+    }
+
+    /// The type in the LuaLS definitions.
+    public var luaType: String {
+        switch self {
+        case .number: "number"
+        case .point: "segue.Point"
+        case .rect: "segue.Rect"
+        case .transform: "segue.Transform|\"identity\""
+        case .color: "segue.Color"
+        case .boolean: "boolean"
+        }
+    }
+
+    /// What a Lua or JSON write must give (said in the error when it gives something else).
+    public var expected: String {
+        switch self {
+        case .number: "a number"
+        case .point: "a point {x=, y=}"
+        case .rect: "a rect {x=, y=, w=, h=}"
+        case .transform: "a transform from segue.transform.* ({a,b,c,d,tx,ty} or {m={16 numbers}})"
+        case .color: "\"#rrggbb\" or \"#rrggbbaa\""
+        case .boolean: "a boolean"
+        }
+    }
+}
+
+/// The model values a property may take. Every number must be finite; `clamped` and `atLeast` apply to a
+/// one-number property.
+public enum ModelRange: Sendable, Equatable {
+    /// Any finite value.
+    case finite
+    /// Clamped into `lower…upper` (a write outside is not refused: UIKit's alpha).
+    case clamped(Double, Double)
+    /// At least `lower`: a write below it is refused.
+    case atLeast(Double)
+
+    /// The values to store for a write of `values`, or nil when the write is refused.
+    @inlinable
+    public func admit(_ value: Double) -> Double? {
+        switch self {
+        case .finite: return value.isFinite ? value : nil
+        case .clamped(let lower, let upper): return value.isFinite ? min(max(value, lower), upper) : nil
+        case .atLeast(let lower): return value.isFinite && value >= lower ? value : nil
+        }
+    }
+
+    /// How the range reads in docs and messages (nil for any finite value).
+    public var description: String? {
+        switch self {
+        case .finite: nil
+        case .clamped(let lower, let upper): "clamped to \(ModelRange.text(lower))…\(ModelRange.text(upper))"
+        case .atLeast(let lower): "≥ \(ModelRange.text(lower))"
+        }
+    }
+
+    public static func text(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
+}

@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLuaShim
+import SegueKit
+
+/// The view properties in Lua, all from SegueKit's view-property table (`ViewProperty.info`): the shim learns their
+/// names at start-up, and a read or write goes by the property's value kind, storage and model range. `frame` (derived
+/// from the center and the bounds) and the read-only `id`, `superview`, `subviews` are the shim's fixed names.
+extension PluginInstance {
+    /// Gives the shim the properties' names, once per process, before the first state is made (`LuaState.init`).
+    static let propertyNamesInstalled: Bool = {
+        var copies = ViewProperty.allCases.map { strdup($0.info.luaName) }
+        defer { for copy in copies { free(copy) } }
+        let status = copies.withUnsafeMutableBufferPointer { buffer in
+            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) {
+                segue_set_property_names($0.baseAddress, Int32($0.count))
+            }
+        }
+        return status == 0
+    }()
+
+    /// The property a `segue_name` names, nil for the shim's fixed names.
+    @inline(__always)
+    static func property(_ name: Int32) -> ViewProperty? {
+        ViewProperty(rawValue: Int(name) - Int(SEGUE_NAME_FIXED_COUNT.rawValue))
+    }
+
+    /// The `segue_name` of a property.
+    static func name(of property: ViewProperty) -> Int32 {
+        Int32(SEGUE_NAME_FIXED_COUNT.rawValue) + Int32(property.rawValue)
+    }
+
+    /// Every name a plugin may set on a view, in the order `segue.view{}` reads them: `frame`, then the table's.
+    static let viewProperties = ["frame"] + ViewProperty.listed.map(\.info.luaName)
+
+    /// Pushes the model value of `property` of `view`, in the shape of its kind.
+    func pushModel(_ property: ViewProperty, of view: View) {
+        let info = property.info
+        let o: Int
+        switch info.storage {
+        case .zPosition: return state.push(view.z)
+        case .hiddenFlag: return state.push(view.hidden)
+        case .channels(let offset): o = offset
+        }
+        let c = view.model.channels
+        switch info.kind {
+        case .number: state.push(c[o])
+        case .boolean: state.push(c[o] != 0)
+        case .point: pushPoint(Point(x: c[o], y: c[o + 1]))
+        case .rect: push(Rect(x: c[o], y: c[o + 1], w: c[o + 2], h: c[o + 3]))
+        case .transform: push(Transform3D(values: Array(c[o..<(o + 16)])))
+        case .color: state.push(Color(r: c[o], g: c[o + 1], b: c[o + 2], a: c[o + 3]).hex)
+        }
+    }
+
+    /// Sets `property` of `view` from the Lua value at `i`, read by the property's kind and admitted by its model
+    /// range; returns an error message when the value does not fit (`view.NAME expects …, got …`).
+    func setProperty(_ view: View, _ property: ViewProperty, at i: Int32, in scene: Scene) -> String? {
+        let info = property.info
+        var v: (Double, Double, Double, Double, Double, Double, Double, Double,
+                Double, Double, Double, Double, Double, Double, Double, Double) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let count = info.kind.count
+        var refusal: String?
+        let read: Bool = withUnsafeMutableBytes(of: &v) { raw in
+            let out = raw.bindMemory(to: Double.self)
+            switch info.kind {
+            case .number:
+                guard let x = state.number(at: i), let admitted = info.range.admit(x) else { return false }
+                out[0] = admitted
+            case .boolean:
+                guard state.type(at: i) == LUA_TBOOLEAN else { return false }
+                out[0] = state.bool(at: i) ? 1 : 0
+            case .point:
+                guard state.type(at: i) == LUA_TTABLE, let x = state.numberField(i, SEGUE_KEY_X),
+                    let y = state.numberField(i, SEGUE_KEY_Y), x.isFinite, y.isFinite
+                else { return false }
+                out[0] = x
+                out[1] = y
+            case .rect:
+                guard let r = rect(at: i) else { return false }
+                // A model size is never negative (presentation values may still cross zero while a spring overshoots).
+                if let message = PluginInstance.negativeSize(r, "view.\(info.luaName)") { refusal = message; return false }
+                (out[0], out[1], out[2], out[3]) = (r.x, r.y, r.w, r.h)
+            case .transform:
+                guard let t = transform(at: i) else { return false }
+                withUnsafeBytes(of: t.m) { m in
+                    for k in 0..<16 { out[k] = m.load(fromByteOffset: k * MemoryLayout<Double>.stride, as: Double.self) }
+                }
+            case .color:
+                guard let text = state.string(at: i), let c = Color(hex: text) else { return false }
+                (out[0], out[1], out[2], out[3]) = (c.r, c.g, c.b, c.a)
+            }
+            return true
+        }
+        guard read else { return refusal ?? PluginInstance.expects(property, got: describe(at: i)) }
+        withUnsafeBytes(of: &v) { scene.set(view, property, values: UnsafeBufferPointer(rebasing: $0.bindMemory(to: Double.self)[0..<count])) }
+        return nil
+    }
+
+    /// `view.NAME expects KIND[ RANGE], got VALUE`.
+    static func expects(_ property: ViewProperty, got: String) -> String {
+        let info = property.info
+        let range = info.range.description.map { " " + $0 } ?? ""
+        return "view.\(info.luaName) expects \(info.kind.expected)\(range), got \(got)"
+    }
+
+    /// What a refused value was: a number as written, else its Lua type.
+    func describe(at i: Int32) -> String {
+        if state.type(at: i) == LUA_TNUMBER, let n = state.number(at: i) { return ModelRange.text(n) }
+        return state.typeName(at: i)
+    }
+}
