@@ -8,7 +8,7 @@ extension PluginEvent {
         case "plugin.loaded": .pluginLoaded(name: name, file: file)
         case "plugin.unloaded": .pluginUnloaded(name: name, file: file)
         case "plugin.failed": .pluginFailed(name: name, file: file, error: message ?? "")
-        default: .pluginWarning(name: name, file: file, message: message ?? "")
+        default: .pluginWarning(name: name, file: file, message: message ?? "", line: line, code: code)
         }
     }
 }

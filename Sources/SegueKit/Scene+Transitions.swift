@@ -477,7 +477,7 @@ extension Scene {
             if !transition.isEnded, let root = transition.timelineRoot { transition.timeline.record(root, at: now, structureVersion: tree.structureVersion, valueVersion: tree.valueVersion) }
         } catch {
             guard !transition.isEnded else {
-                warn(transition.animatorName, "raised after completing: \(error.message)")
+                warnRaised(transition.animatorName, "animate", error.message, then: " (after completing)")
                 return
             }
             restore(journal)
@@ -524,7 +524,8 @@ extension Scene {
         guard transition.completeCalls == 1, !transition.isEnded else {
             if !forced {
                 transition.problems.append(TransitionProblem(code: "completed_twice", message: "complete was called again"))
-                warn(transition.animatorName, "transition \(transition.id): complete called more than once; ignored")
+                warn(transition.animatorName, "transition \(transition.id): complete called more than once; ignored",
+                     code: .completedTwice)
             }
             return
         }
@@ -541,8 +542,12 @@ extension Scene {
                     transition.problems.append(TransitionProblem(
                         code: "missing_to_view", message: "the to-view was not in the container when complete was called"))
                 }
-                addSubview(transition.to.view, to: context.containerView)
-                set(transition.to.view, frame: context.finalFrame(for: transition.to))
+                // A presentation the animator never added stays off screen, as UIKit shows it: a blank screen
+                // (the presentation controller owns the container, not the view). Elsewhere the engine adds it.
+                if transition.kind != .present || forced {
+                    addSubview(transition.to.view, to: context.containerView)
+                    set(transition.to.view, frame: context.finalFrame(for: transition.to))
+                }
             }
             finishContainment(transition, animated: context.isAnimated)
         } else {
@@ -572,7 +577,7 @@ extension Scene {
         do {
             try transition.animator.animationEnded(completed, context: context)
         } catch {
-            warn(transition.animatorName, "ended raised: \(error.message)")
+            warnRaised(transition.animatorName, "ended", error.message)
         }
         emit(.transitionCompleted(EngineEvent.TransitionCompletion(
             transition: transition.id, completed: completed, forced: transition.forced)))

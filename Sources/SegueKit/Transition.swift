@@ -36,6 +36,9 @@ public final class Transition {
     public internal(set) var failedOver = false
     public internal(set) var completeCalls = 0
     public internal(set) var problems: [TransitionProblem] = []
+    /// Raises in the callbacks of the transition's plugins (timers, completions, interaction and presentation
+    /// callbacks): the first 16 distinct messages, each with how often it came (`Scene.noteRaise`).
+    public internal(set) var raises: [(message: String, count: Int)] = []
     /// A present's or dismiss's container subviews when `animate` was called: what the presentation plugin put
     /// there (a dimming view), which is not the animator's to remove.
     public internal(set) var presentationViews: [View] = []

@@ -17,8 +17,13 @@ public final class PluginCheck {
     let skipped: [(CheckCase, String)]
     private var results: [CheckReport.Case] = []
     private var allPassed = true
+    /// Warnings fail the check too.
+    public let strict: Bool
 
-    init(host: PluginHost, plugin: String, size: Size, presentation: String?, delegate: String?, declaredKinds: [String]?) {
+    init(host: PluginHost, plugin: String, size: Size, presentation: String?, delegate: String?, declaredKinds: [String]?,
+         strict: Bool = false)
+    {
+        self.strict = strict
         self.host = host
         self.plugin = plugin
         self.size = size
@@ -49,15 +54,15 @@ public final class PluginCheck {
     /// Runs the next case (nothing when finished).
     public func step() {
         guard let checkCase = nextCase else { return }
-        let problems = run(checkCase)
-        if !problems.isEmpty { allPassed = false }
-        results.append(CheckReport.Case(name: checkCase.name, problems: problems))
+        let result = CheckReport.Case(name: checkCase.name, problems: run(checkCase), strict: strict)
+        if !result.passed { allPassed = false }
+        results.append(result)
     }
 
     /// The report for the cases run so far.
     public var report: CheckReport {
         CheckReport(
-            plugin: plugin, passed: allPassed, cases: results,
+            plugin: plugin, passed: allPassed, strict: strict, cases: results,
             skipped: skipped.map { CheckReport.Skipped(name: $0.0.name, reason: $0.1) },
             pending: PluginHost.pendingCheckCases, presentation: presentation, delegate: delegate)
     }
@@ -66,9 +71,12 @@ public final class PluginCheck {
 
     /// Collects what the scene reports during a case.
     final class Recorder: EventSink {
-        var warnings: [String] = []
+        var warnings: [PluginWarning] = []
         func emit(_ event: EngineEvent) {
-            if case .pluginWarning(_, _, let message) = event.payload { warnings.append(message) }
+            if case .pluginWarning(_, let file, let message, let line, let code) = event.payload {
+                warnings.append(PluginWarning(code: code.flatMap(PluginWarning.Code.init(rawValue:)) ?? .other,
+                                              message: message, file: file, line: line))
+            }
         }
         func isListening(to kind: EngineEvent.Kind, in scene: String) -> Bool { kind == .pluginWarning }
     }
@@ -103,6 +111,17 @@ public final class PluginCheck {
             let presented = checkCase.operation == .present ? to : from
             let presenterStays = presented.presentation.map { !$0.removesPresenterView } ?? false
             if let ending = checkCase.interactive {
+                // An animator that completes inside animate leaves nothing to drive: for a cancel case that is
+                // the verdict (the interaction could not cancel it), not the engine's refusal of the update.
+                guard !transition.isEnded else {
+                    var problems = drive(transition, scene: scene, recorder: recorder)
+                    if ending == .cancel {
+                        problems.add("completed_when_cancelled", "the transition completed inside animate, before "
+                            + "the interaction could cancel it at \(Self.format(ending.percent)) (an interactive "
+                            + "transition completes when the interaction ends)")
+                    }
+                    return problems
+                }
                 try scene.updateTransition(transition, percent: ending.percent)
                 try scene.endInteraction(transition, cancel: ending == .cancel)
             }
@@ -188,9 +207,20 @@ public final class PluginCheck {
             problems.add("too_slow", "the case was stopped after \(PluginHost.checkCaseWallLimitNs / 1_000_000_000) s of wall time: the animator's calls keep running out of budget")
         }
         for warning in recorder.warnings {
-            if warning.contains("raised") { problems.add("raised", warning) }
-            if warning.contains("more than once") && !problems.contains(where: { $0.code == "completed_twice" }) {
-                problems.add("completed_twice", warning)
+            switch warning.code {
+            case .raisedInCallback:
+                problems.add(Problem(code: warning.code.rawValue, message: warning.message, file: warning.file,
+                                     line: warning.line))
+            case .completedTwice:
+                if !problems.contains(where: { $0.code == "completed_twice" }) {
+                    problems.add(Problem(code: "completed_twice", message: warning.message, file: warning.file,
+                                         line: warning.line))
+                }
+            case .unknownName, .unknownCurve, .unknownOption:
+                problems.add(Problem(code: warning.code.rawValue, message: warning.message, file: warning.file,
+                                     line: warning.line, severity: .warning))
+            case .other:
+                break
             }
         }
         if !t.isEnded || t.forced {
@@ -290,8 +320,10 @@ public final class PluginCheck {
 extension [PluginCheck.Problem] {
     /// Adds a problem unless the same one (code and message) is already there.
     mutating func add(_ code: String, _ message: String) {
-        if !contains(where: { $0.code == code && $0.message == message }) {
-            append(PluginCheck.Problem(code: code, message: message))
-        }
+        add(PluginCheck.Problem(code: code, message: message))
+    }
+
+    mutating func add(_ problem: PluginCheck.Problem) {
+        if !contains(where: { $0.code == problem.code && $0.message == problem.message }) { append(problem) }
     }
 }

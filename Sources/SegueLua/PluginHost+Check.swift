@@ -7,6 +7,7 @@ extension PluginHost {
     public static let checkProblemCodes = [
         "never_completed", "completed_twice", "raised", "too_slow", "extra_views", "missing_to_view",
         "from_view_not_restored", "appearance_inconsistent", "completed_when_cancelled",
+        "raised_in_callback", "unknown_name", "unknown_curve", "unknown_option",
     ]
 
     /// Wall time one case may take (2 s).
@@ -19,7 +20,7 @@ extension PluginHost {
     /// dismiss cases run with the presentation plugin `presentation` and its containers given the delegate plugin
     /// `delegate`. Everything is checked here; nothing runs until `step()`.
     public func makeCheck(name: String, size: Size = Size(w: 320, h: 480), presentation: String? = nil,
-                          delegate: String? = nil) throws(EngineError) -> PluginCheck
+                          delegate: String? = nil, strict: Bool = false) throws(EngineError) -> PluginCheck
     {
         if name != DefaultSlideAnimator.name {
             guard let record = loadedRecord(name) else {
@@ -39,14 +40,14 @@ extension PluginHost {
             }
         }
         return PluginCheck(host: self, plugin: name, size: size, presentation: presentation, delegate: delegate,
-                           declaredKinds: name == DefaultSlideAnimator.name ? nil : kinds(ofAnimator: name))
+                           declaredKinds: name == DefaultSlideAnimator.name ? nil : kinds(ofAnimator: name), strict: strict)
     }
 
     /// Runs a whole check at once and returns its report.
     public func check(name: String, size: Size = Size(w: 320, h: 480), presentation: String? = nil,
-                      delegate: String? = nil) throws(EngineError) -> CheckReport
+                      delegate: String? = nil, strict: Bool = false) throws(EngineError) -> CheckReport
     {
-        let check = try makeCheck(name: name, size: size, presentation: presentation, delegate: delegate)
+        let check = try makeCheck(name: name, size: size, presentation: presentation, delegate: delegate, strict: strict)
         while !check.isFinished { check.step() }
         return check.report
     }

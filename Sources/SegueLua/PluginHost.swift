@@ -41,6 +41,9 @@ public struct PluginEvent: Sendable {
     public let name: String
     public let file: String
     public let message: String?
+    /// For a warning: the line of `file` it is about, when known, and its `PluginWarning.Code`.
+    public var line: Int? = nil
+    public var code: String? = nil
 }
 
 /// Loads the plugins folder, answers `plugins.list`, and hands each scene its own Lua state per plugin file.
@@ -244,7 +247,8 @@ public final class PluginHost: AnimatorProvider {
         // Fields a description's kind does not have: warnings with the nearest field, the plugin loads.
         let warnings = zip(probe.described, records).flatMap { described, record in
             probe.descriptionWarnings(described).map {
-                PluginEvent(type: "plugin.warning", name: record.name, file: path, message: $0)
+                PluginEvent(type: "plugin.warning", name: record.name, file: path, message: $0,
+                            code: PluginWarning.Code.unknownName.rawValue)
             }
         }
         return records.map { PluginEvent(type: "plugin.loaded", name: $0.name, file: path, message: nil) } + warnings
@@ -413,7 +417,7 @@ public final class PluginHost: AnimatorProvider {
         instance.onLog = { [anchor = scene.anchor] message in
             anchor.object?.emit(.log(level: "info", plugin: plugin, message: message))
         }
-        instance.onWarning = { [anchor = scene.anchor] message in anchor.object?.warn(plugin, message) }
+        instance.onWarning = { [anchor = scene.anchor] warning in anchor.object?.warn(plugin, warning) }
         instances[key, default: [:]][file.instanceKey] = instance
         return instance
     }

@@ -28,6 +28,15 @@ extension PluginInstance {
             }
         }
 
+        /// The warning's code: a curve, an option, or any other name.
+        var warningCode: PluginWarning.Code {
+            switch self {
+            case .curve: .unknownCurve
+            case .animationOption, .transitionOption: .unknownOption
+            default: .unknownName
+            }
+        }
+
         /// What happens to the value, said after the warning.
         var consequence: String {
             switch self {
@@ -117,7 +126,7 @@ extension PluginInstance {
 
     /// Warns (once per name) about an unknown name.
     func warnUnknown(_ kind: NameKind, _ name: String, consequence: String = "") {
-        if let message = unknownNameWarning(kind, name, consequence: consequence) { onWarning?(message) }
+        if let message = unknownNameWarning(kind, name, consequence: consequence) { warn(kind.warningCode, message) }
     }
 
     /// `host.warn_unknown(kind, name)` → true when the name is valid; otherwise warns and answers false.

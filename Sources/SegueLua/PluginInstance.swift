@@ -18,7 +18,7 @@ final class PluginInstance {
     private let sceneAnchor: Anchor<Scene>?
     /// Called for `segue.log` and for problems found outside a transition (errors in completions, timers).
     var onLog: ((String) -> Void)?
-    var onWarning: ((String) -> Void)?
+    var onWarning: ((PluginWarning) -> Void)?
     private(set) var described: [Described] = []
     // The per-call bookkeeping is written on every plugin call, from the engine thread only: no dynamic
     // exclusivity check (`@exclusivity(unchecked)`), as the daemon does for its own per-request state.
@@ -129,6 +129,7 @@ final class PluginInstance {
             let kind = state.stringField(item, "kind") ?? "animator"
             state.rawField(item, "desc")  // [list msg item desc]
             let name = state.stringField(state.top, "name")
+            nameFunctions(of: state.top)
             described.append(Described(kind: kind, ref: state.ref(), name: name))  // [list msg item]
             state.pop()
             index += 1
@@ -368,7 +369,7 @@ final class PluginInstance {
             args = 1
         }
         if let error = callPlugin(args: args, results: 0, function: what) {
-            onWarning?("\(what) raised: \(error.message)")
+            warnRaised(what, error)
         }
     }
 }
