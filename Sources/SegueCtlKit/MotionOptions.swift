@@ -51,6 +51,14 @@ final class RecordingConnection: ScenarioConnection {
     func takeEvents() -> [JSONValue] {
         let events = base.takeEvents()
         for event in events { recorder.take(event) }
+        // Frame events carry only what changed: the views as they are when a transition begins (after the
+        // animator's animate, before the first frame on a manual clock) are what the frames change.
+        if let began = events.last(where: { $0["type"] == "transition.began" }), let scene = began["scene"]?.stringValue,
+            let tree = try? base.request("scene.tree", ["scene": .string(scene), "presentation": true])
+        {
+            recorder.start(tree["views"] ?? .null)
+            _ = base.takeEvents()
+        }
         return events.filter { RecordingConnection.covers(wanted, $0["type"]?.stringValue ?? "") }
     }
 

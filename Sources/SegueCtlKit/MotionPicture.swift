@@ -37,23 +37,27 @@ public enum MotionPicture {
         let rows = (Double(series.count) / columns).rounded(.up)
         let chartsHeight = rows * (chartH + 36)
         let width = max(columns * (chartW + margin) + margin, 2 * (panelW + margin) + margin)
-        let height = 48 + chartsHeight + (difference.frame == nil ? 0 : panelH + 56) + margin
+        let top = 64.0
+        let height = top + chartsHeight + (difference.frame == nil ? 0 : panelH + 56) + margin
         var out = ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(n(width))" height="\##(n(height))" font-family="sans-serif" font-size="11">"## + "\n"
         out += ##"<rect width="100%" height="100%" fill="#ffffff"/>"## + "\n"
-        out += text(margin, 20, title, size: 13, bold: true)
-        out += text(margin, 36, difference.description, size: 11)
-        out += text(width - 190, 20, "— snapshot (old)", color: "#888888") + text(width - 90, 20, "— new", color: "#d0021b")
+        out += text(margin, 20, Format.truncate(title, limit: 110), size: 13, bold: true)
+        out += text(margin, 36, Format.truncate(difference.description, limit: 150), size: 11)
+        out += text(margin, 52, "- - snapshot (old)", color: "#888888") + text(margin + 120, 52, "—— new", color: "#d0021b")
+            + text(margin + 200, 52, "| first differing frame", color: "#f5a623")
         for (i, s) in series.enumerated() {
             let x = margin + Double(i % Int(columns)) * (chartW + margin)
-            let y = 48 + Double(i / Int(columns)) * (chartH + 36)
+            let y = top + Double(i / Int(columns)) * (chartH + 36)
             out += chart(s, x: x, y: y, w: chartW, h: chartH, mark: difference.frame)
         }
         if let f = difference.frame {
-            let y = 48 + chartsHeight + 20
-            out += text(margin, y - 4, "frame \(f + 1): snapshot", bold: true)
-            out += text(margin * 2 + panelW, y - 4, "frame \(f + 1): new", bold: true)
-            out += panel(f < oldFrames.count ? oldFrames[f] : [:], x: margin, y: y, w: panelW, h: panelH, scale: scale)
-            out += panel(f < newFrames.count ? newFrames[f] : [:], x: margin * 2 + panelW, y: y, w: panelW, h: panelH, scale: scale)
+            let y = top + chartsHeight + 20
+            out += text(margin, y - 4, "\(MotionSnapshot.frameName(f)): snapshot", bold: true)
+            out += text(margin * 2 + panelW, y - 4, "\(MotionSnapshot.frameName(f)): new", bold: true)
+            let order = (newT.indices.contains(difference.transition) ? newT[difference.transition]["start"]?.arrayValue ?? [] : [])
+                .compactMap { $0["id"]?.stringValue }
+            out += panel(f < oldFrames.count ? oldFrames[f] : [:], order: order, x: margin, y: y, w: panelW, h: panelH, scale: scale)
+            out += panel(f < newFrames.count ? newFrames[f] : [:], order: order, x: margin * 2 + panelW, y: y, w: panelW, h: panelH, scale: scale)
         }
         return out + "</svg>\n"
     }
@@ -61,8 +65,8 @@ public enum MotionPicture {
     /// Each frame's full presentation state of the views seen so far in the transition (frame events carry only
     /// what changed).
     static func states(_ transition: JSONValue) -> [[String: JSONObject]] {
-        var current: [String: JSONObject] = [:]
-        var out: [[String: JSONObject]] = []
+        var current: [String: JSONObject] = MotionSnapshot.views(.object(JSONObject([("views", transition["start"] ?? .null)])))
+        var out: [[String: JSONObject]] = [current]
         for frame in transition["frames"]?.arrayValue ?? [] {
             for (id, values) in MotionSnapshot.views(frame) {
                 var merged = current[id] ?? JSONObject()
@@ -117,21 +121,33 @@ public enum MotionPicture {
         return out + line(s.old, color: "#888888", dash: true) + line(s.new, color: "#d0021b", dash: false)
     }
 
-    static func panel(_ state: [String: JSONObject], x: Double, y: Double, w: Double, h: Double, scale: Double) -> String {
+    static func panel(_ state: [String: JSONObject], order: [String], x: Double, y: Double, w: Double, h: Double,
+                      scale: Double) -> String
+    {
+        // Frames are in the superview's coordinates: a view's origin adds its ancestors' (their transforms aside).
+        func origin(_ id: String, depth: Int = 0) -> (Double, Double) {
+            guard depth < 64, let parent = state[id]?["parent"]?.stringValue, let f = state[parent]?["frame"] else { return (0, 0) }
+            let (px, py) = origin(parent, depth: depth + 1)
+            return (px + (f["x"]?.doubleValue ?? 0), py + (f["y"]?.doubleValue ?? 0))
+        }
         var out = ##"<rect x="\##(n(x))" y="\##(n(y))" width="\##(n(w))" height="\##(n(h))" fill="#f4f4f4" stroke="#cccccc"/>"## + "\n"
         out += ##"<svg x="\##(n(x))" y="\##(n(y))" width="\##(n(w))" height="\##(n(h))">"##
-        for id in state.keys.sorted() {
-            guard let values = state[id], let frame = values["frame"], let fx = frame["x"]?.doubleValue,
-                let fy = frame["y"]?.doubleValue, let fw = frame["w"]?.doubleValue, let fh = frame["h"]?.doubleValue
+        for id in order + state.keys.sorted().filter({ !order.contains($0) }) {
+            guard let values = state[id], let frame = values["frame"], let rx = frame["x"]?.doubleValue,
+                let ry = frame["y"]?.doubleValue, let fw = frame["w"]?.doubleValue, let fh = frame["h"]?.doubleValue
             else { continue }
             if values["hidden"]?.boolValue == true { continue }
-            let alpha = clamp("alpha", values["alpha"]?.doubleValue ?? 1)
+            let (ox, oy) = origin(id)
+            let fx = ox + rx, fy = oy + ry
+            let hex = values["color"]?.stringValue.flatMap { Shorthand.color($0) }
+            let colorAlpha = hex.flatMap { Int($0.suffix(2), radix: 16) }.map { Double($0) / 255 } ?? 1
+            let alpha = clamp("alpha", values["alpha"]?.doubleValue ?? 1) * colorAlpha
             let t = values["transform"]
             let tx = t?["tx"]?.doubleValue ?? 0, ty = t?["ty"]?.doubleValue ?? 0
             let sx = t?["a"]?.doubleValue ?? 1, sy = t?["d"]?.doubleValue ?? 1
             let cx = fx + fw / 2 + tx, cy = fy + fh / 2 + ty
             let rw = abs(fw * sx), rh = abs(fh * sy)
-            let color = values["color"]?.stringValue.flatMap { Shorthand.color($0) }.map { "#" + $0.prefix(6) } ?? "#9b9b9b"
+            let color = hex.map { "#" + $0.prefix(6) } ?? "#9b9b9b"
             let radius = clamp("corner_radius", values["corner_radius"]?.doubleValue ?? 0) * scale
             out += ##"<rect x="\##(n((cx - rw / 2) * scale))" y="\##(n((cy - rh / 2) * scale))" width="\##(n(rw * scale))" height="\##(n(rh * scale))" rx="\##(n(radius))" fill="\##(color)" fill-opacity="\##(n(alpha))" stroke="#333333" stroke-opacity="0.5"/>"##
             out += text((cx - rw / 2) * scale + 3, (cy - rh / 2) * scale + 12, id)

@@ -55,6 +55,26 @@ public final class MotionRecorder {
         }
     }
 
+    /// The view tree (`scene.tree {presentation: true}`'s `views`) when the transitions that just began started:
+    /// each view's presentation values, flat, as the transition's `start`.
+    public func start(_ tree: JSONValue) {
+        var views: [JSONValue] = []
+        func walk(_ node: JSONValue, parent: JSONValue) {
+            guard case .object(let o) = node, let id = o["id"] else { return }
+            var values = JSONObject([("id", id), ("parent", parent)])
+            for key in MotionRecorder.startKeys { if let v = o[key] { values[key] = v } }
+            if case .object(let now)? = o["presentation"] { for (k, v) in now where k != "id" { values[k] = v } }
+            views.append(.object(values))
+            for child in o["subviews"]?.arrayValue ?? [] { walk(child, parent: id) }
+        }
+        walk(tree, parent: .null)
+        for i in running.indices where running[i].record["start"] == nil && running[i].frames.isEmpty {
+            running[i].record["start"] = .array(views)
+        }
+    }
+
+    static let startKeys = ["frame", "alpha", "transform", "hidden", "color", "corner_radius", "z"]
+
     /// The scenario's entry: `{transitions: [...]}` in start order (a transition still running at the end is kept
     /// with what it did so far).
     public var entry: JSONValue {

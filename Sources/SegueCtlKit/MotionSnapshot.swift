@@ -70,7 +70,7 @@ public struct MotionTolerance: Sendable, Equatable {
     public static func parse(_ text: String) -> MotionTolerance? {
         var out = MotionTolerance()
         for part in text.split(separator: ",") {
-            let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             if pieces.count == 1, let t = Double(pieces[0]), t >= 0, t.isFinite {
                 out.other = t
                 continue
@@ -86,7 +86,8 @@ public struct MotionTolerance: Sendable, Equatable {
 
 /// Where a new motion first differs from its snapshot, and every view property that moved differently.
 public struct MotionDifference: Sendable {
-    /// Index into the transitions, and into its frames (nil when the difference is not in a frame).
+    /// Index into the transitions, and into its frames with the start as 0 (nil when the difference is not in a
+    /// frame).
     public var transition: Int
     public var frame: Int?
     public var description: String
@@ -116,13 +117,15 @@ extension MotionSnapshot {
                 return MotionDifference(transition: i, frame: nil,
                                         description: "\(name): event \(at + 1) is \(got), the snapshot has \(was)", moved: [])
             }
-            let of = o["frames"]?.arrayValue ?? [], nf = n["frames"]?.arrayValue ?? []
+            // The views as the transition began (frame 0), then every frame.
+            let of = [.object(JSONObject([("time", 0), ("views", o["start"] ?? .null)]))] + (o["frames"]?.arrayValue ?? [])
+            let nf = [.object(JSONObject([("time", 0), ("views", n["start"] ?? .null)]))] + (n["frames"]?.arrayValue ?? [])
             var first: (frame: Int, text: String)?
             var moved: [(view: String, property: String)] = []
-            if of.count != nf.count { first = (min(of.count, nf.count), "\(nf.count) frames, the snapshot has \(of.count)") }
+            if of.count != nf.count { first = (min(of.count, nf.count), "\(nf.count - 1) frames, the snapshot has \(of.count - 1)") }
             for (f, (ofr, nfr)) in zip(of, nf).enumerated() {
                 if let ot = ofr["time"]?.doubleValue, let nt = nfr["time"]?.doubleValue, !(abs(ot - nt) <= tolerance.of("time")) {
-                    if first == nil { first = (f, "frame \(f + 1) at \(Format.number(nt, decimals: 6)) s, the snapshot's at \(Format.number(ot, decimals: 6)) s") }
+                    if first == nil { first = (f, "\(frameName(f)) at \(Format.number(nt, decimals: 6)) s, the snapshot's at \(Format.number(ot, decimals: 6)) s") }
                 }
                 let ov = views(ofr), nv = views(nfr)
                 for id in Set(ov.keys).union(nv.keys).sorted() {
@@ -136,7 +139,7 @@ extension MotionSnapshot {
                         if !moved.contains(where: { $0.view == id && $0.property == property }) { moved.append((id, property)) }
                         if first == nil {
                             let time = Format.number(nfr["time"]?.doubleValue ?? 0, decimals: 4)
-                            first = (f, "frame \(f + 1) (t = \(time) s): \(id) \(property) \(Format.compact(b[property], limit: 80)), "
+                            first = (f, "\(frameName(f)) (t = \(time) s): \(id) \(property) \(Format.compact(b[property], limit: 80)), "
                                 + "the snapshot has \(Format.compact(a[property], limit: 80)) (tolerance \(Format.number(t, decimals: 9)))")
                         }
                     }
@@ -148,6 +151,9 @@ extension MotionSnapshot {
         }
         return nil
     }
+
+    /// Frame 0 is the views as the transition began (`start`); frames count from 1.
+    public static func frameName(_ index: Int) -> String { index == 0 ? "the start" : "frame \(index)" }
 
     /// A frame's views by id, each its values by property.
     static func views(_ frame: JSONValue) -> [String: JSONObject] {
