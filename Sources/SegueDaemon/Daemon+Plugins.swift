@@ -28,11 +28,12 @@ extension Daemon {
         let presentation = try p.id("presentation")
         let delegate = try p.id("delegate")
         let strict = try p.bool("strict") ?? false
+        let animator = try p.id("animator")
         try p.finish()
         let check: PluginCheck
         do throws(EngineError) {
             check = try plugins.makeCheck(name: name, size: size, presentation: presentation, delegate: delegate,
-                                          strict: strict)
+                                          strict: strict, animator: animator)
         } catch {
             throw RPCError(error)
         }

@@ -16,6 +16,7 @@ extension Shape.Field {
         optional("presentation", .id, "a presentation plugin for the present and dismiss cases"),
         optional("delegate", .id, "a delegate plugin for the container cases"),
         optional("strict", .boolean, "warnings (unknown names, curves, options) fail the check; default false"),
+        optional("animator", .id, "for an interaction plugin: the animator its gestures drive; default default-slide"),
     ]
 
     static let containerParams: [Shape.Field] = [

@@ -19,11 +19,16 @@ public final class PluginCheck {
     private var allPassed = true
     /// Warnings fail the check too.
     public let strict: Bool
+    /// For an interaction plugin's check: the plugin the gesture scripts drive (`plugin` is then its animator).
+    public let interaction: String?
+    /// The forward direction found for each kind (`forwardDirection`).
+    private var directions: [String: (dx: Double, dy: Double)?] = [:]
 
     init(host: PluginHost, plugin: String, size: Size, presentation: String?, delegate: String?, declaredKinds: [String]?,
-         strict: Bool = false)
+         strict: Bool = false, interaction: String? = nil, interactionKinds: [String]? = nil)
     {
         self.strict = strict
+        self.interaction = interaction
         self.host = host
         self.plugin = plugin
         self.size = size
@@ -31,7 +36,30 @@ public final class PluginCheck {
         self.delegate = delegate
         var planned: [CheckCase] = []
         var skipped: [(CheckCase, String)] = []
-        for checkCase in CheckCase.battery {
+        let battery: [CheckCase]
+        if interaction != nil {
+            // Each kind the interaction plugin is written for, with each published gesture script.
+            let kinds: [(CheckCase.Operation, PresentationStyle?)] = [
+                (.selectForward, nil), (.push, nil), (.pop, nil), (.present, .custom), (.dismiss, .custom),
+            ]
+            var cases: [CheckCase] = []
+            for (operation, style) in kinds {
+                for script in GestureScript.published {
+                    var c = CheckCase(operation: operation, style: style, interactive: nil)
+                    c.gesture = script
+                    if let interactionKinds, !interactionKinds.contains(c.kind) {
+                        let list = interactionKinds.map { "\"\($0)\"" }.joined(separator: ", ")
+                        skipped.append((c, "the interaction plugin declares kinds = {\(list)}"))
+                    } else {
+                        cases.append(c)
+                    }
+                }
+            }
+            battery = cases
+        } else {
+            battery = CheckCase.battery
+        }
+        for checkCase in battery {
             if let declaredKinds, !declaredKinds.contains(checkCase.kind) {
                 let list = declaredKinds.map { "\"\($0)\"" }.joined(separator: ", ")
                 skipped.append((checkCase, "the animator declares kinds = {\(list)}"))
@@ -62,7 +90,7 @@ public final class PluginCheck {
     /// The report for the cases run so far.
     public var report: CheckReport {
         CheckReport(
-            plugin: plugin, passed: allPassed, strict: strict, cases: results,
+            plugin: interaction ?? plugin, passed: allPassed, strict: strict, cases: results,
             skipped: skipped.map { CheckReport.Skipped(name: $0.0.name, reason: $0.1) },
             pending: PluginHost.pendingCheckCases, presentation: presentation, delegate: delegate)
     }
@@ -90,6 +118,7 @@ public final class PluginCheck {
     }
 
     private func run(_ checkCase: CheckCase) -> [Problem] {
+        if let script = checkCase.gesture { return runGesture(checkCase, script) }
         let scene = Scene(id: "check-\(plugin)", size: size, clock: .manual)
         let recorder = Recorder()
         scene.sink = recorder
@@ -138,7 +167,8 @@ public final class PluginCheck {
     private func prepare(_ checkCase: CheckCase, in scene: Scene) throws(EngineError) -> Setup {
         let a = try scene.createViewController(id: "a", title: "A", color: Color(hex: "#ff3b30"))
         let b = try scene.createViewController(id: "b", title: "B", color: Color(hex: "#007aff"))
-        let interactive: Interactivity = checkCase.interactive == nil ? .none : .percent
+        let interactive: Interactivity = checkCase.gesture != nil ? .plugin(interaction ?? "")
+            : (checkCase.interactive == nil ? .none : .percent)
         let animator = plugin
         let kind: ContainerKind = checkCase.operation == .push || checkCase.operation == .pop ? .navigation : .custom
         let items = checkCase.operation == .selectForward || checkCase.operation == .selectBackward ? [a, b] : [a]
@@ -309,6 +339,84 @@ public final class PluginCheck {
             let all = expected.map { "\($0.0.id) is \($0.0.appearance.rawValue) (should be \($0.1.rawValue))" }
             problems.add("appearance_inconsistent", "after the transition " + all.joined(separator: " and "))
         }
+    }
+
+    // MARK: Interaction plugins
+
+    /// Feeds the case's gesture script to the interaction plugin along its forward direction, then judges: the
+    /// transition completes or cancels (never both), nothing raised, and the percent follows the translation
+    /// (it moves the way the translation moves, sample to sample, while the gesture drives it).
+    private func runGesture(_ checkCase: CheckCase, _ script: GestureScript) -> [Problem] {
+        guard let direction = forwardDirection(checkCase) else {
+            return [Problem(code: "percent_not_following", message: "no drag (right, left, down or up, 30 % of the "
+                + "scene) moved the percent forward: the plugin never called tr.update with a growing percent")]
+        }
+        let extent = direction.dx != 0 ? size.w : size.h
+        let scene = Scene(id: "check-\(plugin)", size: size, clock: .manual)
+        let recorder = Recorder()
+        scene.sink = recorder
+        scene.animatorProvider = host
+        defer {
+            scene.finishAllTransitions()
+            host.forget(scene: scene)
+        }
+        do throws(EngineError) {
+            let setup = try prepare(checkCase, in: scene)
+            guard let t = try setup.start().transition else {
+                return [Problem(code: "never_completed", message: "the transition did not start")]
+            }
+            var followed: [Problem] = []
+            var last: (fraction: Double, percent: Double)?
+            for sample in script.samples {
+                if sample.dt > 0 { _ = scene.advance(by: Int64(sample.dt * 1e9)) }
+                guard t.state == .interactive else { break }
+                let at = sample.fraction * extent, speed = sample.velocity * extent
+                try scene.pan(t, PanGesture(phase: sample.phase, translation: Point(x: direction.dx * at, y: direction.dy * at),
+                                            velocity: Point(x: direction.dx * speed, y: direction.dy * speed)))
+                guard sample.phase == "changed", t.state == .interactive else { continue }
+                let p = scene.percent(of: t)
+                if let last, (sample.fraction - last.fraction) * (p - last.percent) < -1e-9 {
+                    followed.add("percent_not_following", "the translation went from \(Self.format(last.fraction)) to "
+                        + "\(Self.format(sample.fraction)) of the scene but the percent from \(Self.format(last.percent)) to \(Self.format(p))")
+                }
+                last = (sample.fraction, p)
+            }
+            var problems = drive(t, scene: scene, recorder: recorder)
+            for p in followed { problems.add(p) }
+            if t.isEnded, t.state != .completed, t.state != .cancelled {
+                problems.add("never_completed", "the transition ended \(t.state.rawValue), neither completed nor cancelled")
+            }
+            return problems
+        } catch {
+            return [Problem(code: "raised", message: error.message)]
+        }
+    }
+
+    /// The direction (right, left, down, up) whose drag of 30 % of the scene moves the percent furthest forward,
+    /// found once per kind in a scene of its own; nil when none moves it.
+    private func forwardDirection(_ checkCase: CheckCase) -> (dx: Double, dy: Double)? {
+        if let known = directions[checkCase.kind] { return known }
+        var best: (direction: (dx: Double, dy: Double), percent: Double)?
+        for direction in [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)] {
+            let scene = Scene(id: "check-\(plugin)-probe", size: size, clock: .manual)
+            scene.sink = Recorder()
+            scene.animatorProvider = host
+            defer {
+                scene.finishAllTransitions()
+                host.forget(scene: scene)
+            }
+            guard let setup = try? prepare(checkCase, in: scene), let t = (try? setup.start())?.transition else { continue }
+            let extent = (direction.0 != 0 ? size.w : size.h) * 0.3
+            _ = try? scene.pan(t, PanGesture(phase: "began", translation: Point(x: 0, y: 0), velocity: Point(x: 0, y: 0)))
+            _ = scene.advance(by: 16_666_667)
+            guard t.state == .interactive else { continue }
+            _ = try? scene.pan(t, PanGesture(phase: "changed", translation: Point(x: direction.0 * extent, y: direction.1 * extent),
+                                             velocity: Point(x: 0, y: 0)))
+            let p = t.state == .interactive ? scene.percent(of: t) : 0
+            if p > 1e-6, p > best?.percent ?? 0 { best = ((direction.0, direction.1), p) }
+        }
+        directions[checkCase.kind] = .some(best?.direction)
+        return best?.direction
     }
 
     static func format(_ x: Double) -> String {

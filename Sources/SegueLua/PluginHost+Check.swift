@@ -7,7 +7,7 @@ extension PluginHost {
     public static let checkProblemCodes = [
         "never_completed", "completed_twice", "raised", "too_slow", "extra_views", "missing_to_view",
         "from_view_not_restored", "appearance_inconsistent", "completed_when_cancelled",
-        "raised_in_callback", "unknown_name", "unknown_curve", "unknown_option",
+        "raised_in_callback", "unknown_name", "unknown_curve", "unknown_option", "percent_not_following",
     ]
 
     /// Wall time one case may take (2 s).
@@ -20,14 +20,32 @@ extension PluginHost {
     /// dismiss cases run with the presentation plugin `presentation` and its containers given the delegate plugin
     /// `delegate`. Everything is checked here; nothing runs until `step()`.
     public func makeCheck(name: String, size: Size = Size(w: 320, h: 480), presentation: String? = nil,
-                          delegate: String? = nil, strict: Bool = false) throws(EngineError) -> PluginCheck
+                          delegate: String? = nil, strict: Bool = false, animator: String? = nil) throws(EngineError) -> PluginCheck
     {
+        // An interaction plugin is driven by the published gesture scripts, through `animator` (default-slide).
+        if let record = loadedRecord(name), record.kind == "interaction" {
+            let through = animator ?? DefaultSlideAnimator.name
+            if through != DefaultSlideAnimator.name {
+                guard let a = loadedRecord(through) else {
+                    throw EngineError(.notFound, "no plugin named '\(through)' is loaded", param: "animator", id: through)
+                }
+                guard a.kind == "animator" else {
+                    throw EngineError(.invalidParams, "plugin '\(through)' is \(PluginHost.withArticle(a.kind)), not an animator", param: "animator")
+                }
+            }
+            return PluginCheck(host: self, plugin: through, size: size, presentation: presentation, delegate: delegate,
+                               declaredKinds: through == DefaultSlideAnimator.name ? nil : kinds(ofAnimator: through),
+                               strict: strict, interaction: name, interactionKinds: kinds(ofAnimator: name))
+        }
+        if animator != nil {
+            throw EngineError(.invalidParams, "'animator' is for checking an interaction plugin; '\(name)' is not one", param: "animator")
+        }
         if name != DefaultSlideAnimator.name {
             guard let record = loadedRecord(name) else {
                 throw EngineError(.notFound, "no plugin named '\(name)' is loaded", param: "name", id: name)
             }
             guard record.kind == "animator" else {
-                throw EngineError(.invalidParams, "plugin '\(name)' is \(PluginHost.withArticle(record.kind)); plugins.check runs animators", param: "name")
+                throw EngineError(.invalidParams, "plugin '\(name)' is \(PluginHost.withArticle(record.kind)); plugins.check runs animators and interaction plugins", param: "name")
             }
         }
         for (param, plugin, kind) in [("presentation", presentation, "presentation"), ("delegate", delegate, "delegate")] {
@@ -45,9 +63,10 @@ extension PluginHost {
 
     /// Runs a whole check at once and returns its report.
     public func check(name: String, size: Size = Size(w: 320, h: 480), presentation: String? = nil,
-                      delegate: String? = nil, strict: Bool = false) throws(EngineError) -> CheckReport
+                      delegate: String? = nil, strict: Bool = false, animator: String? = nil) throws(EngineError) -> CheckReport
     {
-        let check = try makeCheck(name: name, size: size, presentation: presentation, delegate: delegate, strict: strict)
+        let check = try makeCheck(name: name, size: size, presentation: presentation, delegate: delegate, strict: strict,
+                                  animator: animator)
         while !check.isFinished { check.step() }
         return check.report
     }

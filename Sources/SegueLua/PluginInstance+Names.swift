@@ -77,7 +77,7 @@ extension PluginInstance {
     /// The fields each kind of plugin description has (docs/PLUGIN_API.md "Plugin kinds").
     static let descriptionFields: [String: [String]] = [
         "animator": ["name", "version", "api", "kinds", "duration", "animate", "ended"],
-        "interaction": ["name", "version", "api", "began", "changed", "ended", "completion_speed", "completion_curve"],
+        "interaction": ["name", "version", "api", "kinds", "began", "changed", "ended", "completion_speed", "completion_curve"],
         "delegate": ["name", "version", "api", "animator_for", "interaction_for"],
         "presentation": [
             "name", "version", "api", "frame_of_presented_view", "will_begin", "did_end", "dismissal_will_begin",

@@ -19,6 +19,7 @@ struct Check: ParsableCommand {
               seguectl check side-panel-slide --presentation side-panel
               seguectl check default-slide
               seguectl check --strict my-animator      # warnings fail too
+              seguectl check swipe-up --animator normal-dismiss   # an interaction plugin, by gestures
             """)
 
     @OptionGroup var connection: Connection
@@ -36,6 +37,9 @@ struct Check: ParsableCommand {
     @Option(help: "A delegate plugin the check's containers get (its interaction_for is asked in interactive cases).")
     var delegate: String?
 
+    @Option(help: "For an interaction plugin: the animator its gesture scripts drive (default: default-slide).")
+    var animator: String?
+
     @Flag(help: "Fail on warnings too (unknown names, curves, options), not only on errors.")
     var strict = false
 
@@ -51,6 +55,7 @@ struct Check: ParsableCommand {
         if let presentation { params["presentation"] = .string(presentation) }
         if let delegate { params["delegate"] = .string(delegate) }
         if strict { params["strict"] = true }
+        if let animator { params["animator"] = .string(animator) }
         let result = try connection.call("plugins.check", params)
         printLine(output.json ? result.serialized() : CheckReport.render(result, plugin: name))
         if !CheckReport.passed(result) { throw ExitCode(1) }
