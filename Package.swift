@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "SegueClient", dependencies: ["SegueJSON"]),
         // seguectl's logic, kept out of the executable so it can be unit-tested: the human-readable printers and
         // the scenario runner (scripted integration tests).
-        .target(name: "SegueCtlKit", dependencies: ["SegueClient", "SegueJSON"]),
+        .target(name: "SegueCtlKit", dependencies: ["SegueClient", "SegueJSON", "SegueKit"]),
         .executableTarget(
             name: "segued",
             dependencies: [

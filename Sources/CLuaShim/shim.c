@@ -118,6 +118,85 @@ void segue_interrupt(lua_State *L) {
     lua_sethook(L, segue_budget_hook, LUA_MASKCOUNT, 1);
 }
 
+// The registry key of the weak table {function = name} the host fills from plugin descriptions (animate, ended,
+// changed, ...): a function the host calls has no name Lua can find (its caller is C), so tracebacks look it up.
+static const char *const function_names_key = "segue.function_names";
+
+void segue_name_function(lua_State *L, int fn, const char *name) {
+    fn = lua_absindex(L, fn);
+    if (lua_type(L, fn) != LUA_TFUNCTION) return;
+    if (lua_getfield(L, LUA_REGISTRYINDEX, function_names_key) != LUA_TTABLE) {   // [... x]
+        lua_settop(L, -2);                                                      // [...]
+        lua_createtable(L, 0, 8);                                               // [... t]
+        lua_createtable(L, 0, 1);                                               // [... t mt]
+        lua_pushliteral(L, "k");                                                // [... t mt "k"]
+        lua_setfield(L, -2, "__mode");                                          // [... t mt]
+        lua_setmetatable(L, -2);                                                // [... t]
+        lua_pushvalue(L, -1);                                                   // [... t t]
+        lua_setfield(L, LUA_REGISTRYINDEX, function_names_key);                 // [... t]
+    }
+    lua_pushvalue(L, fn);                                                       // [... t f]
+    lua_pushstring(L, name);                                                    // [... t f name]
+    lua_rawset(L, -3);                                                          // [... t]
+    lua_settop(L, -2);                                                          // [...]
+}
+
+int segue_plugin_line(lua_State *L) {
+    lua_Debug ar;
+    for (int level = 0; lua_getstack(L, level, &ar); level++) {
+        if (lua_getinfo(L, "Sl", &ar) && ar.source[0] == '@' && ar.currentline > 0) return ar.currentline;
+    }
+    return 0;
+}
+
+// A traceback of the plugin's own frames: the host's (C functions, the prelude) say nothing a plugin author can
+// act on, and a function the host called is named by its field (`animate`), not `<file.lua:17>`. Leaves the
+// message and the traceback as one string on top.
+static void plugin_traceback(lua_State *L, const char *msg) {
+    int top = lua_gettop(L);
+    lua_pushstring(L, msg);                                                     // [... msg]
+    lua_pushliteral(L, "\nstack traceback:");                                  // [... msg head]
+    lua_Debug ar;
+    int shown = 0;
+    for (int level = 1; lua_getstack(L, level, &ar); level++) {
+        if (!lua_getinfo(L, "Slnf", &ar)) continue;                            // [... lines f]
+        if (ar.source[0] != '@') {                                              // the host's frame: left out
+            lua_settop(L, -2);
+            continue;
+        }
+        if (shown == 16) {
+            lua_settop(L, -2);
+            lua_pushliteral(L, "\n\t...");
+            break;
+        }
+        shown++;
+        if (ar.name != NULL && ar.namewhat[0] != '\0') {
+            lua_pushfstring(L, "\n\t%s:%d: in %s '%s'", ar.short_src, ar.currentline,
+                            strcmp(ar.namewhat, "method") == 0 ? "method" : "function", ar.name);  // [... f line]
+        } else if (ar.what[0] == 'm') {
+            lua_pushfstring(L, "\n\t%s:%d: in the file's top level", ar.short_src, ar.currentline);
+        } else {
+            const char *known = NULL;
+            if (lua_getfield(L, LUA_REGISTRYINDEX, function_names_key) == LUA_TTABLE) {  // [... f t]
+                lua_pushvalue(L, -2);                                           // [... f t f]
+                if (lua_rawget(L, -2) == LUA_TSTRING) known = lua_tostring(L, -1);  // [... f t name]
+                else lua_settop(L, -2);                                         // [... f t]
+            }
+            if (known != NULL) {
+                lua_pushfstring(L, "\n\t%s:%d: in function '%s'", ar.short_src, ar.currentline, known);
+                lua_copy(L, -1, -3);                                            // [... f line name line]
+                lua_settop(L, -3);                                              // [... f line]
+            } else {
+                lua_settop(L, -2);                                              // drop the table (or nil)
+                lua_pushfstring(L, "\n\t%s:%d: in the function defined at line %d", ar.short_src,
+                                ar.currentline, ar.linedefined);
+            }
+        }
+        lua_remove(L, -2);                                                      // [... lines line]
+    }
+    lua_concat(L, lua_gettop(L) - top);                                         // [... text]
+}
+
 // Adds the traceback to an error message, once: an error raised inside a nested protected call (a
 // `segue.animate` block, a keyframe) already carries the traceback taken where it happened — the deeper one, down
 // into the block — and reaches the outer call again as a host function's error, which must not add a second.
@@ -129,7 +208,7 @@ static int traceback_handler(lua_State *L) {
         lua_settop(L, 1);
         return 1;
     }
-    luaL_traceback(L, L, msg, 1);
+    plugin_traceback(L, msg);
     return 1;
 }
 

@@ -1,7 +1,8 @@
 import SegueJSON
 
-/// `plugins.check`'s result (`{passed, cases: [{case, passed, problems: [{code, message}]}]}`) for a person: a
-/// verdict line, then one line per case and one per problem under a failed case.
+/// `plugins.check`'s result (`{passed, cases: [{case, passed, problems: [{code, message, file?, line?,
+/// severity}]}]}`) for a person: a verdict line, then one line per case and one per problem under it — an error
+/// as `code: message`, a warning as `warning code (file:line): message`.
 public enum CheckReport {
     /// True when the check passed (a result without `passed: true` has not).
     public static func passed(_ result: JSONValue) -> Bool { result["passed"]?.boolValue == true }
@@ -10,15 +11,17 @@ public enum CheckReport {
         let cases = result["cases"]?.arrayValue ?? []
         let failed = cases.filter { $0["passed"]?.boolValue != true }.count
         var lines: [String] = []
+        let warnings = result["warnings"]?.intValue ?? 0
         if passed(result) {
-            lines.append("\(plugin): passed (\(cases.count) case\(cases.count == 1 ? "" : "s"))")
+            let noted = warnings > 0 ? " with \(warnings) warning\(warnings == 1 ? "" : "s") (--strict fails on them)" : ""
+            lines.append("\(plugin): passed\(noted) (\(cases.count) case\(cases.count == 1 ? "" : "s"))")
         } else {
             lines.append("\(plugin): FAILED (\(failed) of \(cases.count) case\(cases.count == 1 ? "" : "s") failed)")
         }
         // A problem repeated word for word in several cases (a traceback, usually) is printed once, under the
         // first case, naming the others; under those it is only referred back to.
         var casesWith: [String: [String]] = [:]
-        for c in cases where c["passed"]?.boolValue != true {
+        for c in cases {
             for problem in c["problems"]?.arrayValue ?? [] {
                 casesWith[problemKey(problem), default: []].append(Format.cell(c["case"]))
             }
@@ -35,7 +38,11 @@ public enum CheckReport {
                     continue
                 }
                 let message = problem["message"]?.stringValue.map { ": " + $0 } ?? ""
-                let text = "\(code)\(message)".split(separator: "\n", omittingEmptySubsequences: false)
+                let place = problem["file"]?.stringValue.map { file in
+                    " (" + file + (problem["line"]?.intValue.map { ":\($0)" } ?? "") + ")"
+                } ?? ""
+                let label = problem["severity"]?.stringValue == "warning" ? "warning \(code)" : code
+                let text = "\(label)\(place)\(message)".split(separator: "\n", omittingEmptySubsequences: false)
                 lines.append(contentsOf: text.map { "          " + $0 })
                 if where_.count > 1 { lines.append("          (also in \(where_.dropFirst().joined(separator: ", ")))") }
             }

@@ -5,7 +5,10 @@ import SegueJSON
 /// - objects match when every listed key matches (other keys are ignored), recursively;
 /// - arrays match when they have the same length and match element by element;
 /// - numbers match when they differ by at most `tolerance` (absolute);
-/// - strings, booleans and null match when equal.
+/// - strings, booleans and null match when equal;
+/// - the protocol's input shorthands match what the daemon answers (docs/PROTOCOL.md "Value shapes"): a transform
+///   written `"identity"` matches the identity matrix in either form, a 2-D `{a, b, c, d, tx, ty}` matches the same
+///   matrix written `{m: [16]}` and back, and a color `#rrggbb` matches `#rrggbbff` (hex digits in either case).
 ///
 /// An object whose keys all start with `$` is an operator:
 /// - `{"$contains": [a, b]}`: the actual array has elements matching `a`, then `b`, in that order (others may
@@ -43,6 +46,12 @@ public struct JSONMatcher: Sendable {
         }
         guard let actual else {
             out.append(Mismatch(path: "\(path)", expected: Format.compact(expected), got: "nothing (no such key)"))
+            return
+        }
+        if let shorthand = Shorthand.compare(expected, actual, tolerance: tolerance) {
+            if !shorthand {
+                out.append(Mismatch(path: "\(path)", expected: Format.compact(expected), got: Format.compact(actual)))
+            }
             return
         }
         switch (expected, actual) {
@@ -87,18 +96,36 @@ public struct JSONMatcher: Sendable {
                 return
             }
             if let miss = subsequenceMiss(wanted, in: elements) {
-                out.append(Mismatch(
-                    path: "\(path)",
-                    expected: "elements matching \(Format.compact(argument)) in order (element \(miss.expectedIndex) "
-                        + "\(Format.compact(wanted[miss.expectedIndex])) not found"
-                        + (miss.searchedFrom > 0 ? " after index \(miss.searchedFrom - 1), where element "
-                            + "\(miss.expectedIndex - 1) matched)" : ")"),
-                    got: Format.compact(actual)))
+                let target = wanted[miss.expectedIndex]
+                var expected = "elements matching \(Format.compact(argument)) in order (element \(miss.expectedIndex + 1) "
+                    + "\(Format.compact(target)) not found"
+                    + (miss.searchedFrom > 0 ? " after the array's element \(miss.searchedFrom), where element "
+                        + "\(miss.expectedIndex) matched)" : ")")
+                var got = Format.compact(actual)
+                if let nearest = nearestCandidate(to: target, in: elements, from: miss.searchedFrom, at: path) {
+                    expected = Format.truncate(expected, limit: 240)
+                    got = "the nearest, \(path).\(nearest.index) (element \(nearest.index + 1)), differs: "
+                        + nearest.differences.map(\.description).joined(separator: "; ")
+                }
+                out.append(Mismatch(path: "\(path)", expected: expected, got: got))
             }
         default:
             out.append(Mismatch(path: "\(path)", expected: "one of \(JSONMatcher.operators.joined(separator: ", "))",
                                 got: "unknown operator \(op) in the scenario"))
         }
+    }
+
+    /// The element from `start` on that differs least from `target` (fewest differences; the first on a tie), with
+    /// its differences; nil when there is no element to compare with.
+    public func nearestCandidate(to target: JSONValue, in elements: [JSONValue], from start: Int, at path: JSONPath)
+        -> (index: Int, differences: [Mismatch])?
+    {
+        var best: (index: Int, differences: [Mismatch])?
+        for i in elements.indices.dropFirst(start) {
+            let differences = mismatches(expected: target, actual: elements[i], at: path.appending(i))
+            if differences.count < best?.differences.count ?? .max { best = (i, differences) }
+        }
+        return best
     }
 
     /// Where `wanted` fails to be a subsequence of `elements` (each matched partially, in order): the index of the

@@ -36,13 +36,20 @@ public enum PreviewPage {
         return min(600, max(2, Int((span * fps).rounded()) + 1))
     }
 
+    /// How far above its scene a filmstrip cell (SegueRender's `Filmstrip.Cell`) begins.
+    static let cellTopMargin = 4.0
+
     public static func html(_ input: Input) -> String {
         let transition = input.filmstrip["transition"] ?? .null
         let started = transition["started_at"]?.doubleValue ?? 0
+        // A filmstrip cell starts `cellTopMargin` above its scene (room for the current frame's mark): the stage
+        // shows the scene and its time label, not that strip, which was a white band above the stage.
         let frames: [JSONValue] = (input.player["frames"]?.arrayValue ?? []).map { cell in
-            .object(JSONObject([
-                ("time", cell["time"] ?? 0), ("x", cell["x"] ?? 0), ("y", cell["y"] ?? 0), ("w", cell["w"] ?? 0),
-                ("h", cell["h"] ?? 0),
+            let y = (cell["y"]?.doubleValue ?? 0) + cellTopMargin
+            let h = max((cell["h"]?.doubleValue ?? 0) - cellTopMargin, 1)
+            return .object(JSONObject([
+                ("time", cell["time"] ?? 0), ("x", cell["x"] ?? 0), ("y", .number(y)), ("w", cell["w"] ?? 0),
+                ("h", .number(h)),
             ]))
         }
         let first = frames.first

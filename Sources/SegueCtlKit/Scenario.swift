@@ -1,3 +1,4 @@
+import SegueKit
 import SegueJSON
 
 /// One scripted integration test: a fresh scene, then steps run in order on one connection.
@@ -47,23 +48,62 @@ public struct Scenario: Sendable {
     }
 
     public static func parse(_ value: JSONValue, file: String? = nil) throws(ScenarioError) -> [Scenario] {
+        var out: [Scenario] = []
+        for parsed in try parseEach(value, file: file) {
+            switch parsed {
+            case .valid(let scenario): out.append(scenario)
+            case .invalid(_, let error): throw error
+            }
+        }
+        return out
+    }
+
+    /// One scenario of a file as read: valid, or invalid with its name (its `name` when it has one, else
+    /// `scenario N`, 1-based) and why. A mistake in one scenario leaves the others of its file valid.
+    public enum Parsed: Sendable {
+        case valid(Scenario)
+        case invalid(name: String, error: ScenarioError)
+    }
+
+    /// The file's scenarios, each validated on its own; throws only for a file that holds no scenarios at all
+    /// (not JSON, not an object or array, an empty array).
+    public static func parseEach(text: String, file: String? = nil) throws(ScenarioError) -> [Parsed] {
+        let value: JSONValue
+        do throws(JSONParseError) {
+            value = try JSONParser.parse(text)
+        } catch {
+            throw ScenarioError("not valid JSON: \(error.message) at \(position(ofByte: error.offset, in: text))")
+        }
+        return try parseEach(value, file: file)
+    }
+
+    public static func parseEach(_ value: JSONValue, file: String? = nil) throws(ScenarioError) -> [Parsed] {
+        let list: [JSONValue]
         switch value {
-        case .object:
-            return [try parseOne(value, file: file, at: "")]
-        case .array(let list):
-            guard !list.isEmpty else { throw ScenarioError("the file holds an empty array: no scenarios") }
-            var out: [Scenario] = []
-            for (i, element) in list.enumerated() { out.append(try parseOne(element, file: file, at: "[\(i)]")) }
-            return out
+        case .object: list = [value]
+        case .array(let given):
+            guard !given.isEmpty else { throw ScenarioError("the file holds an empty array: no scenarios") }
+            list = given
         default:
             throw ScenarioError("a scenario file holds a scenario object or an array of them, not \(value.typeName)")
         }
+        var out: [Parsed] = []
+        for (i, element) in list.enumerated() {
+            let at = list.count == 1 && value.arrayValue == nil ? "" : "scenario \(i + 1)"
+            do throws(ScenarioError) {
+                out.append(.valid(try parseOne(element, file: file, at: at)))
+            } catch {
+                let given = element["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+                out.append(.invalid(name: given ?? "scenario \(i + 1)", error: error))
+            }
+        }
+        return out
     }
 
     static func parseOne(_ value: JSONValue, file: String?, at where_: String) throws(ScenarioError) -> Scenario {
         let prefix = where_.isEmpty ? "" : where_ + ": "
         guard case .object(let o) = value else { throw ScenarioError("\(prefix)a scenario must be an object") }
-        try checkKeys(o, allowed: keys, what: "\(prefix)scenario")
+        try checkKeys(o, allowed: keys, what: where_.isEmpty ? "scenario" : where_)
         guard let name = o["name"]?.stringValue, !name.isEmpty else {
             throw ScenarioError("\(prefix)'name' (a non-empty string) is required")
         }
@@ -117,7 +157,8 @@ public struct Scenario: Sendable {
 
     static func checkKeys(_ o: JSONObject, allowed: [String], what: String) throws(ScenarioError) {
         for key in o.keys where !allowed.contains(key) {
-            throw ScenarioError("\(what): unknown key '\(key)' (known: \(allowed.joined(separator: ", ")))")
+            let hint = NearestName.nearest(to: key, in: allowed).map { " (did you mean '\($0)'?)" } ?? ""
+            throw ScenarioError("\(what): unknown key '\(key)'\(hint); known: \(allowed.joined(separator: ", "))")
         }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Finding and reading scenario files.
 public enum ScenarioFiles {
-    /// The files to run: each path as given, and for a folder its `*.json` files, sorted by name.
+    /// The files to run: each path as given, and for a folder its `*.json` files but motion snapshots, sorted by name.
     public static func expand(_ paths: [String]) throws(ScenarioError) -> [String] {
         var out: [String] = []
         for path in paths {
@@ -15,7 +15,8 @@ public enum ScenarioFiles {
                 continue
             }
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-            let files = names.filter { $0.hasSuffix(".json") }.sorted()
+            // A motion snapshot (`NAME.motion.json`) lives beside its scenario file; it is not a scenario.
+            let files = names.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".motion.json") }.sorted()
             if files.isEmpty { throw ScenarioError("no *.json scenario files in \(path)") }
             let folder = path.hasSuffix("/") ? String(path.dropLast()) : path
             out += files.map { folder + "/" + $0 }

@@ -10,6 +10,10 @@ public struct ScenarioResult: Sendable {
     public var failure: ScenarioFailure?
     /// How long it ran, in seconds of wall time (set by the runner).
     public var duration: Double = 0
+    /// Its recorded motion (a manual-clock scenario in a run with motion snapshots), and whether the run is to
+    /// write it to the snapshot (`--record` for a new one, `--update`).
+    public var motion: JSONValue?
+    public var motionToWrite = false
 
     public var passed: Bool { failure == nil }
 
@@ -58,10 +62,14 @@ public struct ScenarioFailure: Sendable {
     public var mismatches: [Mismatch]
     /// The events the failing step caused, shown when an event expectation failed.
     public var events: [JSONValue]
+    /// True when the scenario could not run at all (an unreadable or invalid file or scenario): JUnit's `<error>`,
+    /// not a `<failure>`.
+    public var cannotRun: Bool
 
     public init(step: Int? = nil, method: String? = nil, note: String? = nil, message: String? = nil,
-                mismatches: [Mismatch] = [], events: [JSONValue] = [])
+                mismatches: [Mismatch] = [], events: [JSONValue] = [], cannotRun: Bool = false)
     {
+        self.cannotRun = cannotRun
         self.step = step
         self.method = method
         self.note = note
@@ -80,9 +88,17 @@ public struct ScenarioFailure: Sendable {
         for m in mismatches { lines.append(indent + m.description) }
         if !events.isEmpty {
             lines.append(indent + "the step caused \(events.count) event\(events.count == 1 ? "" : "s"):")
-            for (i, e) in events.enumerated() { lines.append(indent + "  \(i): " + ScenarioFailure.summary(of: e)) }
+            for (i, e) in events.enumerated() { lines.append(indent + "  \(i + 1): " + ScenarioFailure.summary(of: e)) }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The first thing that went wrong, on one line: the step and its first difference (or its message), as
+    /// JUnit's `message` carries it.
+    public var headline: String {
+        let first = message ?? mismatches.first?.description ?? "failed"
+        guard let step, let method else { return first }
+        return "step \(step) \(method): \(first)"
     }
 
     public var json: JSONValue {
@@ -91,6 +107,7 @@ public struct ScenarioFailure: Sendable {
         if let method { o["method"] = .string(method) }
         if let note { o["note"] = .string(note) }
         if let message { o["message"] = .string(message) }
+        if cannotRun { o["cannot_run"] = .bool(true) }
         o["differences"] = .array(mismatches.map {
             .object(JSONObject([("path", .string($0.path)), ("expected", .string($0.expected)), ("got", .string($0.got))]))
         })

@@ -1,6 +1,7 @@
 import Foundation
 import SegueClient
 import SegueJSON
+import SegueKit
 
 /// Runs scenarios against a daemon, each on a new connection and in a scene of its own.
 ///
@@ -12,6 +13,12 @@ public final class ScenarioRunner {
 
     private let connect: Connect
     let runID: String
+    /// The daemon's methods (`rpc.discover`), when known: a step calling any other method, without expecting an
+    /// error, makes its scenario invalid before anything runs, with the nearest method name as a hint.
+    public var methods: Set<String>?
+    /// Motion snapshots: record and compare each manual-clock scenario's transitions (nil: not at all).
+    public var motion: MotionOptions?
+    let motionSnapshots = MotionSnapshots()
     private var count = 0
 
     public init(connect: @escaping Connect) {
@@ -27,17 +34,25 @@ public final class ScenarioRunner {
     }
 
     /// Loads every scenario in the files, in order; with `filter`, only scenarios whose name contains it (a file
-    /// that cannot be parsed is kept whatever the filter: its scenarios' names are unknown).
+    /// that cannot be parsed is kept whatever the filter: its scenarios' names are unknown). Each scenario is
+    /// validated on its own: a mistake in one becomes one result that could not run, and the file's other
+    /// scenarios run.
     public static func entries(files: [String], filter: String? = nil) -> [Entry] {
         var entries: [Entry] = []
         for file in files {
             do throws(ScenarioError) {
-                let scenarios = try Scenario.parse(text: try ScenarioFiles.read(file), file: file)
-                for scenario in scenarios where filter.map({ scenario.name.contains($0) }) ?? true {
-                    entries.append(.scenario(scenario))
+                for parsed in try Scenario.parseEach(text: try ScenarioFiles.read(file), file: file) {
+                    switch parsed {
+                    case .valid(let scenario):
+                        if filter.map({ scenario.name.contains($0) }) ?? true { entries.append(.scenario(scenario)) }
+                    case .invalid(let name, let error):
+                        guard filter.map({ name.contains($0) }) ?? true else { continue }
+                        let failure = ScenarioFailure(message: "invalid scenario: \(error)", cannotRun: true)
+                        entries.append(.invalid(ScenarioResult(name: name, file: file, stepsRun: 0, failure: failure)))
+                    }
                 }
             } catch {
-                let failure = ScenarioFailure(message: "invalid scenario file: \(error)")
+                let failure = ScenarioFailure(message: "invalid scenario file: \(error)", cannotRun: true)
                 entries.append(.invalid(ScenarioResult(name: file, file: file, stepsRun: 0, failure: failure)))
             }
         }
@@ -110,7 +125,13 @@ public final class ScenarioRunner {
 
     private func runSteps(_ scenario: Scenario, sceneID: String) -> ScenarioResult {
         var result = ScenarioResult(name: scenario.name, file: scenario.file, stepsRun: 0, failure: nil)
-        let connection: any ScenarioConnection
+        if let methods, let step = scenario.steps.first(where: { !methods.contains($0.method) && $0.error == nil }) {
+            let hint = NearestName.nearest(to: step.method, in: methods.sorted()).map { " (did you mean '\($0)'?)" } ?? ""
+            result.failure = ScenarioFailure(
+                message: "invalid scenario: step \(step.number): unknown method '\(step.method)'\(hint)", cannotRun: true)
+            return result
+        }
+        var connection: any ScenarioConnection
         do throws(ClientError) {
             connection = try connect()
         } catch {
@@ -121,12 +142,20 @@ public final class ScenarioRunner {
         defer {
             for scene in scenes { _ = try? connection.request("scene.destroy", ["scene": .string(scene)]) }
         }
+        // A manual clock gives the same frames on every run: only such a scenario has a motion snapshot.
+        let recorder: MotionRecorder? = motion != nil && scenario.scene["clock"]?.stringValue == "manual"
+            ? MotionRecorder() : nil
+        var subscribe = scenario.subscribe
+        if let recorder {
+            for extra in ["transition", "frame"] where !subscribe.contains(extra) { subscribe.append(extra) }
+            connection = RecordingConnection(connection, recorder: recorder, wanted: scenario.subscribe)
+        }
         do throws(ClientError) {
             var create = scenario.scene
             create["id"] = .string(sceneID)
             _ = try connection.request("scene.create", create)
             _ = try connection.request("events.subscribe", [
-                "scene": .string(sceneID), "types": .array(scenario.subscribe.map { .string($0) }),
+                "scene": .string(sceneID), "types": .array(subscribe.map { .string($0) }),
             ])
         } catch {
             result.failure = ScenarioFailure(message: "setting up the scene failed: \(error)")
@@ -140,6 +169,10 @@ public final class ScenarioRunner {
                 result.failure = failure
                 return result
             }
+        }
+        if let recorder, let motion {
+            _ = connection.takeEvents()
+            judgeMotion(recorder.entry, of: scenario, options: motion, result: &result)
         }
         return result
     }
@@ -229,7 +262,8 @@ public final class ScenarioRunner {
                 if !found.isEmpty {
                     eventsFailed = true
                     failure.mismatches += found.map {
-                        $0.path == "events" ? Mismatch(path: "events", expected: "\(wanted.count) events", got: "\(events.count)") : $0
+                        $0.path == "events" ? Mismatch(path: "events", expected: "\(wanted.count) events", got: "\(events.count)")
+                            : ScenarioRunner.numbered($0)
                     }
                 }
             }
@@ -259,22 +293,35 @@ public final class ScenarioRunner {
         return out
     }
 
-    /// Describes an unmet event subsequence: which expected event was not found (its index in `events`, after
-    /// the event the previous one matched), and how the nearest event of the same type differs from it.
+    /// `events.2.transition` → `event 3: transition`: events are numbered from 1 as the step's event list prints them.
+    static func numbered(_ mismatch: Mismatch) -> Mismatch {
+        var segments = JSONPath(mismatch.path).segments
+        guard segments.count >= 2, segments[0] == "events", let index = Int(segments[1]) else { return mismatch }
+        segments.removeFirst(2)
+        var out = mismatch
+        out.path = "event \(index + 1)" + (segments.isEmpty ? "" : ": " + segments.joined(separator: "."))
+        return out
+    }
+
+    /// Describes an unmet event subsequence: which expected event was not found (numbered from 1, after the event
+    /// the previous one matched), and how the nearest event of the same type differs from it.
     func eventMiss(_ wanted: [JSONValue], _ miss: (expectedIndex: Int, searchedFrom: Int), _ events: [JSONValue],
                    _ matcher: JSONMatcher) -> Mismatch
     {
         let target = wanted[miss.expectedIndex]
-        let after = miss.searchedFrom > 0 ? " after event \(miss.searchedFrom - 1)" : ""
+        let after = miss.searchedFrom > 0 ? " after event \(miss.searchedFrom)" : ""
         var got = events.isEmpty ? "no events" : "no such event (the step's events are listed below)"
         if let type = target["type"] {
-            if let nearest = events.indices.dropFirst(miss.searchedFrom).first(where: { events[$0]["type"] == type }) {
-                let differences = matcher.mismatches(expected: target, actual: events[nearest], at: JSONPath(segments: []))
-                got = "event \(nearest) differs: " + differences.map(\.description).joined(separator: "; ")
+            let sameType = events.indices.dropFirst(miss.searchedFrom).filter { events[$0]["type"] == type }
+            if !sameType.isEmpty {
+                let (nearest, differences) = sameType.map {
+                    ($0, matcher.mismatches(expected: target, actual: events[$0], at: JSONPath(segments: [])))
+                }.min { $0.1.count < $1.1.count } ?? (sameType[0], [])
+                got = "event \(nearest + 1) differs: " + differences.map(\.description).joined(separator: "; ")
             } else if events.contains(where: { $0["type"] == type }) {
                 got = "\(Format.compact(type)) only earlier (the step's events are listed below)"
             }
         }
-        return Mismatch(path: "events.\(miss.expectedIndex)", expected: Format.compact(target) + after, got: got)
+        return Mismatch(path: "expected event \(miss.expectedIndex + 1)", expected: Format.compact(target) + after, got: got)
     }
 }

@@ -2,16 +2,22 @@ import SegueJSON
 import SegueLua
 
 /// `plugins.check`'s result on the wire: `{plugin, passed, cases, skipped, pending}` (and `presentation`, `delegate`
-/// when given); each case `{case, passed, problems: [{code, message}]}`, each skipped case `{case, reason}`.
+/// when given), `strict` and the number of `warnings`; each case `{case, passed, problems: [{code, message, file?,
+/// line?, severity}]}`, each skipped case `{case, reason}`.
 extension CheckReport {
     var json: JSONValue {
         var members: [(String, JSONValue)] = [
-            ("plugin", .string(plugin)), ("passed", .bool(passed)),
+            ("plugin", .string(plugin)), ("passed", .bool(passed)), ("strict", .bool(strict)),
+            ("warnings", .number(Double(cases.reduce(0) { $0 + $1.problems.count { $0.severity == .warning } }))),
             ("cases", .array(cases.map { c in
                 .object(JSONObject([
                     ("case", .string(c.name)), ("passed", .bool(c.passed)),
                     ("problems", .array(c.problems.map { p in
-                        .object(JSONObject([("code", .string(p.code.rawValue)), ("message", .string(p.message))]))
+                        var o = JSONObject([("code", .string(p.code.rawValue)), ("message", .string(p.message))])
+                        if let file = p.file { o["file"] = .string(file) }
+                        if let line = p.line { o["line"] = .number(Double(line)) }
+                        o["severity"] = .string(p.severity.rawValue)
+                        return .object(o)
                     })),
                 ]))
             })),

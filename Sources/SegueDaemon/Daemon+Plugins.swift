@@ -27,10 +27,13 @@ extension Daemon {
         let size = try p.size("size") ?? Size(w: 320, h: 480)
         let presentation = try p.id("presentation")
         let delegate = try p.id("delegate")
+        let strict = try p.bool("strict") ?? false
+        let animator = try p.id("animator")
         try p.finish()
         let check: PluginCheck
         do throws(EngineError) {
-            check = try plugins.makeCheck(name: name, size: size, presentation: presentation, delegate: delegate)
+            check = try plugins.makeCheck(name: name, size: size, presentation: presentation, delegate: delegate,
+                                          strict: strict, animator: animator)
         } catch {
             throw RPCError(error)
         }

@@ -177,7 +177,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
             ended = completion
         case .failedOver: counters.transitionsFailedOver += 1
         case .watchdog: counters.transitionsWatchdog += 1
-        case .pluginWarning(let name, _, let message), .pluginFailed(let name, _, let message):
+        case .pluginWarning(let name, _, let message, _, _), .pluginFailed(let name, _, let message):
             logger.warning("\(event.type): \(message)",
                            metadata: Daemon.metadata(["plugin.name": name, "scene": event.scene]))
         case .log(_, let plugin, let message):

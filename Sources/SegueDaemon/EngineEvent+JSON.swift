@@ -64,9 +64,11 @@ extension EngineEvent.Payload {
             return JSONObject([("name", .string(name)), ("file", .string(file))])
         case .pluginFailed(let name, let file, let error):
             return JSONObject([("name", .string(name)), ("file", .string(file)), ("error", .string(error))])
-        case .pluginWarning(let name, let file, let message):
+        case .pluginWarning(let name, let file, let message, let line, let code):
             var o = JSONObject([("name", .string(name))])
+            if let code { o["code"] = .string(code.rawValue) }
             if let file { o["file"] = .string(file) }
+            if let line { o["line"] = .number(Double(line)) }
             o["message"] = .string(message)
             return o
         case .log(let level, let plugin, let message):

@@ -83,9 +83,11 @@ public enum EventEncoder {
             string("name", name, to: &out)
             string("file", file, to: &out)
             string("error", error, to: &out)
-        case .pluginWarning(let name, let file, let message):
+        case .pluginWarning(let name, let file, let message, let line, let code):
             string("name", name, to: &out)
+            if let code { string("code", code.rawValue, to: &out) }
             if let file { string("file", file, to: &out) }
+            if let line { number("line", Double(line), to: &out) }
             string("message", message, to: &out)
         case .log(let level, let plugin, let message):
             string("level", level, to: &out)

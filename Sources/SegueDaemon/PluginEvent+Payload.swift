@@ -8,7 +8,7 @@ extension PluginEvent {
         case .loaded: .pluginLoaded(name: name, file: file)
         case .unloaded: .pluginUnloaded(name: name, file: file)
         case .failed: .pluginFailed(name: name, file: file, error: message ?? "")
-        case .warning: .pluginWarning(name: name, file: file, message: message ?? "")
+        case .warning: .pluginWarning(name: name, file: file, message: message ?? "", line: line, code: code)
         }
     }
 }

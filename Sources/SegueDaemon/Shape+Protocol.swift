@@ -17,6 +17,8 @@ extension Shape.Field {
         optional("size", .ref("size"), "default {w: 320, h: 480}"),
         optional("presentation", .id, "a presentation plugin for the present and dismiss cases"),
         optional("delegate", .id, "a delegate plugin for the container cases"),
+        optional("strict", .boolean, "warnings (unknown names, curves, options) fail the check; default false"),
+        optional("animator", .id, "for an interaction plugin: the animator its gestures drive; default default-slide"),
     ]
 
     static let containerParams: [Shape.Field] = [
@@ -146,12 +148,16 @@ extension Shape {
             .required("warnings", .array(.string)),
         ])),
         ("check_report", .object([
-            .required("plugin", .string), .required("passed", .boolean),
+            .required("plugin", .string), .required("passed", .boolean), .optional("strict", .boolean),
+            .optional("warnings", .integer),
             .optional("skipped", .array(.object([.required("case", .string), .required("reason", .string)]))),
             .optional("pending", .array(.any)),
             .required("cases", .array(.object([
                 .required("case", .string), .required("passed", .boolean),
-                .required("problems", .array(.object([.required("code", .string), .required("message", .string)]))),
+                .required("problems", .array(.object([
+                    .required("code", .string), .required("message", .string), .optional("file", .string),
+                    .optional("line", .integer), .optional("severity", .oneOf(["error", "warning"])),
+                ]))),
             ]))),
         ])),
         ("daemon_info", .object([

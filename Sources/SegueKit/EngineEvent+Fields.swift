@@ -25,7 +25,7 @@ extension EngineEvent.Payload {
     public var pluginName: String? {
         switch self {
         case .pluginLoaded(let name, _), .pluginUnloaded(let name, _), .pluginFailed(let name, _, _),
-            .pluginWarning(let name, _, _):
+            .pluginWarning(let name, _, _, _, _):
             name
         case .log(_, let plugin, _): plugin
         default: nil
@@ -35,7 +35,7 @@ extension EngineEvent.Payload {
     /// The text of a warning, a failure or a log line.
     public var message: String? {
         switch self {
-        case .pluginWarning(_, _, let message), .pluginFailed(_, _, let message), .log(_, _, let message): message
+        case .pluginWarning(_, _, let message, _, _), .pluginFailed(_, _, let message), .log(_, _, let message): message
         default: nil
         }
     }

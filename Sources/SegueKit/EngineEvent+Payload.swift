@@ -23,8 +23,9 @@ extension EngineEvent {
         case pluginLoaded(name: String, file: String)
         case pluginUnloaded(name: String, file: String)
         case pluginFailed(name: String, file: String, error: String)
-        /// `file` is set for a load-time warning only.
-        case pluginWarning(name: String, file: String?, message: String)
+        /// A plugin's mistake that did not stop it: `code` (`PluginWarning.Code`), and where in the plugin's file it
+        /// was made when known (`file` alone for a load-time warning about the description).
+        case pluginWarning(name: String, file: String?, message: String, line: Int? = nil, code: PluginWarning.Code? = nil)
         /// `segue.log` from a plugin (`plugin` set) or a message of the daemon's.
         case log(level: String, plugin: String?, message: String)
         /// The presentation values that changed in a tick, per view in creation order.

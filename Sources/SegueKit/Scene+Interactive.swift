@@ -190,12 +190,12 @@ extension Scene {
                         }
                     }
                 } catch {
-                    warn(interaction.name, "completion_speed raised: \(error.message); using 1")
+                    warnRaised(interaction.name, "completion_speed", error.message, then: "; using 1")
                 }
             }
             if curve == nil {
                 do { curve = try interaction.completionCurve(t) } catch {
-                    warn(interaction.name, "completion_curve raised: \(error.message); using ease_in_out")
+                    warnRaised(interaction.name, "completion_curve", error.message, then: "; using ease_in_out")
                 }
             }
         }
@@ -337,7 +337,7 @@ extension Scene {
         do {
             try interaction.handle(gesture, transition: t)
         } catch {
-            warn(interaction.name, "\(gesture.phase.rawValue) raised: \(error.message); the transition is cancelled")
+            warnRaised(interaction.name, gesture.phase.rawValue, error.message, then: "; the transition is cancelled")
             if t.state == .interactive { try? endInteraction(t, cancel: true) }
             return
         }

@@ -208,7 +208,7 @@ extension Scene {
         do {
             return try controller.frameOfPresentedView(record) ?? bounds
         } catch {
-            warn(controller.name, "frame_of_presented_view raised: \(error.message); using the whole container")
+            warnRaised(controller.name, "frame_of_presented_view", error.message, then: "; using the whole container")
             return bounds
         }
     }
@@ -250,7 +250,7 @@ extension Scene {
         do {
             try controller.call(hook, record, completed: completed)
         } catch {
-            warn(controller.name, "\(hook) raised: \(error.message)")
+            warnRaised(controller.name, hook, error.message)
         }
     }
 
@@ -343,7 +343,7 @@ extension Scene {
                         let frame = try controller.frameOfPresentedView(record) ?? bounds
                         set(record.presented.view, frame: frame)
                     } catch {
-                        warn(controller.name, "frame_of_presented_view raised: \(error.message)")
+                        warnRaised(controller.name, "frame_of_presented_view", error.message)
                     }
                 }
             } else if record.transition == nil {

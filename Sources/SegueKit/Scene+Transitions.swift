@@ -272,7 +272,7 @@ extension Scene {
             if !transition.isEnded, let root = transition.timelineRoot { transition.timeline.record(root, at: now, structureVersion: tree.structureVersion, valueVersion: tree.valueVersion) }
         } catch {
             guard !transition.isEnded else {
-                warn(transition.animatorName, "raised after completing: \(error.message)")
+                warnRaised(transition.animatorName, "animate", error.message, then: " (after completing)")
                 return
             }
             restore(journal)
@@ -336,8 +336,12 @@ extension Scene {
                     transition.problems.append(TransitionProblem(
                         .missingToView, "the to-view was not in the container when complete was called"))
                 }
-                addSubview(transition.to.view, to: context.containerView)
-                set(transition.to.view, frame: context.finalFrame(for: transition.to))
+                // A presentation the animator never added stays off screen, as UIKit shows it: a blank screen
+                // (the presentation controller owns the container, not the view). Elsewhere the engine adds it.
+                if transition.kind != .present || forced {
+                    addSubview(transition.to.view, to: context.containerView)
+                    set(transition.to.view, frame: context.finalFrame(for: transition.to))
+                }
             }
             finishContainment(transition, animated: context.isAnimated)
         } else {
@@ -366,7 +370,7 @@ extension Scene {
         do {
             try transition.animator.animationEnded(completed, context: context)
         } catch {
-            warn(transition.animatorName, "ended raised: \(error.message)")
+            warnRaised(transition.animatorName, "ended", error.message)
         }
         emit(.transitionCompleted(EngineEvent.TransitionCompletion(
             transition: transition.id, completed: completed, forced: transition.forced)))

@@ -25,6 +25,9 @@ extension Scene {
         return queuedOutcome(id)?.state
     }
 
-    /// The presentation style of a present or dismiss transition (nil for other kinds).
-    public func presentationStyle(of t: Transition) -> PresentationStyle? { modalRecord(of: t)?.style }
+    /// The presentation style of a present or dismiss transition (nil for other kinds). A completed dismissal has
+    /// no modal record left; its context kept the style it ran with.
+    public func presentationStyle(of t: Transition) -> PresentationStyle? {
+        modalRecord(of: t)?.style ?? t.context?.presentationStyle
+    }
 }

@@ -78,8 +78,18 @@ public final class Scene {
         sink?.emit(EngineEvent(scene: id, seq: eventSeq, time: time, payload: payload))
     }
 
-    public func warn(_ plugin: String, _ message: String) {
-        emit(.pluginWarning(name: plugin, file: nil, message: message))
+    /// A plugin's warning (`plugin.warning`), with what kind of mistake it is and where; a raise in a callback
+    /// is also kept on the transitions the plugin takes part in (`transition.get`'s `problems`).
+    public func warn(_ plugin: String, _ message: String, code: PluginWarning.Code = .other, file: String? = nil,
+                     line: Int? = nil)
+    {
+        warn(plugin, PluginWarning(code: code, message: message, file: file, line: line))
+    }
+
+    public func warn(_ plugin: String, _ warning: PluginWarning) {
+        if warning.code == .raisedInCallback { noteRaise(of: plugin, warning.message) }
+        emit(.pluginWarning(name: plugin, file: warning.file, message: warning.message, line: warning.line,
+                            code: warning.code))
     }
 
     // MARK: Views

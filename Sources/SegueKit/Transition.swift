@@ -29,6 +29,24 @@ public struct TransitionProblem: Sendable, Equatable {
         case fromViewNotRestored = "from_view_not_restored"
         case appearanceInconsistent = "appearance_inconsistent"
         case completedWhenCancelled = "completed_when_cancelled"
+        // Found by `plugins.check` from the plugin's warnings and its interaction cases.
+        case raisedInCallback = "raised_in_callback"
+        case unknownName = "unknown_name"
+        case unknownCurve = "unknown_curve"
+        case unknownOption = "unknown_option"
+        case percentNotFollowing = "percent_not_following"
+
+        /// The check's problem for a plugin's warning: its own code, or `raised_in_callback` for one without.
+        public init(_ warning: PluginWarning.Code) {
+            switch warning {
+            case .unknownName: self = .unknownName
+            case .unknownCurve: self = .unknownCurve
+            case .unknownOption: self = .unknownOption
+            case .raisedInCallback: self = .raisedInCallback
+            case .completedTwice: self = .completedTwice
+            case .other: self = .raisedInCallback
+            }
+        }
     }
 
     public let code: Code
@@ -73,6 +91,9 @@ public final class Transition {
     public internal(set) var failedOver = false
     public internal(set) var completeCalls = 0
     public internal(set) var problems: [TransitionProblem] = []
+    /// Raises in the callbacks of the transition's plugins (timers, completions, interaction and presentation
+    /// callbacks): the first 16 distinct messages, each with how often it came (`Scene.noteRaise`).
+    public internal(set) var raises: [(message: String, count: Int)] = []
     /// A present's or dismiss's container subviews when `animate` was called: what the presentation plugin put
     /// there (a dimming view), which is not the animator's to remove.
     public internal(set) var presentationViews: [View] = []

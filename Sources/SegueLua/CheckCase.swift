@@ -21,6 +21,8 @@ public struct CheckCase: Sendable, Equatable {
     public let style: PresentationStyle?
     /// Nil for a case run straight through.
     public let interactive: Ending?
+    /// For an interaction plugin's check: the synthetic gesture the case feeds it (`GestureScript.published`).
+    public var gesture: GestureScript? = nil
 
     /// The transition kind the case runs (what an animator's `kinds` is matched against).
     public var kind: String {
@@ -42,6 +44,7 @@ public struct CheckCase: Sendable, Equatable {
         default: base = kind
         }
         if let style { base += " (\(style.rawValue))" }
+        if let gesture { return (operation == .selectForward ? "select" : base) + ": " + gesture.name }
         guard let interactive else { return base }
         return base + (interactive == .finish ? " interactive finish at 0.7" : " interactive cancel at 0.3")
     }

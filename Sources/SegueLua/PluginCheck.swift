@@ -17,8 +17,18 @@ public final class PluginCheck {
     let skipped: [(CheckCase, String)]
     private var results: [CheckReport.Case] = []
     private var allPassed = true
+    /// Warnings fail the check too.
+    public let strict: Bool
+    /// For an interaction plugin's check: the plugin the gesture scripts drive (`plugin` is then its animator).
+    public let interaction: String?
+    /// The forward direction found for each kind (`forwardDirection`).
+    private var directions: [String: (dx: Double, dy: Double)?] = [:]
 
-    init(host: PluginHost, plugin: String, size: Size, presentation: String?, delegate: String?, declaredKinds: [String]?) {
+    init(host: PluginHost, plugin: String, size: Size, presentation: String?, delegate: String?, declaredKinds: [String]?,
+         strict: Bool = false, interaction: String? = nil, interactionKinds: [String]? = nil)
+    {
+        self.strict = strict
+        self.interaction = interaction
         self.host = host
         self.plugin = plugin
         self.size = size
@@ -26,7 +36,30 @@ public final class PluginCheck {
         self.delegate = delegate
         var planned: [CheckCase] = []
         var skipped: [(CheckCase, String)] = []
-        for checkCase in CheckCase.battery {
+        let battery: [CheckCase]
+        if interaction != nil {
+            // Each kind the interaction plugin is written for, with each published gesture script.
+            let kinds: [(CheckCase.Operation, PresentationStyle?)] = [
+                (.selectForward, nil), (.push, nil), (.pop, nil), (.present, .custom), (.dismiss, .custom),
+            ]
+            var cases: [CheckCase] = []
+            for (operation, style) in kinds {
+                for script in GestureScript.published {
+                    var c = CheckCase(operation: operation, style: style, interactive: nil)
+                    c.gesture = script
+                    if let interactionKinds, !interactionKinds.contains(c.kind) {
+                        let list = interactionKinds.map { "\"\($0)\"" }.joined(separator: ", ")
+                        skipped.append((c, "the interaction plugin declares kinds = {\(list)}"))
+                    } else {
+                        cases.append(c)
+                    }
+                }
+            }
+            battery = cases
+        } else {
+            battery = CheckCase.battery
+        }
+        for checkCase in battery {
             if let declaredKinds, !declaredKinds.contains(checkCase.kind) {
                 let list = declaredKinds.map { "\"\($0)\"" }.joined(separator: ", ")
                 skipped.append((checkCase, "the animator declares kinds = {\(list)}"))
@@ -49,15 +82,15 @@ public final class PluginCheck {
     /// Runs the next case (nothing when finished).
     public func step() {
         guard let checkCase = nextCase else { return }
-        let problems = run(checkCase)
-        if !problems.isEmpty { allPassed = false }
-        results.append(CheckReport.Case(name: checkCase.name, problems: problems))
+        let result = CheckReport.Case(name: checkCase.name, problems: run(checkCase), strict: strict)
+        if !result.passed { allPassed = false }
+        results.append(result)
     }
 
     /// The report for the cases run so far.
     public var report: CheckReport {
         CheckReport(
-            plugin: plugin, passed: allPassed, cases: results,
+            plugin: interaction ?? plugin, passed: allPassed, strict: strict, cases: results,
             skipped: skipped.map { CheckReport.Skipped(name: $0.0.name, reason: $0.1) },
             pending: PluginHost.pendingCheckCases, presentation: presentation, delegate: delegate)
     }
@@ -66,9 +99,12 @@ public final class PluginCheck {
 
     /// Collects what the scene reports during a case.
     final class Recorder: EventSink {
-        var warnings: [String] = []
+        var warnings: [PluginWarning] = []
         func emit(_ event: EngineEvent) {
-            if case .pluginWarning(_, _, let message) = event.payload { warnings.append(message) }
+            if case .pluginWarning(_, let file, let message, let line, let code) = event.payload {
+                warnings.append(PluginWarning(code: code ?? .other,
+                                              message: message, file: file, line: line))
+            }
         }
         func isListening(to kind: EngineEvent.Kind, in scene: String) -> Bool { kind == .pluginWarning }
     }
@@ -82,6 +118,7 @@ public final class PluginCheck {
     }
 
     private func run(_ checkCase: CheckCase) -> [Problem] {
+        if let script = checkCase.gesture { return runGesture(checkCase, script) }
         let scene = Scene(id: "check-\(plugin)", size: size, clock: .manual)
         let recorder = Recorder()
         scene.sink = recorder
@@ -103,6 +140,17 @@ public final class PluginCheck {
             let presented = checkCase.operation == .present ? to : from
             let presenterStays = presented.presentation.map { !$0.removesPresenterView } ?? false
             if let ending = checkCase.interactive {
+                // An animator that completes inside animate leaves nothing to drive: for a cancel case that is
+                // the verdict (the interaction could not cancel it), not the engine's refusal of the update.
+                guard !transition.isEnded else {
+                    var problems = drive(transition, scene: scene, recorder: recorder)
+                    if ending == .cancel {
+                        problems.add(.completedWhenCancelled, "the transition completed inside animate, before "
+                            + "the interaction could cancel it at \(Self.format(ending.percent)) (an interactive "
+                            + "transition completes when the interaction ends)")
+                    }
+                    return problems
+                }
                 try scene.updateTransition(transition, percent: ending.percent)
                 try scene.endInteraction(transition, cancel: ending == .cancel)
             }
@@ -119,7 +167,8 @@ public final class PluginCheck {
     private func prepare(_ checkCase: CheckCase, in scene: Scene) throws(EngineError) -> Setup {
         let a = try scene.createViewController(id: "a", title: "A", color: Color(hex: "#ff3b30"))
         let b = try scene.createViewController(id: "b", title: "B", color: Color(hex: "#007aff"))
-        let interactive: Interactivity = checkCase.interactive == nil ? .none : .percent
+        let interactive: Interactivity = checkCase.gesture != nil ? .plugin(interaction ?? "")
+            : (checkCase.interactive == nil ? .none : .percent)
         let animator = plugin
         let kind: ContainerKind = checkCase.operation == .push || checkCase.operation == .pop ? .navigation : .custom
         let items = checkCase.operation == .selectForward || checkCase.operation == .selectBackward ? [a, b] : [a]
@@ -188,9 +237,20 @@ public final class PluginCheck {
             problems.add(.tooSlow, "the case was stopped after \(PluginHost.checkCaseWallLimitNs / 1_000_000_000) s of wall time: the animator's calls keep running out of budget")
         }
         for warning in recorder.warnings {
-            if warning.contains("raised") { problems.add(.raised, warning) }
-            if warning.contains("more than once") && !problems.contains(where: { $0.code == .completedTwice }) {
-                problems.add(.completedTwice, warning)
+            switch warning.code {
+            case .raisedInCallback:
+                problems.add(Problem(code: .init(warning.code), message: warning.message, file: warning.file,
+                                     line: warning.line))
+            case .completedTwice:
+                if !problems.contains(where: { $0.code == .completedTwice }) {
+                    problems.add(Problem(code: .completedTwice, message: warning.message, file: warning.file,
+                                         line: warning.line))
+                }
+            case .unknownName, .unknownCurve, .unknownOption:
+                problems.add(Problem(code: .init(warning.code), message: warning.message, file: warning.file,
+                                     line: warning.line, severity: .warning))
+            case .other:
+                break
             }
         }
         if !t.isEnded || t.forced {
@@ -281,6 +341,84 @@ public final class PluginCheck {
         }
     }
 
+    // MARK: Interaction plugins
+
+    /// Feeds the case's gesture script to the interaction plugin along its forward direction, then judges: the
+    /// transition completes or cancels (never both), nothing raised, and the percent follows the translation
+    /// (it moves the way the translation moves, sample to sample, while the gesture drives it).
+    private func runGesture(_ checkCase: CheckCase, _ script: GestureScript) -> [Problem] {
+        guard let direction = forwardDirection(checkCase) else {
+            return [Problem(code: .percentNotFollowing, message: "no drag (right, left, down or up, 30 % of the "
+                + "scene) moved the percent forward: the plugin never called tr.update with a growing percent")]
+        }
+        let extent = direction.dx != 0 ? size.w : size.h
+        let scene = Scene(id: "check-\(plugin)", size: size, clock: .manual)
+        let recorder = Recorder()
+        scene.sink = recorder
+        scene.animatorProvider = host
+        defer {
+            scene.finishAllTransitions()
+            host.forget(scene: scene)
+        }
+        do throws(EngineError) {
+            let setup = try prepare(checkCase, in: scene)
+            guard let t = try setup.start().transition else {
+                return [Problem(code: .neverCompleted, message: "the transition did not start")]
+            }
+            var followed: [Problem] = []
+            var last: (fraction: Double, percent: Double)?
+            for sample in script.samples {
+                if sample.dt > 0 { _ = scene.advance(by: Int64(sample.dt * 1e9)) }
+                guard t.state == .interactive else { break }
+                let at = sample.fraction * extent, speed = sample.velocity * extent
+                try scene.pan(t, PanGesture(phase: sample.phase, translation: Point(x: direction.dx * at, y: direction.dy * at),
+                                            velocity: Point(x: direction.dx * speed, y: direction.dy * speed)))
+                guard sample.phase == .changed, t.state == .interactive else { continue }
+                let p = scene.percent(of: t)
+                if let last, (sample.fraction - last.fraction) * (p - last.percent) < -1e-9 {
+                    followed.add(.percentNotFollowing, "the translation went from \(Self.format(last.fraction)) to "
+                        + "\(Self.format(sample.fraction)) of the scene but the percent from \(Self.format(last.percent)) to \(Self.format(p))")
+                }
+                last = (sample.fraction, p)
+            }
+            var problems = drive(t, scene: scene, recorder: recorder)
+            for p in followed { problems.add(p) }
+            if t.isEnded, t.state != .completed, t.state != .cancelled {
+                problems.add(.neverCompleted, "the transition ended \(t.state.rawValue), neither completed nor cancelled")
+            }
+            return problems
+        } catch {
+            return [Problem(code: .raised, message: error.message)]
+        }
+    }
+
+    /// The direction (right, left, down, up) whose drag of 30 % of the scene moves the percent furthest forward,
+    /// found once per kind in a scene of its own; nil when none moves it.
+    private func forwardDirection(_ checkCase: CheckCase) -> (dx: Double, dy: Double)? {
+        if let known = directions[checkCase.kind] { return known }
+        var best: (direction: (dx: Double, dy: Double), percent: Double)?
+        for direction in [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)] {
+            let scene = Scene(id: "check-\(plugin)-probe", size: size, clock: .manual)
+            scene.sink = Recorder()
+            scene.animatorProvider = host
+            defer {
+                scene.finishAllTransitions()
+                host.forget(scene: scene)
+            }
+            guard let setup = try? prepare(checkCase, in: scene), let t = (try? setup.start())?.transition else { continue }
+            let extent = (direction.0 != 0 ? size.w : size.h) * 0.3
+            _ = try? scene.pan(t, PanGesture(phase: .began, translation: Point(x: 0, y: 0), velocity: Point(x: 0, y: 0)))
+            _ = scene.advance(by: 16_666_667)
+            guard t.state == .interactive else { continue }
+            _ = try? scene.pan(t, PanGesture(phase: .changed, translation: Point(x: direction.0 * extent, y: direction.1 * extent),
+                                             velocity: Point(x: 0, y: 0)))
+            let p = t.state == .interactive ? scene.percent(of: t) : 0
+            if p > 1e-6, p > best?.percent ?? 0 { best = ((direction.0, direction.1), p) }
+        }
+        directions[checkCase.kind] = .some(best?.direction)
+        return best?.direction
+    }
+
     static func format(_ x: Double) -> String {
         let rounded = (x * 1000).rounded() / 1000
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
@@ -290,8 +428,10 @@ public final class PluginCheck {
 extension [PluginCheck.Problem] {
     /// Adds a problem unless the same one (code and message) is already there.
     mutating func add(_ code: TransitionProblem.Code, _ message: String) {
-        if !contains(where: { $0.code == code && $0.message == message }) {
-            append(PluginCheck.Problem(code: code, message: message))
-        }
+        add(PluginCheck.Problem(code: code, message: message))
+    }
+
+    mutating func add(_ problem: PluginCheck.Problem) {
+        if !contains(where: { $0.code == problem.code && $0.message == problem.message }) { append(problem) }
     }
 }

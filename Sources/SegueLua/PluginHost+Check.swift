@@ -16,14 +16,32 @@ extension PluginHost {
     /// dismiss cases run with the presentation plugin `presentation` and its containers given the delegate plugin
     /// `delegate`. Everything is checked here; nothing runs until `step()`.
     public func makeCheck(name: String, size: Size = Size(w: 320, h: 480), presentation: String? = nil,
-                          delegate: String? = nil) throws(EngineError) -> PluginCheck
+                          delegate: String? = nil, strict: Bool = false, animator: String? = nil) throws(EngineError) -> PluginCheck
     {
+        // An interaction plugin is driven by the published gesture scripts, through `animator` (default-slide).
+        if let record = loadedRecord(name), record.kind == .interaction {
+            let through = animator ?? DefaultSlideAnimator.name
+            if through != DefaultSlideAnimator.name {
+                guard let a = loadedRecord(through) else {
+                    throw EngineError(.notFound, "no plugin named '\(through)' is loaded", param: "animator", id: through)
+                }
+                guard a.kind == .animator else {
+                    throw EngineError(.invalidParams, "plugin '\(through)' is \(PluginHost.withArticle(a.kind)), not an animator", param: "animator")
+                }
+            }
+            return PluginCheck(host: self, plugin: through, size: size, presentation: presentation, delegate: delegate,
+                               declaredKinds: through == DefaultSlideAnimator.name ? nil : kinds(ofAnimator: through),
+                               strict: strict, interaction: name, interactionKinds: kinds(ofAnimator: name))
+        }
+        if animator != nil {
+            throw EngineError(.invalidParams, "'animator' is for checking an interaction plugin; '\(name)' is not one", param: "animator")
+        }
         if name != DefaultSlideAnimator.name {
             guard let record = loadedRecord(name) else {
                 throw EngineError(.notFound, "no plugin named '\(name)' is loaded", param: "name", id: name)
             }
-            guard record.kind == .animator else {
-                throw EngineError(.invalidParams, "plugin '\(name)' is \(PluginHost.withArticle(record.kind)); plugins.check runs animators", param: "name")
+            guard record.kind == .animator || record.kind == .interaction else {
+                throw EngineError(.invalidParams, "plugin '\(name)' is \(PluginHost.withArticle(record.kind)); plugins.check runs animators and interaction plugins", param: "name")
             }
         }
         for (param, plugin, kind) in [("presentation", presentation, PluginKind.presentation), ("delegate", delegate, .delegate)] {
@@ -36,14 +54,15 @@ extension PluginHost {
             }
         }
         return PluginCheck(host: self, plugin: name, size: size, presentation: presentation, delegate: delegate,
-                           declaredKinds: name == DefaultSlideAnimator.name ? nil : kinds(ofAnimator: name))
+                           declaredKinds: name == DefaultSlideAnimator.name ? nil : kinds(ofAnimator: name), strict: strict)
     }
 
     /// Runs a whole check at once and returns its report.
     public func check(name: String, size: Size = Size(w: 320, h: 480), presentation: String? = nil,
-                      delegate: String? = nil) throws(EngineError) -> CheckReport
+                      delegate: String? = nil, strict: Bool = false, animator: String? = nil) throws(EngineError) -> CheckReport
     {
-        let check = try makeCheck(name: name, size: size, presentation: presentation, delegate: delegate)
+        let check = try makeCheck(name: name, size: size, presentation: presentation, delegate: delegate, strict: strict,
+                                  animator: animator)
         while !check.isFinished { check.step() }
         return check.report
     }

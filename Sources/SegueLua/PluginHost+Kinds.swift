@@ -4,9 +4,10 @@ extension PluginHost {
     /// The transition kinds an animator may declare in `kinds`.
     public static let transitionKinds = ["select", "push", "pop", "set", "present", "dismiss"]
 
-    /// An animator's optional `kinds = {"present", …}`: nil when absent; a message when it is not a list of kinds.
+    /// An animator's or interaction plugin's optional `kinds = {"present", …}`: nil when absent; a message when it
+    /// is not a list of kinds.
     static func declaredKinds(_ probe: PluginInstance, _ described: PluginInstance.Described) -> Result<[String]?, LuaError> {
-        guard described.kind == .animator else { return .success(nil) }
+        guard described.kind == .animator || described.kind == .interaction else { return .success(nil) }
         let state = probe.state
         let base = state.top
         defer { state.setTop(base) }

@@ -51,15 +51,23 @@ public struct PluginEvent: Sendable {
     public let file: String
     public let message: String?
 
-    public init(_ kind: Kind, name: String, file: String, message: String?) {
+    /// For a warning: the line of `file` it is about, when known, and what kind of mistake it is.
+    public let line: Int?
+    public let code: PluginWarning.Code?
+
+    public init(_ kind: Kind, name: String, file: String, message: String?, line: Int? = nil,
+                code: PluginWarning.Code? = nil) {
         self.kind = kind
         self.name = name
         self.file = file
         self.message = message
+        self.line = line
+        self.code = code
     }
 
     /// The protocol's event type (`plugin.loaded`, …).
     public var type: String { kind.rawValue }
+
 }
 
 /// Loads the plugins folder, answers `plugins.list`, and hands each scene its own Lua state per plugin file.
@@ -264,7 +272,7 @@ public final class PluginHost: AnimatorProvider {
         let warnings = probe.describeWarnings.map { PluginEvent(.warning, name: base, file: path, message: $0) }
             + zip(probe.described, records).flatMap { described, record in
                 probe.descriptionWarnings(described).map {
-                    PluginEvent(.warning, name: record.name, file: path, message: $0)
+                    PluginEvent(.warning, name: record.name, file: path, message: $0, code: .unknownName)
                 }
             }
         return records.map { PluginEvent(.loaded, name: $0.name, file: path, message: nil) } + warnings
@@ -431,7 +439,7 @@ public final class PluginHost: AnimatorProvider {
         instance.onLog = { [anchor = scene.anchor] message in
             anchor.object?.emit(.log(level: "info", plugin: plugin, message: message))
         }
-        instance.onWarning = { [anchor = scene.anchor] message in anchor.object?.warn(plugin, message) }
+        instance.onWarning = { [anchor = scene.anchor] warning in anchor.object?.warn(plugin, warning) }
         instances[key, default: [:]][file.instanceKey] = instance
         return instance
     }

@@ -153,7 +153,7 @@ extension PluginInstance {
             guard let ctx = me.context(at: 1) else {
                 // A complete after the transition ended (its context is gone): ignored, as a second complete is.
                 guard s.proxy(at: 1, tag: PluginInstance.ctxTag) != nil else { return .error(me.deadContext) }
-                me.onWarning?("complete called more than once (after its transition ended); ignored")
+                me.warn(.completedTwice, "complete called more than once (after its transition ended); ignored")
                 return .results(0)
             }
             guard s.type(at: 2) == LUA_TBOOLEAN else {
@@ -558,7 +558,7 @@ extension PluginInstance {
             }
             // As in UIKit, a spring animation has no curve: a curve given beside it is ignored, and said so.
             if let ignored = curveDescription(at: i) {
-                onWarning?("both spring and curve given: the spring wins and curve \(ignored) is ignored")
+                warn(.unknownOption, "both spring and curve given: the spring wins and curve \(ignored) is ignored")
             }
             return .success(options)
         }

@@ -111,7 +111,7 @@ extension PluginInstance {
         state.push(velocity)
         state.setRawField(info, "completion_velocity")
         if let error = callPlugin(args: 1, results: 0) {
-            onWarning?("on_interaction_change raised: \(error.message)")
+            warnRaised("on_interaction_change", error)
         }
     }
 }

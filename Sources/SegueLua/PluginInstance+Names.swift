@@ -28,6 +28,15 @@ extension PluginInstance {
             }
         }
 
+        /// The warning's code: a curve, an option, or any other name.
+        var warningCode: PluginWarning.Code {
+            switch self {
+            case .curve: .unknownCurve
+            case .animationOption, .transitionOption: .unknownOption
+            default: .unknownName
+            }
+        }
+
         /// What happens to the value, said after the warning.
         var consequence: String {
             switch self {
@@ -57,6 +66,17 @@ extension PluginInstance {
     /// The keys of `segue.animate`'s and `segue.keyframes`'s `opts`.
     static let animationOptions = ["duration", "delay", "curve", "spring", "repeat_count", "autoreverse"]
     static let curveNames = ["linear", "ease_in", "ease_out", "ease_in_out", "default"]
+
+    /// The fields each kind of plugin description has (docs/PLUGIN_API.md "Plugin kinds").
+    static let descriptionFields: [String: [String]] = [
+        "animator": ["name", "version", "api", "kinds", "duration", "animate", "ended"],
+        "interaction": ["name", "version", "api", "kinds", "began", "changed", "ended", "completion_speed", "completion_curve"],
+        "delegate": ["name", "version", "api", "animator_for", "interaction_for"],
+        "presentation": [
+            "name", "version", "api", "frame_of_presented_view", "will_begin", "did_end", "dismissal_will_begin",
+            "dismissal_did_end", "layout", "removes_presenter_view",
+        ],
+    ]
 
     /// A warning for each field of a description its kind does not have (`durration = 0.3`), with the nearest
     /// field; sorted by field, at most 16.
@@ -99,7 +119,7 @@ extension PluginInstance {
 
     /// Warns (once per name) about an unknown name.
     func warnUnknown(_ kind: NameKind, _ name: String, consequence: String = "") {
-        if let message = unknownNameWarning(kind, name, consequence: consequence) { onWarning?(message) }
+        if let message = unknownNameWarning(kind, name, consequence: consequence) { warn(kind.warningCode, message) }
     }
 
     /// `host.warn_unknown(kind, name)` → true when the name is valid; otherwise warns and answers false.

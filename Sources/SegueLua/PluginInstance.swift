@@ -18,7 +18,7 @@ final class PluginInstance {
     private let sceneAnchor: Anchor<Scene>?
     /// Called for `segue.log` and for problems found outside a transition (errors in completions, timers).
     var onLog: ((String) -> Void)?
-    var onWarning: ((String) -> Void)?
+    var onWarning: ((PluginWarning) -> Void)?
     private(set) var described: [Described] = []
     /// Warnings about the description list itself (a kind that is none of `PluginKind`'s), made while loading.
     private(set) var describeWarnings: [String] = []
@@ -138,6 +138,7 @@ final class PluginInstance {
             }
             state.rawField(item, "desc")  // [list msg item desc]
             let name = state.stringField(state.top, "name")
+            nameFunctions(of: state.top)
             described.append(Described(kind: kind, ref: state.ref(), name: name))  // [list msg item]
             state.pop()
             index += 1
@@ -377,7 +378,7 @@ final class PluginInstance {
             args = 1
         }
         if let error = callPlugin(args: args, results: 0, function: what) {
-            onWarning?("\(what) raised: \(error.message)")
+            warnRaised(what, error)
         }
     }
 }

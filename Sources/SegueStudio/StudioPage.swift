@@ -37,7 +37,10 @@ enum StudioPage {
   #status.down { color: var(--bad); font-weight: 600; }
   #banner { display: none; padding: 6px 14px; background: #fff4ce; border-bottom: 1px solid #e8d48b; }
   #banner.show { display: block; }
-  main { display: grid; grid-template-columns: 270px 1fr; gap: 12px; padding: 12px; }
+  /* minmax(0, 1fr): the right column may shrink below its widest control (a 1fr track's minimum is its content, so
+     at 700 px the controls pushed the panels past the window's edge); under 760 px the plugin list goes on top. */
+  main { display: grid; grid-template-columns: 270px minmax(0, 1fr); gap: 12px; padding: 12px; }
+  @media (max-width: 760px) { main { grid-template-columns: minmax(0, 1fr); } }
   section { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px; }
   h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: 0 0 6px; }
   #plugins { list-style: none; margin: 0; padding: 0; }
@@ -560,13 +563,18 @@ function showPlayhead() {
   body.dataset.time = studio.t.toFixed(4);
   body.dataset.percent = pct.toFixed(4);
   body.dataset.state = studio.mode === "play" ? (studio.playing ? "playing" : "paused") : studio.mode;
-  // The filmstrip frame at or before the playhead, the curves' now-line, the events so far.
+  // The filmstrip frame at or before the playhead (while scrubbing, the nearer of the two around it: the slider
+  // stands between frames), the curves' now-line, the events so far.
   for (const strip of document.querySelectorAll(".picture.strip")) {
     const frames = JSON.parse(strip.dataset.frames);
     const img = strip.querySelector("img");
     const k = img.clientWidth / (+strip.dataset.width || 1);
     let pick = frames[0];
-    for (const f of frames) if (f.time <= studio.t + 1e-6) pick = f;
+    if (studio.mode === "scrubbing") {
+      for (const f of frames) if (Math.abs(f.time - studio.t) < Math.abs(pick.time - studio.t) - 1e-9) pick = f;
+    } else {
+      for (const f of frames) if (f.time <= studio.t + 1e-6) pick = f;
+    }
     const mark = strip.querySelector(".mark");
     if (pick && mark) {
       mark.style.left = `${img.offsetLeft + pick.x * k}px`; mark.style.top = `${img.offsetTop + pick.y * k}px`;

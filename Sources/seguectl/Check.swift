@@ -8,13 +8,18 @@ struct Check: ParsableCommand {
         discussion: """
             Select forward and backward, push and pop, present and dismiss, interactive finish and cancel, in a \
             private manual scene. Each failed case lists its problems with their codes (never_completed, \
-            from_view_not_restored, …).
+            from_view_not_restored, …). Warnings — a misspelt name, curve or option (unknown_name, unknown_curve, \
+            unknown_option) — are listed with their file and line; they fail the check only with --strict. A raise \
+            in any callback (a timer, a completion, an interaction's or presentation's callback) is an error \
+            (raised_in_callback).
 
             Examples:
               seguectl check dt-slide
               seguectl check my-animator --size 768x1024
               seguectl check side-panel-slide --presentation side-panel
               seguectl check default-slide
+              seguectl check --strict my-animator      # warnings fail too
+              seguectl check swipe-up --animator normal-dismiss   # an interaction plugin, by gestures
             """)
 
     @OptionGroup var connection: Connection
@@ -32,6 +37,12 @@ struct Check: ParsableCommand {
     @Option(help: "A delegate plugin the check's containers get (its interaction_for is asked in interactive cases).")
     var delegate: String?
 
+    @Option(help: "For an interaction plugin: the animator its gesture scripts drive (default: default-slide).")
+    var animator: String?
+
+    @Flag(help: "Fail on warnings too (unknown names, curves, options), not only on errors.")
+    var strict = false
+
     func validate() throws {
         if let size, CheckSize.parse(size) == nil {
             throw ValidationError("--size must be WxH with positive numbers, e.g. 320x480")
@@ -43,6 +54,8 @@ struct Check: ParsableCommand {
         if let size, let parsed = CheckSize.parse(size) { params["size"] = parsed }
         if let presentation { params["presentation"] = .string(presentation) }
         if let delegate { params["delegate"] = .string(delegate) }
+        if strict { params["strict"] = true }
+        if let animator { params["animator"] = .string(animator) }
         let result = try connection.call("plugins.check", params)
         printLine(output.json ? result.serialized() : CheckReport.render(result, plugin: name))
         if !CheckReport.passed(result) { throw ExitCode(1) }

@@ -23,6 +23,14 @@ struct Test: ParsableCommand {
               seguectl test --spawn --json my-test.json # a JSON report
               seguectl test --jobs 4 --junit junit.xml Tests/Scenarios
               seguectl test --filter errors Tests/Scenarios   # names containing "errors"
+              seguectl test --record Tests/Scenarios    # write missing motion snapshots
+              seguectl test --motion --tolerance alpha=0.01,frame=0.5 Tests/Scenarios
+              seguectl test --update Tests/Scenarios/flip.json  # accept the new motion
+
+            Motion snapshots: NAME.motion.json beside a scenario file holds each manual-clock scenario's \
+            transitions (every frame's presentation values and the events). When it exists, a run compares the \
+            new motion with it and, on a difference, fails the scenario and writes an SVG of the old and new \
+            curves and the first differing frame (beside the --junit report, else beside the snapshot).
 
             Exit status: 0 every scenario passed; 1 one failed; 2 the daemon could not be reached or started, \
             a file is missing, or --filter matches no scenario.
@@ -46,12 +54,28 @@ struct Test: ParsableCommand {
     @Flag(help: "Print TAP version 13 instead of text.")
     var tap = false
 
+    @Flag(help: "Motion snapshots: a manual-clock scenario without one in NAME.motion.json fails (they are compared whenever the file exists).")
+    var motion = false
+
+    @Flag(help: "Write the motion snapshot of each manual-clock scenario that has none (NAME.motion.json beside the file).")
+    var record = false
+
+    @Flag(help: "Accept the new motion: rewrite every manual-clock scenario's snapshot.")
+    var update = false
+
+    @Option(help: "Motion tolerances, e.g. alpha=0.01,frame=0.5 (a property, time, or * for the rest; default 1e-6).")
+    var tolerance: String?
+
     @OptionGroup var spawnOptions: SpawnOptions
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one scenario file or folder") }
         if jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be 1…256") }
         if tap && output.json { throw ValidationError("give either --tap or --json") }
+        if record && update { throw ValidationError("give either --record or --update") }
+        if let tolerance, MotionTolerance.parse(tolerance) == nil {
+            throw ValidationError("--tolerance must be PROPERTY=NUMBER pairs separated by commas, e.g. alpha=0.01,frame=0.5")
+        }
     }
 
     func run() throws {
@@ -66,13 +90,25 @@ struct Test: ParsableCommand {
         let socket = daemon?.socket ?? connection.socket
         defer { daemon?.stop() }
         // Reach the daemon once up front: not being able to is status 2, not N failed scenarios.
+        // Its method list (rpc.discover) lets a step calling a misspelt method fail its scenario before it runs.
+        var methods: Set<String>?
         do throws(ClientError) {
-            _ = try SegueClient(socketPath: socket).call("daemon.ping")
+            let client = try SegueClient(socketPath: socket)
+            _ = try client.call("daemon.ping")
+            if case .array(let list)? = (try? client.call("rpc.discover"))?["methods"] {
+                methods = Set(list.compactMap { $0["name"]?.stringValue })
+            }
         } catch {
             printError("seguectl: \(error)")
             throw ExitCode(2)
         }
         let runner = ScenarioRunner { () throws(ClientError) in try SegueClient(socketPath: socket) }
+        runner.methods = methods
+        // Motion snapshots are compared whenever a scenario file has one; the flags record, update or require them.
+        runner.motion = MotionOptions(
+            mode: update ? .update : (record ? .record : .compare), requireSnapshot: motion,
+            tolerance: tolerance.flatMap(MotionTolerance.parse) ?? MotionTolerance(),
+            pictureFolder: junit.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
         let entries = ScenarioRunner.entries(files: paths, filter: filter)
         if entries.isEmpty, let filter {
             printError("seguectl: no scenario's name contains '\(filter)'")
@@ -88,6 +124,12 @@ struct Test: ParsableCommand {
             } else if !json {
                 printLine(result.text(withTime: true))
             }
+        }
+        do throws(ScenarioError) {
+            for path in try ScenarioRunner.writeMotion(report) where !json && !tap { printLine("wrote \(path)") }
+        } catch {
+            printError("seguectl: \(error)")
+            throw ExitCode(2)
         }
         if let junit {
             do {

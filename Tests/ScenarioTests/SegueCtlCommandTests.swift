@@ -41,9 +41,9 @@ struct SegueCtlCommandTests {
             FAIL  fixture: dt-slide with a wrong duration and a wrong event  (Tests/ScenarioFixtures/failing.json)
                   step 5 container.select (deliberately wrong):
                     result.duration: expected 0.3, got 0.28
-                    events.0: expected {"type":"vc.will_move_to_parent","vc":"a","parent":"c"}, got event 0 differs: parent: expected "c", got null
+                    expected event 1: expected {"type":"vc.will_move_to_parent","vc":"a","parent":"c"}, got event 1 differs: parent: expected "c", got null
                     the step caused 5 events:
-                      0: vc.will_move_to_parent vc=a parent=null
+                      1: vc.will_move_to_parent vc=a parent=null
             """), "\(run.out)")
         #expect(run.out.contains("step 1 clock.now:\n        error: expected error -32001, got a result {\"time\":0}"))
         #expect(!run.out.contains("never reached"))
@@ -89,12 +89,19 @@ struct SegueCtlCommandTests {
         #expect(none.err.contains("no scenario's name contains"))
     }
 
-    @Test("test: a file with a typo counts as a failure naming the key")
+    @Test("test: a scenario with a typo or a misspelt method fails alone, with a did-you-mean; the others run; JUnit <error>")
     func invalidFixture() throws {
-        let run = try ctl(["test", "--spawn", "Tests/ScenarioFixtures/invalid.json"])
+        let junit = NSTemporaryDirectory() + "segue-junit-\(UUID().uuidString).xml"
+        defer { try? FileManager.default.removeItem(atPath: junit) }
+        let run = try ctl(["test", "--spawn", "--junit", junit, "Tests/ScenarioFixtures/invalid.json"])
         #expect(run.status == 1)
-        #expect(run.out.contains("step 1: unknown key 'expcet'"))
-        #expect(run.out.hasSuffix("0 passed, 1 failed\n"))
+        #expect(run.out.contains("scenario 1: step 1: unknown key 'expcet' (did you mean 'expect'?)"), "\(run.out)")
+        #expect(run.out.contains("step 1: unknown method 'daemon.pnig' (did you mean 'daemon.ping'?)"), "\(run.out)")
+        #expect(run.out.contains("PASS  fixture: the file's other scenarios still run"))
+        #expect(run.out.hasSuffix("1 passed, 2 failed (2 could not run)\n"))
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"tests="3" failures="0" errors="2""#))
+        #expect(xml.components(separatedBy: "<error ").count - 1 == 2)
     }
 
     @Test("test --spawn --json runs the project's suite and reports it as JSON, exit 0")

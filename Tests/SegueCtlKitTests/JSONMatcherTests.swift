@@ -74,7 +74,7 @@ struct JSONMatcherTests {
         #expect(!matcher.matches(["$contains": ["e"]], actual))
         #expect(!matcher.matches(["$contains": ["a"]], "a"))
         let message = differences(["$contains": ["c", "a"]], actual).first ?? ""
-        #expect(message.contains("element 1 \"a\" not found after index 2"))
+        #expect(message.contains("element 2 \"a\" not found after the array's element 3, where element 1 matched"))
     }
 
     @Test("$absent and $any check for the key itself")

@@ -24,6 +24,13 @@ struct PreviewPageLayoutTests {
         #expect(Self.page.contains(".scroll { overflow-x: auto;"))
     }
 
+    @Test("the stage shows the scene from its top edge: the 4 px above a filmstrip cell's scene is not a white band")
+    func noBandAboveStage() {
+        // The strip's cells start at y 36 and are 264 high; the stage's frames start 4 lower and are 4 shorter.
+        #expect(Self.page.contains(#""y":40,"w":160,"h":260"#), "\(Self.page.prefix(0))")
+        #expect(!Self.page.contains(#""y":36,"#))
+    }
+
     @Test("the player has a legend naming the from and to views in their colors")
     func legend() {
         #expect(Self.page.contains("background: #112233\"></span><code>from</code>"))

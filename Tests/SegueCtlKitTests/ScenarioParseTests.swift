@@ -51,7 +51,7 @@ struct ScenarioParseTests {
 
     @Test("mistakes in a file are refused with a message that points at them",
           arguments: [
-            (#"{"name": "n", "steps": [{"call": "x", "expcet": 1}]}"#, "step 1: unknown key 'expcet'"),
+            (#"{"name": "n", "steps": [{"call": "x", "expcet": 1}]}"#, "step 1: unknown key 'expcet' (did you mean 'expect'?)"),
             (#"{"name": "n", "steps": []}"#, "'steps' (a non-empty array) is required"),
             (#"{"steps": [{"call": "x"}]}"#, "'name'"),
             (#"{"name": "n", "scene": {"id": "main"}, "steps": [{"call": "x"}]}"#, "'scene.id'"),
@@ -60,7 +60,7 @@ struct ScenarioParseTests {
             (#"{"name": "n", "steps": [{"call": "x", "capture": {"t": "a..b"}}]}"#, "capture 't'"),
             (#"{"name": "n", "steps": [{"call": "x", "events": [1]}]}"#, "each event"),
             (#"{"name": "n", "tolerance": -1, "steps": [{"call": "x"}]}"#, "'tolerance'"),
-            (#"[{"name": "a", "steps": [{"call": "x"}]}, {"name": "b", "step": []}]"#, "[1]: scenario: unknown key 'step'"),
+            (#"[{"name": "a", "steps": [{"call": "x"}]}, {"name": "b", "step": []}]"#, "scenario 2: unknown key 'step' (did you mean 'steps'?)"),
             (#"{"name": "n", "steps": [{"params": {}}]}"#, "'call'"),
             ("{not json", "not valid JSON"),
             ("[]", "empty array"),

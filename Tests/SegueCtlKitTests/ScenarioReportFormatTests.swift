@@ -33,7 +33,7 @@ struct ScenarioReportFormatTests {
         #expect(xml.contains(#"<testsuite name="Tests/Scenarios/one.json" tests="2" failures="1" errors="0" skipped="0" time="0.5125">"#))
         #expect(xml.contains(#"<testcase name="a passes" classname="Tests.Scenarios.one" file="Tests/Scenarios/one.json" time="0.0125"/>"#))
         #expect(xml.contains(#"<testcase name="b &quot;fails&quot;" classname="Tests.Scenarios.one""#))
-        #expect(xml.contains(#"<failure message="step 3 container.select (a &lt;note&gt; &amp; more):" type="mismatch">"#
+        #expect(xml.contains(#"<failure message="step 3 container.select: result.duration: expected 0.3, got 0.28" type="mismatch">"#
             + "step 3 container.select (a &lt;note&gt; &amp; more):\n  result.duration: expected 0.3, got 0.28</failure>"))
         #expect(xml.contains(#"classname="two" file="./two.json" time="1"/>"#))
         #expect(xml.hasSuffix("</testsuites>\n"))

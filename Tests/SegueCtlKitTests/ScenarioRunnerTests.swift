@@ -102,10 +102,10 @@ struct ScenarioRunnerTests {
             ]}
             """)
         let failure = try #require(result.failure)
-        #expect(failure.mismatches.map(\.path) == ["events.1"])
-        #expect(failure.mismatches.first?.got == #"event 3 differs: vc: expected "a", got "b""#)
+        #expect(failure.mismatches.map(\.path) == ["expected event 2"])
+        #expect(failure.mismatches.first?.got == #"event 4 differs: vc: expected "a", got "b""#)
         #expect(failure.events.count == 5)
-        #expect(result.text.contains("3: vc.view_will_appear vc=b"))
+        #expect(result.text.contains("4: vc.view_will_appear vc=b"))
         #expect(!result.text.contains("seq="))
     }
 
@@ -196,7 +196,8 @@ struct ScenarioRunnerTests {
     func report() throws {
         let runner = ScenarioRunner { () throws(ClientError) in Self.daemon() }
         let report = runner.run(files: ["/nonexistent/x.json"])
-        #expect(report.summary == "0 passed, 1 failed")
+        #expect(report.summary == "0 passed, 1 failed (1 could not run)")
+        #expect(report.errors == 1 && report.json["errors"] == 1)
         #expect(report.text.contains("FAIL  /nonexistent/x.json\n      invalid scenario file: cannot read /nonexistent/x.json"))
         let mixed = ScenarioReport(results: [
             ScenarioResult(name: "a", file: nil, stepsRun: 1, failure: nil),

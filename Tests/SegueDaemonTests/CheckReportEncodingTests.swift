@@ -4,7 +4,8 @@ import Testing
 @testable import SegueDaemon
 
 /// `plugins.check` returns a typed report (SegueLua's `CheckReport`) that the daemon encodes: the lines are the ones
-/// 5b8ba87 sent, when SegueLua built the JSON itself (Tests/Fixtures/check-reports.jsonl, recorded from it).
+/// 5b8ba87 sent, when SegueLua built the JSON itself (Tests/Fixtures/check-reports.jsonl, recorded from it), with
+/// issue 29's additions: `strict`, `warnings`, each problem's `severity`, and tracebacks without the host's frames.
 @Suite("plugins.check's report on the wire")
 struct CheckReportEncodingTests {
     @Test("the daemon writes the report as it was written before: same members, order and values")

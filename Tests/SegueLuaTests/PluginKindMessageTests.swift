@@ -5,12 +5,12 @@ import Testing
 
 @Suite("Errors that name a plugin's kind")
 struct PluginKindMessageTests {
-    @Test("an animator, an interaction: the article fits the kind")
+    @Test("an animator, a delegate: the article fits the kind")
     func articles() throws {
         let host = PluginHost(directory: repositoryRoot + "/plugins")
         host.loadAll()
         var messages: [String] = []
-        for (name, presentation) in [("swipe-up", nil), ("flip", "flip"), ("side-panel", nil)] as [(String, String?)] {
+        for (name, presentation) in [("dt-slide-delegate", nil), ("flip", "flip"), ("side-panel", nil)] as [(String, String?)] {
             do {
                 _ = try host.check(name: name, presentation: presentation)
             } catch {
@@ -18,9 +18,9 @@ struct PluginKindMessageTests {
             }
         }
         #expect(messages == [
-            "plugin 'swipe-up' is an interaction; plugins.check runs animators",
+            "plugin 'dt-slide-delegate' is a delegate; plugins.check runs animators and interaction plugins",
             "plugin 'flip' is an animator, not a presentation plugin",
-            "plugin 'side-panel' is a presentation; plugins.check runs animators",
+            "plugin 'side-panel' is a presentation; plugins.check runs animators and interaction plugins",
         ])
     }
 }

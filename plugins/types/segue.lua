@@ -164,6 +164,7 @@
 ---@field name? string
 ---@field version? string
 ---@field api? integer
+---@field kinds? segue.TransitionKind[] the kinds it is written for (plugins.check drives only those with its gesture scripts)
 ---@field began? fun(tr: segue.InteractiveTransition, g: segue.Gesture)
 ---@field changed fun(tr: segue.InteractiveTransition, g: segue.Gesture)
 ---@field ended fun(tr: segue.InteractiveTransition, g: segue.Gesture)

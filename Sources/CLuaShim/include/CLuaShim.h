@@ -369,4 +369,9 @@ static inline int segue_transformfields(lua_State *L, int i, double *out) {
     return SEGUE_TRANSFORM_AFFINE;
 }
 
+/// Names a plugin function for tracebacks (`animate`, `ended`): one entry of a weak table in the registry.
+void segue_name_function(lua_State *L, int fn, const char *name);
+/// The current line of the innermost frame of a plugin file (a chunk named `@file`) on `L`'s stack; 0 when none.
+int segue_plugin_line(lua_State *L);
+
 #endif
