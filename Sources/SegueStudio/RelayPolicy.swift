@@ -5,7 +5,8 @@ import SegueJSON
 /// only on scenes it created itself (`studio-…` ids): it cannot stop the daemon, reload its config, or touch
 /// another client's scene.
 public struct RelayPolicy: Sendable {
-    /// Methods passed through as they are.
+    /// Methods passed through as they are. Not among them, on purpose: `daemon.stats` and `daemon.metrics` (harmless
+    /// reads, but their counts are daemon-wide: other clients' requests, scenes and plugin failures).
     public static let methods: Set<String> = [
         "daemon.ping", "daemon.info", "plugins.list", "plugins.check",
         "scene.create", "scene.use", "scene.destroy", "scene.tree", "scene.set_root", "scene.resize",
