@@ -131,7 +131,7 @@ struct InstallTests {
     func hintForDefaultPrefix() throws {
         let root = try TemporaryFolder()
         let home = root.path + "/home"
-        let environment = ["HOME": home, "XDG_CONFIG_HOME": root.path + "/cfg", "XDG_DATA_HOME": ""]
+        let environment = ["HOME": home, "XDG_CONFIG_HOME": root.path + "/cfg", "XDG_DATA_HOME": home + "/.local/share"]
         let install = try runCommand("/bin/bash", [repositoryRoot + "/scripts/install", "--prefix", home + "/.local",
                                                    "--binaries", binaryDirectory], environment: environment)
         #expect(install.status == 0, "\(install.err)")

@@ -6,10 +6,11 @@ import Testing
 /// hand. These tests fail when a page falls behind: a subcommand, an option or a config key it does not describe.
 @Suite("Manual pages")
 struct ManualPageTests {
-    /// A roff page as words: escapes like `\-` and font changes like `\fB` taken out.
+    /// A roff page as words: escapes like `\-` and font changes like `\fB` taken out, mdoc's flag macro
+    /// (`Fl -config`) written as it prints (`--config`).
     static func text(_ page: String) throws -> String {
         let roff = try String(contentsOfFile: repositoryRoot + "/docs/man/" + page, encoding: .utf8)
-        return roff.replacingOccurrences(of: "\\-", with: "-").replacingOccurrences(of: "\\fB", with: "")
+        return roff.replacingOccurrences(of: "Fl -", with: "--").replacingOccurrences(of: "\\-", with: "-").replacingOccurrences(of: "\\fB", with: "")
             .replacingOccurrences(of: "\\fI", with: "").replacingOccurrences(of: "\\fR", with: "")
             .replacingOccurrences(of: "\\fP", with: "").replacingOccurrences(of: "\\&", with: "")
     }
