@@ -16,25 +16,32 @@ enum Completions {
     static let timeoutMs: Int32 = 200
 
     /// Plugin names (every kind), and the built-in `default-slide`.
-    static let plugins: CompletionKind = .custom { words, _, prefix in
-        names(words: words, prefix: prefix, method: "plugins.list", extra: ["default-slide"])
+    static let plugins: CompletionKind = .custom { words, index, prefix in
+        names(words: words, prefix: completing(words, index, prefix), method: "plugins.list", extra: ["default-slide"])
     }
 
     /// Plugin names for `filmstrip`'s NAME or NAME:KIND arguments.
     static let animators: CompletionKind = plugins
 
     /// Scene ids.
-    static let scenes: CompletionKind = .custom { words, _, prefix in
-        names(words: words, prefix: prefix, method: "scene.list", extra: [])
+    static let scenes: CompletionKind = .custom { words, index, prefix in
+        names(words: words, prefix: completing(words, index, prefix), method: "scene.list", extra: [])
     }
 
-    /// The `name` (plugins) or `id` (scenes) of each entry of `method`'s array that starts with `prefix`, sorted.
+    /// The text being completed. ArgumentParser (1.8) cuts its `prefix` from the line's last word, whatever word is
+    /// being completed; when that is not the last one, the word at `index` (up to its end) is used instead.
+    static func completing(_ words: [String], _ index: Int, _ prefix: String) -> String {
+        guard words.indices.contains(index), index != words.count - 1 else { return prefix }
+        return words[index]
+    }
+
+    /// The `name` (plugins) or `scene` (scenes) of each entry of `method`'s array that starts with `prefix`, sorted.
     static func names(words: [String], prefix: String, method: String, extra: [String]) -> [String] {
         guard let client = try? SegueClient(socketPath: SocketArgument.resolve(flag: socketFlag(in: words))),
             let result = try? client.call(method, timeoutMs: timeoutMs),
             case .array(let entries) = result
         else { return [] }
-        let key = method == "scene.list" ? "id" : "name"
+        let key = method == "scene.list" ? "scene" : "name"
         var found = Set(extra)
         for entry in entries { if let name = entry[key]?.stringValue { found.insert(name) } }
         return found.filter { $0.hasPrefix(prefix) }.sorted()
