@@ -58,7 +58,8 @@ extension Daemon {
                    value: counters.transitionsCompleted)
         out.sample("segued_transitions_ended_total", labels: [("outcome", "cancelled")],
                    value: counters.transitionsCancelled)
-        out.counter("segued_transitions_failed_over", "Transitions whose plugin failed and the default animator took over.",
+        out.counter("segued_transitions_failed_over",
+                    "Transitions whose plugin failed and the default animator took over.",
                     value: counters.transitionsFailedOver)
         out.counter("segued_transitions_watchdog", "Transitions the watchdog ended (their animator never completed).",
                     value: counters.transitionsWatchdog)

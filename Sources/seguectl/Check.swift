@@ -26,7 +26,8 @@ struct Check: ParsableCommand {
     @Option(help: "The private scene's size, WxH (e.g. 320x480).")
     var size: String?
 
-    @Option(help: "A presentation plugin: present and dismiss run with it (custom style only).", completion: Completions.plugins)
+    @Option(help: "A presentation plugin: present and dismiss run with it (custom style only).",
+            completion: Completions.plugins)
     var presentation: String?
 
     @Option(help: "A delegate plugin the check's containers get (its interaction_for is asked in interactive cases).",

@@ -21,7 +21,8 @@ struct SpecOptions: ParsableArguments {
     @Option(help: "present and dismiss: the presentation style, fullScreen, overFullScreen or custom.")
     var style: String?
 
-    @Option(help: "present and dismiss: a presentation plugin (style custom), e.g. side-panel.", completion: Completions.plugins)
+    @Option(help: "present and dismiss: a presentation plugin (style custom), e.g. side-panel.",
+            completion: Completions.plugins)
     var presentation: String?
 
     static let kinds = ["select", "push", "pop", "present", "dismiss"]
@@ -95,7 +96,8 @@ struct Preview: ParsableCommand {
     @OptionGroup var specOptions: SpecOptions
     @OptionGroup var spawnOptions: SpawnOptions
 
-    @Argument(help: "The animator: a plugin's name, or default-slide (the built-in default).", completion: Completions.plugins)
+    @Argument(help: "The animator: a plugin's name, or default-slide (the built-in default).",
+              completion: Completions.plugins)
     var animator: String
 
     @Option(help: "The HTML file to write (default: ANIMATOR-KIND.html in the current folder; - for stdout).")
