@@ -49,7 +49,9 @@ struct RequestStats {
     private(set) var methods: [MethodStats]
 
     init(methodCount: Int) {
-        methods = Array(repeating: MethodStats(), count: methodCount)
+        // One MethodStats each, not copies of one: copies would share one bucket array, and each method's first
+        // request would then copy it (an allocation on the request path).
+        methods = (0..<methodCount).map { _ in MethodStats() }
     }
 
     mutating func record(method: Int, nanoseconds: Int64, errorCode: Int?) {
