@@ -50,14 +50,14 @@ extension DaemonConfig {
     }
 
     /// Keys that only take effect at start-up: a reload that changes them leaves them as they were (and says so).
-    public static let restartOnlyKeys: Set<String> = ["daemon.socket", "plugins.dir"]
+    public static let restartOnlyKeys: Set<String> = ["daemon.socket", "plugins.dir", "plugins.system_dirs"]
 
     /// Every key with its value as text, in file order (for a reload to tell what changed).
     public var keyValues: [(key: String, value: String)] {
         [
             ("daemon.socket", socketPath), ("daemon.log_level", logLevel), ("daemon.log_format", logFormat),
             ("daemon.spin_us", "\(spinMicroseconds)"), ("daemon.stall_timeout_ms", "\(stallTimeoutMs)"),
-            ("plugins.dir", pluginsDir),
+            ("plugins.dir", pluginsDir), ("plugins.system_dirs", systemPluginsDirs.joined(separator: ":")),
             ("engine.fps", "\(engine.fps)"), ("engine.watchdog_factor", "\(engine.watchdogFactor)"),
             ("engine.watchdog_grace_ms", "\(engine.watchdogGraceMs)"), ("engine.max_duration_s", "\(engine.maxDurationS)"),
             ("engine.timeline_retention", "\(engine.timelineRetention)"),

@@ -24,7 +24,7 @@ extension Daemon {
             return "pong"
         },
         "daemon.info": MethodEntry(
-            "The daemon's version, API, Lua version, pid, uptime, socket, plugins folder, counts and config.",
+            "The daemon's version, API, Lua version, pid, uptime, socket, plugins folders, counts and config.",
             result: .ref("daemon_info")
         ) { d, p, _ throws(RPCError) in
             try p.finish()
@@ -36,6 +36,13 @@ extension Daemon {
         ) { d, p, _ throws(RPCError) in
             try p.finish()
             return d.statsJSON
+        },
+        "daemon.metrics": MethodEntry(
+            "The counters, gauges and request latency histograms in OpenMetrics text (segued_ prefix), as {text}.",
+            result: .object([.required("text", .string)])
+        ) { d, p, _ throws(RPCError) in
+            try p.finish()
+            return .object(JSONObject([("text", .string(d.metricsText))]))
         },
         "daemon.reload": MethodEntry(
             "Re-reads the config file and rescans the plugins folder, as SIGHUP does.",
@@ -506,7 +513,8 @@ extension Daemon {
         .object(JSONObject([
             ("version", .string(Daemon.version)), ("api", 1), ("lua", .string(PluginHost.luaVersion)),
             ("pid", .number(Double(getpid()))), ("uptime", .number(uptime)), ("socket", .string(config.socketPath)),
-            ("plugins_dir", .string(config.pluginsDir)), ("clock_modes", ["manual", "realtime"]),
+            ("plugins_dir", .string(config.pluginsDir)),
+            ("plugins_dirs", .array(plugins.directories.map { .string($0) })), ("clock_modes", ["manual", "realtime"]),
             ("scenes", .number(Double(scenes.count))), ("connections", .number(Double(connections.count))),
             ("state", .string(state.rawValue)), ("config", configInfo),
         ]))

@@ -79,10 +79,10 @@ extension Daemon {
         pluginService.filesChanged(batch)
     }
 
-    /// Starts watching the plugins folder with inotify on the server's event loop (the descriptor is in its epoll
+    /// Starts watching the plugins folders with inotify on the server's event loop (the descriptor is in its epoll
     /// set; batches are delivered there). Without a loop (in-process tests) nothing is watched.
     func startWatchingPlugins() {
-        pluginService.startWatching(config.pluginsDir) { [weak self] batch in self?.pluginFilesChanged(batch) }
+        pluginService.startWatching { [weak self] batch in self?.pluginFilesChanged(batch) }
     }
 
     public func stopWatchingPlugins() {

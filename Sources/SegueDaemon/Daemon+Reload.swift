@@ -83,6 +83,10 @@ extension Daemon {
             outcome.restartRequired.append("plugins.dir")
             next.pluginsDir = config.pluginsDir
         }
+        if next.systemPluginsDirs != config.systemPluginsDirs {
+            outcome.restartRequired.append("plugins.system_dirs")
+            next.systemPluginsDirs = config.systemPluginsDirs
+        }
         let before = Dictionary(config.keyValues.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
         outcome.changed = next.keyValues.filter { before[$0.key] != $0.value }.map(\.key)
 

@@ -93,15 +93,41 @@ public final class Daemon: EventSink, @unchecked Sendable {
         var transitionsCancelled = 0
         var transitionsFailedOver = 0
         var transitionsWatchdog = 0
+        /// `plugin.failed` events by plugin name: a file that failed to load (`load`), a call that failed in a scene
+        /// (`run`). At most `maxPluginNames` names, the rest counted under `Daemon.otherPlugins`.
+        var pluginFailures: [(name: String, load: Int, run: Int)] = []
+        static let maxPluginNames = 256
+
+        mutating func countPluginFailure(_ name: String, inScene: Bool) {
+            var index = pluginFailures.firstIndex { $0.name == name }
+            if index == nil {
+                if pluginFailures.count >= Counters.maxPluginNames {
+                    index = pluginFailures.firstIndex { $0.name == Daemon.otherPlugins }
+                    if index == nil {
+                        pluginFailures.append((Daemon.otherPlugins, 0, 0))
+                        index = pluginFailures.count - 1
+                    }
+                } else {
+                    pluginFailures.append((name, 0, 0))
+                    index = pluginFailures.count - 1
+                }
+            }
+            guard let index else { return }
+            if inScene { pluginFailures[index].run += 1 } else { pluginFailures[index].load += 1 }
+        }
     }
+
+    /// The `plugin` label of failures past the first `Counters.maxPluginNames` plugin names (no file is named so:
+    /// a plugin name has no parentheses).
+    static let otherPlugins = "(other)"
 
     public init(config: DaemonConfig, logger: Logger) {
         self.config = config
         self.logger = logger
         events = EventBus(logger: logger)
         scenes = SceneRegistry(confinement: confinement)
-        pluginService = PluginService(directory: config.pluginsDir, settings: config.lua, logger: logger,
-                                      confinement: confinement)
+        pluginService = PluginService(directory: config.pluginsDir, systemDirectories: config.systemPluginsDirs,
+                                      settings: config.lua, logger: logger, confinement: confinement)
         pluginService.publish = { [unowned self] event in self.emitDaemonEvent(event) }
         sceneEvents.daemon = Unmanaged.passUnretained(self)
     }
@@ -177,7 +203,11 @@ public final class Daemon: EventSink, @unchecked Sendable {
             ended = completion
         case .failedOver: counters.transitionsFailedOver += 1
         case .watchdog: counters.transitionsWatchdog += 1
-        case .pluginWarning(let name, _, let message, _, _), .pluginFailed(let name, _, let message):
+        case .pluginFailed(let name, _, let message):
+            counters.countPluginFailure(name.isEmpty ? Daemon.otherPlugins : name, inScene: event.scene != nil)
+            logger.warning("\(event.type): \(message)",
+                           metadata: Daemon.metadata(["plugin.name": name, "scene": event.scene]))
+        case .pluginWarning(let name, _, let message, _, _):
             logger.warning("\(event.type): \(message)",
                            metadata: Daemon.metadata(["plugin.name": name, "scene": event.scene]))
         case .log(_, let plugin, let message):

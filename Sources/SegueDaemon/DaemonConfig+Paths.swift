@@ -8,14 +8,17 @@ import Darwin
 /// (`/` under systemd, the checkout for `scripts/start`).
 extension DaemonConfig {
     /// The config file read when `--config` is not given: `$XDG_CONFIG_HOME/segued/segued.toml` (else
-    /// `~/.config/segued/segued.toml`) if it exists; nil means the built-in defaults.
+    /// `~/.config/segued/segued.toml`) if it exists, else the first `$dir/segued/segued.toml` of `XDG_CONFIG_DIRS`
+    /// (default `/etc/xdg`) that exists; nil means the built-in defaults. One file is read, never a merge: a user
+    /// who writes a config of their own has said everything.
     public static func discoverFile(_ paths: XDGPaths = .current) -> String? {
-        access(paths.configFile, F_OK) == 0 ? paths.configFile : nil
+        paths.configFiles.first { access($0, F_OK) == 0 }
     }
 
     /// Makes `daemon.socket` and `plugins.dir` absolute: `~/…` from the home folder, a relative path from `folder`.
     mutating func resolvePaths(relativeTo folder: String, file: String) throws(Problem) {
         pluginsDir = DaemonConfig.resolve(pluginsDir, relativeTo: folder)
+        systemPluginsDirs = systemPluginsDirs.map { DaemonConfig.resolve($0, relativeTo: folder) }
         socketPath = DaemonConfig.resolve(socketPath, relativeTo: folder)
         guard socketPath.utf8.count < 108 else {
             throw Problem(

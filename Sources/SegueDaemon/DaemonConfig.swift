@@ -26,6 +26,10 @@ public struct DaemonConfig: Sendable {
     /// `[plugins] dir`: default `$XDG_CONFIG_HOME/segued/plugins`, else `~/.config/segued/plugins`. In a file, a
     /// relative path is relative to the file's folder.
     public var pluginsDir: String = XDGPaths.current.pluginsDirectory
+    /// `[plugins] system_dirs`: the system plugins folders read after `pluginsDir`, most important first; a plugin
+    /// file of the same name in an earlier folder wins. Default `$dir/segued/plugins` for each `XDG_DATA_DIRS` entry
+    /// (`/usr/local/share/segued/plugins`, `/usr/share/segued/plugins`); `[]` reads the user's folder only.
+    public var systemPluginsDirs: [String] = XDGPaths.current.systemPluginsDirectories
     public var engine = EngineConfig()
     public var lua = LuaSettings()
     public var limits = Limits()
@@ -46,6 +50,14 @@ public struct DaemonConfig: Sendable {
     public init() {}
 
     public static var defaultSocketPath: String { XDGPaths.current.socketPath }
+
+    /// Every folder plugins are read from, most important first: `pluginsDir`, then `systemPluginsDirs` (the same
+    /// folder twice is read once). `daemon.info`'s `plugins_dirs`.
+    public var pluginsDirs: [String] {
+        var dirs = [pluginsDir]
+        for dir in systemPluginsDirs where !dirs.contains(dir) { dirs.append(dir) }
+        return dirs
+    }
 
     /// Why a config file was refused: names the file, the line and the key.
     public struct Problem: Error, CustomStringConvertible {
@@ -112,7 +124,7 @@ public struct DaemonConfig: Sendable {
     mutating func apply(_ root: TOMLTable, file: String) throws(Problem) {
         let known: [String: [String]] = [
             "daemon": ["socket", "log_level", "log_format", "spin_us", "stall_timeout_ms"],
-            "plugins": ["dir"],
+            "plugins": ["dir", "system_dirs"],
             "engine": ["fps", "watchdog_factor", "watchdog_grace_ms", "max_duration_s", "timeline_retention"],
             "lua": ["memory_limit_mb", "instruction_budget", "call_timeout_ms"],
             "limits": ["max_line_bytes", "max_connections", "max_scenes", "max_views_per_scene", "max_subscriptions"],
@@ -175,6 +187,14 @@ public struct DaemonConfig: Sendable {
         case "daemon.spin_us": spinMicroseconds = try int(0...10_000)
         case "daemon.stall_timeout_ms": stallTimeoutMs = try int(100...3_600_000)
         case "plugins.dir": pluginsDir = try string()
+        case "plugins.system_dirs":
+            guard let array = value.array, array.count <= 16 else { throw bad("an array of at most 16 folders") }
+            var dirs: [String] = []
+            for element in array {
+                guard let dir = element.string, !dir.isEmpty else { throw bad("an array of folder paths") }
+                dirs.append(dir)
+            }
+            systemPluginsDirs = dirs
         case "engine.fps": engine.fps = try int(1...1000)
         case "engine.watchdog_factor": engine.watchdogFactor = try double(1...1000)
         case "engine.watchdog_grace_ms": engine.watchdogGraceMs = try int(0...3_600_000)

@@ -18,20 +18,22 @@ import SegueLua
 final class PluginService {
     let host: PluginHost
     private let logger: Logger
-    private var watcher: PluginWatcher?
+    /// One watcher per folder that could be watched (the user's first).
+    private var watchers: [PluginWatcher] = []
     /// The event loop the watcher runs on (the server sets it before the daemon starts; in-process tests have none).
     weak var loop: SocketLoop?
     /// Where the folder's events go, in order (the daemon: its log and its subscribers).
     var publish: (PluginEvent) -> Void = { _ in }
     private let confinement: LoopConfinement
 
-    init(directory: String, settings: LuaSettings, logger: Logger, confinement: LoopConfinement) {
-        host = PluginHost(directory: directory, settings: settings)
+    init(directory: String, systemDirectories: [String] = [], settings: LuaSettings, logger: Logger,
+         confinement: LoopConfinement) {
+        host = PluginHost(directory: directory, systemDirectories: systemDirectories, settings: settings)
         self.logger = logger
         self.confinement = confinement
     }
 
-    deinit { watcher?.stop() }
+    deinit { for watcher in watchers { watcher.stop() } }
 
     /// Loads every file of the folder (start-up, and a config reload); returns the events published.
     func loadAll() -> [PluginEvent] {
@@ -62,25 +64,32 @@ final class PluginService {
         return events
     }
 
-    /// Starts watching `directory` with inotify on `loop` (the descriptor in its epoll set, `deliver` called there);
-    /// nothing without a loop. A folder that cannot be watched is logged and hot reload is off (SIGHUP and
-    /// plugins.reload still rescan).
-    func startWatching(_ directory: String, deliver: @escaping (PluginWatcher.Batch) -> Void) {
+    /// Starts watching every plugins folder with inotify on `loop` (each descriptor in its epoll set, `deliver`
+    /// called there); nothing without a loop. The user's folder that cannot be watched is logged and its hot reload
+    /// is off (SIGHUP and plugins.reload still rescan); a system folder that is not there is not watched (a reload
+    /// looks at it again).
+    func startWatching(deliver: @escaping (PluginWatcher.Batch) -> Void) {
         stopWatching()
         guard let loop else { return }
-        let watcher = PluginWatcher(directory: directory, loop: loop, deliver: deliver)
-        // A folder that is not there has been reported already (reportFolder).
-        if watcher == nil, FileSystem.isDirectory(directory) {
-            logger.warning("cannot watch the plugins folder with inotify: hot reload is off",
-                           metadata: ["plugins.dir": "\(directory)"])
+        for (rank, directory) in host.directories.enumerated() {
+            if rank > 0 && !FileSystem.isDirectory(directory) { continue }
+            let watcher = PluginWatcher(directory: directory, loop: loop, deliver: deliver)
+            // A folder that is not there has been reported already (reportFolder).
+            if watcher == nil, FileSystem.isDirectory(directory) {
+                logger.warning("cannot watch the plugins folder with inotify: hot reload is off",
+                               metadata: ["plugins.dir": "\(directory)"])
+            }
+            if let watcher { watchers.append(watcher) }
         }
-        self.watcher = watcher
     }
 
     func stopWatching() {
-        watcher?.stop()
-        watcher = nil
+        for watcher in watchers { watcher.stop() }
+        watchers.removeAll()
     }
+
+    /// The folders being watched (tests).
+    var watchedDirectories: [String] { watchers.map(\.directory) }
 
     /// Logs the plugins folder in use; one that does not exist (or is not a folder) is a warning naming it, since
     /// the daemon then serves with no Lua animators at all.
@@ -98,6 +107,10 @@ final class PluginService {
                            metadata: ["plugins.dir": "\(dir)"])
         } else {
             logger.info("plugins from \(dir)", metadata: ["plugins.dir": "\(dir)"])
+        }
+        for system in host.systemDirectories where FileSystem.isDirectory(system) {
+            logger.info("system plugins from \(system) (a plugin of the same name in \(dir) wins)",
+                        metadata: ["plugins.dir": "\(system)"])
         }
     }
 

@@ -163,7 +163,8 @@ extension Shape {
         ("daemon_info", .object([
             .required("version", .string), .required("api", .integer), .required("lua", .string),
             .required("pid", .integer), .required("uptime", .number), .required("socket", .string),
-            .required("plugins_dir", .string), .required("clock_modes", .array(.string)), .required("scenes", .integer),
+            .required("plugins_dir", .string), .required("plugins_dirs", .array(.string)),
+            .required("clock_modes", .array(.string)), .required("scenes", .integer),
             .required("connections", .integer), .required("state", .string), .required("config", .object([])),
         ])),
         ("daemon_stats", .object([

@@ -7,20 +7,47 @@ import Darwin
 /// Hot reload: rescanning the folder, reloading and unloading files. Every change lands on the thread that owns
 /// the host (the daemon's event loop); the file watcher only tells it which names changed.
 extension PluginHost {
-    /// Why the folder itself is refused (writable by other users, or owned by someone other than segued's user or
-    /// root), or nil.
-    var folderProblem: String? { FileSystem.status(directory).flatMap(folderProblem) }
+    /// Why a plugins folder itself is refused (writable by other users, or owned by someone other than segued's
+    /// user or root), or nil.
+    func folderProblem(of folder: String) -> String? {
+        FileSystem.status(folder).flatMap { folderProblem($0, folder: folder) }
+    }
 
     /// Why a folder with this `stat` is refused, or nil.
-    func folderProblem(_ st: stat) -> String? {
+    func folderProblem(_ st: stat, folder: String) -> String? {
         if st.st_uid != geteuid() && st.st_uid != 0 {
-            return "refused: the plugins folder \(directory) is owned by uid \(st.st_uid), not by segued's user "
+            return "refused: the plugins folder \(folder) is owned by uid \(st.st_uid), not by segued's user "
                 + "(uid \(geteuid())) or root"
         }
         if st.st_mode & 0o002 != 0 {
-            return "refused: the plugins folder \(directory) is writable by other users (chmod o-w)"
+            return "refused: the plugins folder \(folder) is writable by other users (chmod o-w)"
         }
         return nil
+    }
+
+    /// The folder a plugin path is in.
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The place of a path's folder among `directories` (0: the user's), or nil for a path in none of them.
+    func rank(of path: String) -> Int? { directories.firstIndex(of: PluginHost.folder(of: shownPath(path))) }
+
+    private func shownPath(_ path: String) -> String { PluginHost.shownPath(path) }
+
+    /// Whether `path`'s folder is more important than `other`'s (an earlier entry of `directories`).
+    func outranks(_ path: String, _ other: String) -> Bool {
+        guard let a = rank(of: path), let b = rank(of: other) else { return false }
+        return a < b
+    }
+
+    /// The same file name in every folder, most important first (just `path` when it is in none of them, or when
+    /// there are no system folders).
+    private func candidates(_ path: String) -> [String] {
+        guard !systemDirectories.isEmpty, undecodable[path] == nil, rank(of: path) != nil else { return [path] }
+        let name = PluginHost.fileName(path)
+        return directories.map { $0 + "/" + name }
     }
 
     /// Whether `name` (a file name in the folder) can be a plugin: `*.lua`, not hidden. Editors' swap, backup and
@@ -50,35 +77,48 @@ extension PluginHost {
     /// Rescans the folder: files that are new or whose text changed load (all of them with `force`), files that
     /// are gone unload. A file whose name is not valid UTF-8 is reported failed (listed with each invalid byte as
     /// `\xHH`). Returns the events to report.
+    ///
+    /// The folders are read most important first: a file name already seen in an earlier folder is shadowed (not
+    /// loaded, unloaded if it was). A system folder that is not there is skipped without a word.
     @discardableResult
     public func rescan(force: Bool = false) -> [PluginEvent] {
-        // The folder's rules and its listing come from one descriptor.
-        guard let (folder, names) = FileSystem.readDirectory(directory) else {
-            let reason = String(cString: strerror(errno))
-            // A folder that is not there, or no folder, is the daemon's warning to give (naming the path, once).
-            guard let st = FileSystem.status(directory), st.st_mode & S_IFMT == S_IFDIR else { return [] }
-            return [PluginEvent(.failed, name: "", file: directory,
-                                message: "cannot read the plugins folder \(directory): \(reason)")]
-        }
-        if let problem = folderProblem(folder) {
-            return [PluginEvent(.warning, name: "", file: directory, message: problem)]
-        }
         var events: [PluginEvent] = []
         var present: [String] = []
         var undecodableNow: [String: [UInt8]] = [:]
-        for name in names where PluginHost.isPluginFileName(bytes: name) {
-            if let text = FileSystem.validText(name) {
-                present.append(directory + "/" + text)
-            } else {
-                let path = PluginHost.undecodableKey(directory + "/" + FileSystem.displayText(name))
-                undecodableNow[path] = Array(directory.utf8) + [UInt8(ascii: "/")] + name
-                present.append(path)
+        var seen: Set<[UInt8]> = []
+        for (rank, dir) in directories.enumerated() {
+            // The folder's rules and its listing come from one descriptor.
+            guard let (folder, names) = FileSystem.readDirectory(dir) else {
+                let reason = String(cString: strerror(errno))
+                // A folder that is not there, or no folder, is the daemon's warning to give (naming the path, once).
+                guard let st = FileSystem.status(dir), st.st_mode & S_IFMT == S_IFDIR else { continue }
+                events.append(PluginEvent(.failed, name: "", file: dir,
+                                          message: "cannot read the plugins folder \(dir): \(reason)"))
+                if rank == 0 { return events }
+                continue
             }
+            if let problem = folderProblem(folder, folder: dir) {
+                events.append(PluginEvent(.warning, name: "", file: dir, message: problem))
+                if rank == 0 { return events }
+                continue
+            }
+            for name in names where PluginHost.isPluginFileName(bytes: name) && !seen.contains(name) {
+                if let text = FileSystem.validText(name) {
+                    present.append(dir + "/" + text)
+                } else {
+                    let path = PluginHost.undecodableKey(dir + "/" + FileSystem.displayText(name))
+                    undecodableNow[path] = Array(dir.utf8) + [UInt8(ascii: "/")] + name
+                    present.append(path)
+                }
+            }
+            seen.formUnion(names)
         }
         // Unload first, so a file renamed within the folder finds its plugin names free.
         let known = Set(files.keys).union(failed.keys)
         for path in known.sorted() where !present.contains(path) {
             events.append(contentsOf: unload(file: path))
+            // A system folder's file that is still there was shadowed, not deleted: it is not listed as unloaded.
+            if rank(of: path) ?? 0 > 0 && exists(path) { unloaded[path] = nil }
         }
         undecodable = undecodableNow
         for path in present {
@@ -90,9 +130,29 @@ extension PluginHost {
 
     /// Applies a batch of changed paths: the gone ones unload first (a file renamed within the folder must find
     /// its plugin names free), then the others load in order. Nothing here opens a file: `lstat` only.
-    public func filesChanged(_ paths: [String]) -> [PluginEvent] {
-        let gone = paths.filter { !exists($0) }
+    ///
+    /// With system folders, a changed name is looked up in every folder: the most important file of that name is
+    /// the one loaded, and the others unload (a user's copy shadows the system's; deleting it brings the system's
+    /// back).
+    public func filesChanged(_ changed: [String]) -> [PluginEvent] {
         var events: [PluginEvent] = []
+        var paths: [String] = []
+        var shadowed: [String] = []
+        for path in changed {
+            let candidates = candidates(path)
+            let winner = candidates.count > 1 ? candidates.first(where: exists) : nil
+            for other in candidates where other != winner && candidates.count > 1 && isKnown(other) {
+                if !shadowed.contains(other) { shadowed.append(other) }
+            }
+            let look = winner.map { $0 == path || !isKnown($0) ? $0 : nil } ?? (candidates.count > 1 ? nil : path)
+            if let look, !paths.contains(look) { paths.append(look) }
+        }
+        for path in shadowed {
+            events.append(contentsOf: unload(file: path))
+            // Shadowed, not deleted: it is not listed as unloaded.
+            if exists(path) { unloaded[path] = nil }
+        }
+        let gone = paths.filter { !exists($0) }
         for path in gone { events.append(contentsOf: unload(file: path)) }
         for path in paths where !gone.contains(path) {
             events.append(contentsOf: fileChanged(path))
@@ -100,6 +160,9 @@ extension PluginHost {
         }
         return events
     }
+
+    /// Whether the host has loaded a file at this path, or tried to.
+    private func isKnown(_ path: String) -> Bool { files[path] != nil || failed[path] != nil }
 
     /// Whether anything (a link included) is at a plugin path.
     private func exists(_ path: String) -> Bool {

@@ -74,7 +74,14 @@ public struct PluginEvent: Sendable {
 public final class PluginHost: AnimatorProvider {
     public static let apiVersion = 1
 
+    /// The user's plugins folder: the most important one, and the one whose absence is worth a warning.
     public let directory: String
+    /// The system plugins folders (`XDG_DATA_DIRS`' `segued/plugins`), most important first, read after `directory`.
+    /// A plugin file whose name is in a more important folder is not loaded (the user's copy wins), and a plugin
+    /// name one of these folders defines gives way to the same name from a more important folder.
+    public let systemDirectories: [String]
+    /// Every folder, most important first.
+    public var directories: [String] { [directory] + systemDirectories }
     public var settings: LuaSettings
     /// Called after each file a rescan or a batch of changes looked at. Each file's loading is bounded (its parse
     /// and its top level by the wall-clock backstop), a folder of them is not: the daemon counts each file as a turn
@@ -123,8 +130,9 @@ public final class PluginHost: AnimatorProvider {
     /// the name's bytes. They are reported failed, never loaded.
     var undecodable: [String: [UInt8]] = [:]
 
-    public init(directory: String, settings: LuaSettings = LuaSettings()) {
+    public init(directory: String, systemDirectories: [String] = [], settings: LuaSettings = LuaSettings()) {
         self.directory = directory
+        self.systemDirectories = systemDirectories.filter { $0 != directory }
         self.settings = settings
     }
 
@@ -194,7 +202,7 @@ public final class PluginHost: AnimatorProvider {
         let base = PluginHost.baseName(path)
         let started = FileSystem.monotonicNanoseconds()
         func fail(_ message: String) -> [PluginEvent] { failure(path, message) }
-        if let folderProblem = folderProblem { return fail(folderProblem) }
+        if let folderProblem = folderProblem(of: PluginHost.folder(of: path)) { return fail(folderProblem) }
         let source: [UInt8]
         switch read {
         case .success(let bytes): source = bytes
@@ -222,7 +230,7 @@ public final class PluginHost: AnimatorProvider {
             if api > PluginHost.apiVersion {
                 return fail("plugin '\(name)' is written for plugin API \(apiValue == apiValue.rounded() && abs(apiValue) < 1e15 ? String(Int64(apiValue)) : String(apiValue)); this daemon supports API \(PluginHost.apiVersion)")
             }
-            if let owner = byName[name], owner != path {
+            if let owner = byName[name], owner != path, !outranks(path, owner) {
                 return fail("duplicate plugin name '\(name)': already defined by \(PluginHost.fileName(owner))")
             }
             if records.contains(where: { $0.name == name }) { return fail("duplicate plugin name '\(name)' in one file") }
@@ -239,6 +247,15 @@ public final class PluginHost: AnimatorProvider {
                 name: name, kind: described.kind, version: version, api: api, file: path, status: "loaded", error: nil,
                 loadedAt: FileSystem.wallSeconds(), loadMs: loadMs, memoryBytes: probe.state.memoryUsed, calls: 0,
                 failures: 0))
+        }
+        // A system folder's file that defined one of these names gives way (the user's folder wins by name); a
+        // rescan brings it back once the name is free.
+        var shadowEvents: [PluginEvent] = []
+        for record in records {
+            if let owner = byName[record.name], owner != path, outranks(path, owner) {
+                shadowEvents.append(contentsOf: unload(file: owner))
+                unloaded[owner] = nil
+            }
         }
         // Swap atomically: names of the old version go, the new ones come; the old version stays runnable as
         // `NAME@previous`.
@@ -275,7 +292,8 @@ public final class PluginHost: AnimatorProvider {
                     PluginEvent(.warning, name: record.name, file: path, message: $0, code: .unknownName)
                 }
             }
-        return records.map { PluginEvent(.loaded, name: $0.name, file: path, message: nil) } + warnings
+        return shadowEvents
+            + records.map { PluginEvent(.loaded, name: $0.name, file: path, message: nil) } + warnings
     }
 
     /// Checks that a description has the functions its kind needs.

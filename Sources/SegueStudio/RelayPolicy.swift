@@ -13,6 +13,7 @@ public struct RelayPolicy: Sendable {
         "daemon.ping": .sceneless,
         "daemon.info": .studio,
         "daemon.stats": .refuse("the daemon's counters are its operator's"),
+        "daemon.metrics": .refuse("its counts are daemon-wide: other clients' requests, scenes and plugin failures"),
         "daemon.reload": .refuse("reloading the daemon's config is its operator's"),
         "daemon.shutdown": .refuse("stopping the daemon is its operator's"),
         "rpc.discover": .refuse("a page needs no method list"),

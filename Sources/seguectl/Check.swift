@@ -25,16 +25,18 @@ struct Check: ParsableCommand {
     @OptionGroup var connection: Connection
     @OptionGroup var output: OutputOptions
 
-    @Argument(help: "The animator's name (a plugin, or the built-in default-slide).")
+    @Argument(help: "The animator's name (a plugin, or the built-in default-slide).", completion: Completions.plugins)
     var name: String
 
     @Option(help: "The private scene's size, WxH (e.g. 320x480).")
     var size: String?
 
-    @Option(help: "A presentation plugin: present and dismiss run with it (custom style only).")
+    @Option(help: "A presentation plugin: present and dismiss run with it (custom style only).",
+            completion: Completions.plugins)
     var presentation: String?
 
-    @Option(help: "A delegate plugin the check's containers get (its interaction_for is asked in interactive cases).")
+    @Option(help: "A delegate plugin the check's containers get (its interaction_for is asked in interactive cases).",
+            completion: Completions.plugins)
     var delegate: String?
 
     @Option(help: "For an interaction plugin: the animator its gesture scripts drive (default: default-slide).")

@@ -21,7 +21,8 @@ struct SpecOptions: ParsableArguments {
     @Option(help: "present and dismiss: the presentation style, fullScreen, overFullScreen or custom.")
     var style: String?
 
-    @Option(help: "present and dismiss: a presentation plugin (style custom), e.g. side-panel.")
+    @Option(help: "present and dismiss: a presentation plugin (style custom), e.g. side-panel.",
+            completion: Completions.plugins)
     var presentation: String?
 
     static let kinds = ["select", "push", "pop", "present", "dismiss"]
@@ -95,7 +96,8 @@ struct Preview: ParsableCommand {
     @OptionGroup var specOptions: SpecOptions
     @OptionGroup var spawnOptions: SpawnOptions
 
-    @Argument(help: "The animator: a plugin's name, or default-slide (the built-in default).")
+    @Argument(help: "The animator: a plugin's name, or default-slide (the built-in default).",
+              completion: Completions.plugins)
     var animator: String
 
     @Option(help: "The HTML file to write (default: ANIMATOR-KIND.html in the current folder; - for stdout).")
@@ -159,7 +161,8 @@ struct FilmstripCommand: ParsableCommand {
     @OptionGroup var specOptions: SpecOptions
     @OptionGroup var spawnOptions: SpawnOptions
 
-    @Argument(help: "Animators: plugin names, or default-slide; NAME:KIND gives one its own kind (flip:push).")
+    @Argument(help: "Animators: plugin names, or default-slide; NAME:KIND gives one its own kind (flip:push).",
+              completion: Completions.animators)
     var animators: [String]
 
     /// `flip:push` → ("flip", "push"); nil for a bare name.

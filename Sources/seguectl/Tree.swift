@@ -20,7 +20,7 @@ struct Tree: ParsableCommand {
     @OptionGroup var connection: Connection
     @OptionGroup var output: OutputOptions
 
-    @Option(help: "The scene (default: the only scene there is).")
+    @Option(help: "The scene (default: the only scene there is).", completion: Completions.scenes)
     var scene: String?
 
     @Flag(help: "Also show what is on screen now where it differs from the model values.")

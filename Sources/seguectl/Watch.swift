@@ -13,7 +13,7 @@ struct Watch: ParsableCommand {
 
     @OptionGroup var connection: Connection
 
-    @Option(help: "Only this scene's events (and daemon-wide ones).")
+    @Option(help: "Only this scene's events (and daemon-wide ones).", completion: Completions.scenes)
     var scene: String?
 
     @Option(help: "Comma-separated: lifecycle, transition, plugin, frame, log, * or event types.")

@@ -13,15 +13,18 @@ struct Segued: ParsableCommand {
         commandName: "segued",
         abstract: "A headless view-controller transition engine with Lua animators, driven over a Unix socket.",
         discussion: """
-            With no flags, the config is $XDG_CONFIG_HOME/segued/segued.toml (else ~/.config/segued/segued.toml; \
-            built-in defaults when it does not exist), the plugins are $XDG_CONFIG_HOME/segued/plugins and the \
-            socket $XDG_RUNTIME_DIR/segued.sock. Paths in a config file are relative to its folder. Flags override \
-            the config file.
+            With no flags, the config is $XDG_CONFIG_HOME/segued/segued.toml (else ~/.config/segued/segued.toml), \
+            else the system-wide $XDG_CONFIG_DIRS/segued/segued.toml (/etc/xdg/segued/segued.toml), else the \
+            built-in defaults; the plugins are $XDG_CONFIG_HOME/segued/plugins, then the system folders \
+            $XDG_DATA_DIRS/segued/plugins (/usr/local/share and /usr/share; a plugin of the same name in the \
+            user's folder wins); the socket is $XDG_RUNTIME_DIR/segued.sock. Paths in a config file are relative \
+            to its folder. Flags override the config file (segued.toml(5) lists its keys).
 
             Stop with SIGTERM or SIGINT (running transitions complete, the socket is removed); SIGHUP re-reads the \
             config file and rescans the plugins folder (as daemon.reload does). Under systemd it takes a socket \
             unit's socket (LISTEN_FDS), notifies readiness and the watchdog (NOTIFY_SOCKET), and logs for the \
-            journal (JOURNAL_STREAM); config/segued.service and config/segued.socket are the user units.
+            journal (JOURNAL_STREAM); config/segued.service and config/segued.socket are the user units. Metrics: \
+            daemon.metrics, or seguectl stats --openmetrics (seguectl(1)).
             """,
         version: SegueVersion.string)
 
@@ -31,7 +34,7 @@ struct Segued: ParsableCommand {
     @Option(help: "The Unix socket path (default: $XDG_RUNTIME_DIR/segued.sock, else /tmp/segued-$UID.sock).")
     var socket: String?
 
-    @Option(help: "The plugins folder (default: $XDG_CONFIG_HOME/segued/plugins).")
+    @Option(help: "The user's plugins folder (default: $XDG_CONFIG_HOME/segued/plugins).")
     var plugins: String?
 
     @Option(help: "trace, debug, info, notice, warning, error or critical.")

@@ -25,12 +25,16 @@ struct InstallTests {
             "bin/segued", "bin/seguectl", "bin/segue-studio", "share/systemd/user/segued.service", "share/systemd/user/segued.socket",
             "share/bash-completion/completions/seguectl", "share/zsh/site-functions/_seguectl",
             "share/fish/vendor_completions.d/seguectl.fish", "share/segued/install-manifest",
+            "share/man/man8/segued.8", "share/man/man1/seguectl.1", "share/man/man5/segued.toml.5",
         ]
         for file in files { #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file)") }
         #expect(try String(contentsOfFile: config + "/segued.toml", encoding: .utf8) == "# mine\n[engine]\nfps = 30\n")
         let service = try String(contentsOfFile: prefix + "/share/systemd/user/segued.service", encoding: .utf8)
         #expect(service.contains("\nExecStart=\(prefix)/bin/segued\n"))
         #expect(service.contains("\nType=notify\n") && service.contains("\nWatchdogSec="))
+        // systemd does not look in this prefix: the hint links the units rather than enabling a name it cannot find.
+        #expect(install.out.contains("systemctl --user link \(prefix)/share/systemd/user/segued.service"), "\(install.out)")
+        #expect(!install.out.contains("daemon-reload && systemctl --user enable"), "\(install.out)")
         for file in ["share/bash-completion/completions/seguectl", "share/zsh/site-functions/_seguectl",
                      "share/fish/vendor_completions.d/seguectl.fish"]
         {
@@ -121,5 +125,29 @@ struct InstallTests {
         let result = try runCommand(InstallTests.analyze ?? "", ["--user", "verify", unit, socket],
                                     environment: ["XDG_RUNTIME_DIR": root.path])
         #expect(result.status == 0 && result.out.isEmpty && result.err.isEmpty, "\(result.out)\(result.err)")
+    }
+
+    @Test("in a prefix systemd looks in (~/.local), the hint enables the socket unit by name")
+    func hintForDefaultPrefix() throws {
+        let root = try TemporaryFolder()
+        let home = root.path + "/home"
+        let environment = ["HOME": home, "XDG_CONFIG_HOME": root.path + "/cfg", "XDG_DATA_HOME": home + "/.local/share"]
+        let install = try runCommand("/bin/bash", [repositoryRoot + "/scripts/install", "--prefix", home + "/.local",
+                                                   "--binaries", binaryDirectory], environment: environment)
+        #expect(install.status == 0, "\(install.err)")
+        #expect(install.out.contains("systemctl --user daemon-reload && systemctl --user enable --now segued.socket"),
+                "\(install.out)")
+        #expect(!install.out.contains("systemctl --user link"), "\(install.out)")
+    }
+
+    @Test("--help prints the usage, what goes where and every option")
+    func help() throws {
+        let result = try runCommand("/bin/bash", [repositoryRoot + "/scripts/install", "--help"])
+        #expect(result.status == 0)
+        for text in ["Usage: scripts/install", "--prefix DIR", "--uninstall", "--binaries DIR", "share/man/man8/segued.8",
+                     "systemctl --user link"] {
+            #expect(result.out.contains(text), "\(text)")
+        }
+        #expect(!result.out.contains("set -euo"), "the help is not the script's own code")
     }
 }

@@ -81,4 +81,11 @@ struct RelayPolicyTests {
         #expect(code(policy.admit(#"{"jsonrpc":"2.0","method":"scene.create","params":{"id":"studio-n"}}"#)) == -32600)
         #expect(!policy.scenes.contains("studio-n"))
     }
+
+    @Test("daemon.metrics is not relayed: harmless to read, but its counts are the whole daemon's, not the page's")
+    func metricsNotRelayed() {
+        var policy = RelayPolicy()
+        #expect(code(policy.admit(#"{"jsonrpc":"2.0","id":1,"method":"daemon.metrics"}"#)) == -32601)
+        #expect(code(policy.admit(#"{"jsonrpc":"2.0","id":2,"method":"daemon.stats"}"#)) == -32601)
+    }
 }

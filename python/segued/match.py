@@ -9,6 +9,9 @@
 An object whose keys all start with ``$`` is an operator:
 ``{"$contains": [a, b]}`` (the actual array has elements matching a, then b, in that order),
 ``{"$absent": True}`` (the key is not there), ``{"$any": True}`` (the key is there, any value).
+
+``near_misses`` and ``describe_near_misses`` say which of several values came closest, field by field: what a
+timeout waiting for an event shows.
 """
 
 import json
@@ -119,3 +122,35 @@ def _operator(op, argument, actual, path, tol, out):
             start = found + 1
     else:
         out.append((path, "one of %s" % ", ".join(OPERATORS), "unknown operator %s in the expectation" % op))
+
+
+def near_misses(expected, candidates, tolerance=1e-6, limit=3):
+    """The candidates that came closest to matching ``expected``, best first: ``(index, candidate, mismatches)``
+    for at most ``limit`` of them. Closest means fewest differing fields; a candidate whose ``type`` differs from an
+    expected ``type`` counts only when no candidate of that type was seen (a near miss is the right event with a
+    wrong field, not any event at all). Matching candidates are left out."""
+    scored = []
+    for index, candidate in enumerate(candidates):
+        found = mismatches(expected, candidate, tolerance)
+        if found:
+            same_type = not (isinstance(expected, dict) and "type" in expected and isinstance(candidate, dict)
+                             and not matches(expected["type"], candidate.get("type", MISSING), tolerance))
+            scored.append((0 if same_type else 1, len(found), index, candidate, found))
+    if any(rank == 0 for rank, *_ in scored):
+        scored = [entry for entry in scored if entry[0] == 0]
+    scored.sort(key=lambda entry: (entry[1], entry[2]))
+    return [(index, candidate, found) for _, _, index, candidate, found in scored[:limit]]
+
+
+def describe_near_misses(expected, candidates, tolerance=1e-6, limit=3):
+    """Text for an assertion message: each near miss (``near_misses``) with its differing fields, as seguectl
+    prints differences; ``""`` when there were no candidates."""
+    lines = []
+    for index, candidate, found in near_misses(expected, candidates, tolerance, limit):
+        label = candidate.get("type", "?") if isinstance(candidate, dict) else _type_name(candidate)
+        seq = candidate.get("seq") if isinstance(candidate, dict) else None
+        lines.append("near miss #%d (%s%s), %d field%s differ%s:" % (
+            index + 1, label, "" if seq is None else ", seq %s" % seq, len(found), "" if len(found) == 1 else "s",
+            "s" if len(found) == 1 else ""))
+        lines.extend("  " + line for line in describe(found).split("\n"))
+    return "\n".join(lines)

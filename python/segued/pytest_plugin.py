@@ -1,16 +1,26 @@
 """pytest plugin (entry point ``pytest11``): a segued per test session, a fresh manual scene per test.
 
 Fixtures:
-- ``segued_socket`` (session): the socket of the daemon under test — ``$SEGUED_SOCKET`` when set (a daemon you
-  started), else a segued spawned for the session (``--segued-bin``/``$SEGUED_BIN``, else the checkout's
-  ``.build/debug/segued``, else release, above the rootdir, then above the working directory) with the
-  checkout's config and plugins, stopped at the end.
+- ``segued_socket`` (session): the socket of the daemon under test — ``$SEGUED_SOCKET`` (or the ``segued_socket``
+  setting) when set: a daemon you started; else a segued spawned for the session (``--segued-bin``, ``$SEGUED_BIN``,
+  the ``segued_binary`` setting, else the checkout's ``.build/debug/segued``, else release, above the rootdir, then
+  above the working directory) with the checkout's config and plugins, stopped at the end.
 - ``segued`` (test): a ``SceneClient`` connected to it, with a fresh manual scene (320×480, current on the
   connection) subscribed to its events; the scene is destroyed after the test.
 - ``segued_client`` (test): a bare ``Client`` with no scene.
+- ``segued_scene_options`` (test): what ``segued`` creates its scene with; override it for another size or events.
 
-Options: ``--segued-bin PATH``, ``--segued-config FILE``, ``--segued-plugins DIR``. A test may ask for another
-scene size or event types by overriding the ``segued_scene_options`` fixture.
+Options: ``--segued-bin PATH``, ``--segued-config FILE``, ``--segued-plugins DIR``. The same, and the socket of a
+daemon already running, can be set for a project in ``pyproject.toml`` (paths relative to the rootdir)::
+
+    [tool.pytest.ini_options]
+    segued_binary = ".build/debug/segued"
+    segued_config = "config/segued.toml"
+    segued_plugins = "plugins"
+    # segued_socket = "/run/user/1000/segued.sock"   # use a running daemon instead of spawning one
+
+A command-line option wins over the environment (``$SEGUED_BIN``, ``$SEGUED_SOCKET``), which wins over the file.
+Failures in the helpers (``SceneClient.expect``) point at the test's line, not at the plugin's.
 """
 
 import os
@@ -27,6 +37,18 @@ def pytest_addoption(parser):
     group.addoption("--segued-bin", default=None, help="the segued binary to spawn (default: $SEGUED_BIN, the build)")
     group.addoption("--segued-config", default=None, help="config file for the spawned segued")
     group.addoption("--segued-plugins", default=None, help="plugins folder for the spawned segued")
+    parser.addini("segued_socket", "the socket of a running segued to test against (default: spawn one)")
+    parser.addini("segued_binary", "the segued binary to spawn (relative to the rootdir)")
+    parser.addini("segued_config", "config file for the spawned segued (relative to the rootdir)")
+    parser.addini("segued_plugins", "plugins folder for the spawned segued (relative to the rootdir)")
+
+
+def _setting(config, name):
+    """An ini setting (``[tool.pytest.ini_options]``) as a path: relative ones from the rootdir; None when unset."""
+    value = config.getini(name)
+    if not value:
+        return None
+    return value if os.path.isabs(value) else os.path.join(str(config.rootpath), value)
 
 
 class SceneClient(Client):
@@ -41,6 +63,7 @@ class SceneClient(Client):
     def expect(self, method, params=None, result=None, **kwargs):
         """Calls ``method`` and asserts its result matches ``result`` partially (as scenario files match); answers
         the whole result."""
+        __tracebackhide__ = True
         answer = self.call(method, params, **kwargs)
         if result is not None:
             found = _match.mismatches(result, answer)
@@ -58,14 +81,22 @@ def _checkout_of(binary):
 
 @pytest.fixture(scope="session")
 def segued_socket(request):
-    if os.environ.get("SEGUED_SOCKET"):
-        yield os.environ["SEGUED_SOCKET"]
+    """The socket of the segued under test, for the whole session: ``$SEGUED_SOCKET`` or the ``segued_socket``
+    setting (a daemon you run), else one spawned from ``--segued-bin`` / ``$SEGUED_BIN`` / ``segued_binary`` /
+    the checkout's build with its config and plugins, stopped when the session ends."""
+    pytest_config = request.config
+    running = os.environ.get("SEGUED_SOCKET") or pytest_config.getini("segued_socket")
+    if running:
+        yield running
         return
-    option = request.config.getoption
-    binary = option("--segued-bin") or find_binary(str(request.config.rootpath))
+    option = pytest_config.getoption
+    binary = (option("--segued-bin") or os.environ.get("SEGUED_BIN") or _setting(pytest_config, "segued_binary")
+              or find_binary(str(pytest_config.rootpath)))
     root = _checkout_of(binary)
-    config = option("--segued-config") or (root and _existing(os.path.join(root, "config", "segued.toml")))
-    plugins = option("--segued-plugins") or (root and _existing(os.path.join(root, "plugins")))
+    config = (option("--segued-config") or _setting(pytest_config, "segued_config")
+              or (root and _existing(os.path.join(root, "config", "segued.toml"))))
+    plugins = (option("--segued-plugins") or _setting(pytest_config, "segued_plugins")
+               or (root and _existing(os.path.join(root, "plugins"))))
     daemon = Daemon(binary, config=config, plugins=plugins)
     try:
         yield daemon.socket
@@ -85,6 +116,7 @@ def segued_scene_options():
 
 @pytest.fixture
 def segued_client(segued_socket):
+    """A bare ``Client`` on the daemon under test, with no scene (closed after the test)."""
     client = Client(segued_socket)
     yield client
     client.close()
@@ -92,6 +124,8 @@ def segued_client(segued_socket):
 
 @pytest.fixture
 def segued(segued_socket, segued_scene_options):
+    """A ``SceneClient`` with a fresh manual scene of its own (current on its connection, made from
+    ``segued_scene_options``) and subscribed to its events; the scene is destroyed after the test."""
     options = dict(segued_scene_options)
     types = options.pop("types", None)
     client = SceneClient(segued_socket)

@@ -49,3 +49,23 @@ def test_the_shared_cases_match_as_the_swift_matcher_does():
     assert len(cases) >= 20
     for case in cases:
         assert matches(case["expected"], case["actual"]) is case["matches"], case
+
+
+def test_near_misses_rank_the_right_type_by_differing_fields():
+    from segued import match
+
+    events = [
+        {"type": "transition.began", "seq": 1, "transition": "t-1"},
+        {"type": "transition.completed", "seq": 2, "transition": "t-2", "completed": False},
+        {"type": "transition.completed", "seq": 3, "transition": "t-1", "completed": False},
+        {"type": "transition.completed", "seq": 4, "transition": "t-1", "completed": True},
+    ]
+    expected = {"type": "transition.completed", "transition": "t-1", "completed": True}
+    found = match.near_misses(expected, events)
+    assert [index for index, _, _ in found] == [2, 1]
+    text = match.describe_near_misses(expected, events)
+    assert text.splitlines()[0] == "near miss #3 (transition.completed, seq 3), 1 field differs:"
+    assert "  at completed: expected true, got false" in text
+    # With no event of the wanted type, the closest of any type are shown.
+    assert [i for i, _, _ in match.near_misses({"type": "x.y", "seq": 1}, events[:1])] == [0]
+    assert match.describe_near_misses(expected, []) == ""
