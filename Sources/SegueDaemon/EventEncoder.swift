@@ -117,9 +117,12 @@ public enum EventEncoder {
     /// `,"views":[…]`: each view's `id`, then what changed, in the protocol's order, read from the packed values.
     ///
     /// The hot path of a subscribed scene (thousands of views per tick): the fixed text of a view goes in after one
-    /// `reserve`, numbers are printed straight into `out` (`JSONOutput.appendNumber`).
+    /// `reserve`, numbers are printed straight into `out` (`JSONOutput.appendNumber`), and a property's kind and key
+    /// come from flat tables fetched once per frame (`ViewPropertyLayout`, `FrameKeys`).
     static func writeFrame(_ views: FrameViews, to out: inout JSONOutput) {
         out.append(#","views":["#)
+        let layout = ViewPropertyLayout.shared
+        let keys = FrameKeys.shared
         views.ids.withUnsafeBufferPointer { ids in
             views.entries.withUnsafeBufferPointer { entries in
                 views.values.withUnsafeBufferPointer { values in
@@ -133,7 +136,7 @@ public enum EventEncoder {
                             out.appendEscapedReserved(utf8)
                             out.appendReserved(UInt8(ascii: "\""))
                         }
-                        writeFrameValues(entries[index], values, to: &out)
+                        writeFrameValues(entries[index], values, layout, keys, to: &out)
                     }
                 }
             }
@@ -142,71 +145,86 @@ public enum EventEncoder {
     }
 
     /// A view's fields after its id, and its closing brace: the frame, then each changed property that frame
-    /// events carry, in change-flag order, in the shape of its kind (`ViewProperty.info`).
+    /// events carry, in change-flag order, in the shape of its kind (`ViewProperty.info`, through `layout`).
+    ///
+    /// One loop over the change bits with its counters in locals: the nested functions and the per-property
+    /// closure this was written with made Swift check exclusive access to the captured counter and output at run
+    /// time, per number.
     @inline(__always)
     private static func writeFrameValues(_ entry: FrameViews.Entry, _ values: UnsafeBufferPointer<Double>,
+                                         _ layout: ViewPropertyLayout, _ keys: FrameKeys,
                                          to out: inout JSONOutput) {
         // Room for all a view's fixed text with its numbers (24 bytes each at most): the `appendReserved` pieces
         // between the numbers need no check of their own.
-        out.reserve(frameRoom)
+        out.reserve(keys.room)
         var i = Int(entry.start)
-        func number() {
+        let changes = entry.changes.rawValue
+        if changes & layout.frame != 0 {
+            out.appendReserved(#","frame":{"x":"#)
             out.appendNumber(values[i])
-            i += 1
-        }
-        func rect() {
-            out.appendReserved(#"{"x":"#)
-            number()
             out.appendReserved(#","y":"#)
-            number()
+            out.appendNumber(values[i + 1])
             out.appendReserved(#","w":"#)
-            number()
+            out.appendNumber(values[i + 2])
             out.appendReserved(#","h":"#)
-            number()
+            out.appendNumber(values[i + 3])
             out.appendReserved(UInt8(ascii: "}"))
+            i += 4
         }
-        if entry.sendsFrame {
-            out.appendReserved(#","frame":"#)
-            rect()
-        }
-        FrameViews.forEachSent(entry.changes) { property in
-            frameKeys[property.rawValue].withUnsafeBufferPointer { out.append($0) }
-            switch property.info.kind {
+        var bits = changes & layout.sent
+        while bits != 0 {
+            let bit = bits.trailingZeroBitCount
+            bits &= bits &- 1
+            out.append(UnsafeBufferPointer(start: keys.bytes + keys.starts[bit], count: keys.starts[bit + 1] - keys.starts[bit]))
+            switch layout.kinds[bit] {
             case .number:
-                number()
+                out.appendNumber(values[i])
+                i += 1
             case .boolean:
                 out.append(values[i] != 0 ? "true" : "false")
                 i += 1
             case .point:
                 out.appendReserved(#"{"x":"#)
-                number()
+                out.appendNumber(values[i])
                 out.appendReserved(#","y":"#)
-                number()
+                out.appendNumber(values[i + 1])
                 out.appendReserved(UInt8(ascii: "}"))
+                i += 2
             case .rect:
-                rect()
+                out.appendReserved(#"{"x":"#)
+                out.appendNumber(values[i])
+                out.appendReserved(#","y":"#)
+                out.appendNumber(values[i + 1])
+                out.appendReserved(#","w":"#)
+                out.appendNumber(values[i + 2])
+                out.appendReserved(#","h":"#)
+                out.appendNumber(values[i + 3])
+                out.appendReserved(UInt8(ascii: "}"))
+                i += 4
             case .transform:
-                if entry.affine.contains(property) {
+                if entry.affine.rawValue & (1 << UInt64(bit)) != 0 {
                     out.appendReserved(#"{"a":"#)
-                    number()
+                    out.appendNumber(values[i])
                     out.appendReserved(#","b":"#)
-                    number()
+                    out.appendNumber(values[i + 1])
                     out.appendReserved(#","c":"#)
-                    number()
+                    out.appendNumber(values[i + 2])
                     out.appendReserved(#","d":"#)
-                    number()
+                    out.appendNumber(values[i + 3])
                     out.appendReserved(#","tx":"#)
-                    number()
+                    out.appendNumber(values[i + 4])
                     out.appendReserved(#","ty":"#)
-                    number()
+                    out.appendNumber(values[i + 5])
                     out.appendReserved(UInt8(ascii: "}"))
+                    i += 6
                 } else {
                     out.appendReserved(#"{"m":["#)
                     for k in 0..<16 {
                         if k > 0 { out.append(UInt8(ascii: ",")) }
-                        number()
+                        out.appendNumber(values[i + k])
                     }
                     out.append("]}")
+                    i += 16
                 }
             case .color:
                 let color = Color(r: values[i], g: values[i + 1], b: values[i + 2], a: values[i + 3])
@@ -217,12 +235,35 @@ public enum EventEncoder {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// `,"name":` of each property, by raw value.
-    static let frameKeys: [[UInt8]] = ViewProperty.allCases.map { Array(#","\#($0.name)":"#.utf8) }
+    /// `,"name":` of each property, by raw value, end to end in storage made once and never freed (a copy of this
+    /// value is two pointers and a count: no reference counting per use).
+    struct FrameKeys: @unchecked Sendable {
+        let bytes: UnsafePointer<UInt8>
+        /// Where each property's key starts in `bytes`, by raw value; one more entry for the end of the last.
+        let starts: UnsafePointer<Int>
+        /// The most bytes a view's fields after its id take: every key, 24 per number, and the punctuation.
+        let room: Int
 
-    /// The most bytes a view's fields after its id take: every key, 24 per number, and the punctuation around them.
-    static let frameRoom = 64 + frameKeys.reduce(0) { $0 + $1.count }
-        + 32 * (4 + ViewProperty.allCases.reduce(0) { $0 + $1.count })
+        static let shared = FrameKeys()
+
+        private init() {
+            let keys = ViewProperty.allCases.map { Array(#","\#($0.name)":"#.utf8) }
+            let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: keys.reduce(0) { $0 + $1.count })
+            let starts = UnsafeMutablePointer<Int>.allocate(capacity: keys.count + 1)
+            var at = 0
+            for (k, key) in keys.enumerated() {
+                starts[k] = at
+                for byte in key {
+                    bytes[at] = byte
+                    at += 1
+                }
+            }
+            starts[keys.count] = at
+            self.bytes = UnsafePointer(bytes)
+            self.starts = UnsafePointer(starts)
+            room = 64 + at + 32 * (4 + ViewProperty.allCases.reduce(0) { $0 + $1.count })
+        }
+    }
 
     private static func string(_ key: StaticString, _ value: String, to out: inout JSONOutput) {
         writeKey(key, to: &out)

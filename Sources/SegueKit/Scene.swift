@@ -215,22 +215,23 @@ public final class Scene {
     /// `set` from values in place (the typed setters pass their fields without building an array): an array is
     /// made only when the value is kept — an animation's target, a keyframe — unless the caller already has one.
     func set(_ view: View, _ property: ViewProperty, _ values: UnsafeBufferPointer<Double>, array: [Double]?) {
-        guard values.count == property.count, view.isAlive else { return }
-        switch property.info.storage {
-        case .channels: break
-        case .zPosition: return set(view, z: values[0])
-        case .hiddenFlag: return set(view, hidden: values[0] != 0)
-        }
+        // The table's fields through its flat layout: `property.info` would build the whole entry per read.
+        let layout = ViewPropertyLayout.shared
+        guard values.count == layout.kinds[property.rawValue].count, view.isAlive else { return }
+        let offset = layout.storage[property.rawValue]
+        if offset == ViewPropertyLayout.zPosition { return set(view, z: values[0]) }
+        if offset == ViewPropertyLayout.hiddenFlag { return set(view, hidden: values[0] != 0) }
         touch(view)
         // Compared in place (no copy of the old values): only whether the model value changes matters below.
-        let offset = property.offset
         let changed = view.model.channels.withUnsafeBufferPointer { old in
             for k in 0..<values.count where old[offset + k] != values[k] { return true }
             return false
         }
-        view.model.set(property, values)
+        view.model.channels.withUnsafeMutableBufferPointer { channels in
+            for k in 0..<values.count { channels[offset + k] = values[k] }
+        }
         // A property that does not animate is set at once, also inside a block.
-        let block = property.animates ? clock.blockStack.last : nil
+        let block = layout.animates & property.changeBit != 0 ? clock.blockStack.last : nil
         if let block, let keyframes = block.keyframes {
             keyframes.record(view, property, array ?? Array(values))
             return
@@ -244,7 +245,9 @@ public final class Scene {
             let wasAnimating = view.animations[property.rawValue] != nil
             removeAnimation(of: view, property, finished: false)
             guard changed || wasAnimating else { return }
-            view.presentation.set(property, values)
+            view.presentation.channels.withUnsafeMutableBufferPointer { channels in
+                for k in 0..<values.count { channels[offset + k] = values[k] }
+            }
             markDirty(view, property)
             tree.valueVersion &+= 1
         }
@@ -532,12 +535,13 @@ public final class Scene {
         frameViews = FrameViews()
         views.removeAll()
         views.reserve(views: dirtyViews.count, values: 7)
+        let layout = ViewPropertyLayout.shared
         tree.dirtyViews.withUnsafeBufferPointer { dirty in
             for view in dirty {
                 let changes = ViewChanges(rawValue: view.dirty)
                 view.dirty = 0
                 guard view.isAlive else { continue }
-                views.append(view, changes: changes)
+                views.append(view, changes: changes, layout: layout)
             }
         }
         dirtyViews.removeAll(keepingCapacity: true)

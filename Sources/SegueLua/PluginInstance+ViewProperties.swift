@@ -59,6 +59,16 @@ extension PluginInstance {
     /// Sets `property` of `view` from the Lua value at `i`, read by the property's kind and admitted by its model
     /// range; returns an error message when the value does not fit (`view.NAME expects …, got …`).
     func setProperty(_ view: View, _ property: ViewProperty, at i: Int32, in scene: Scene) -> String? {
+        // The scalar kinds (alpha, corner_radius, z), most of a plugin's writes: the kind and the range from the
+        // table's flat layout, one value to the scene, no scratch of 16 values and no table entry built.
+        let layout = ViewPropertyLayout.shared
+        if layout.kinds[property.rawValue] == .number {
+            guard let x = state.number(at: i), let admitted = layout.ranges[property.rawValue].admit(x) else {
+                return PluginInstance.expects(property, got: describe(at: i))
+            }
+            scene.set(view, property, value: admitted)
+            return nil
+        }
         let info = property.info
         var v: (Double, Double, Double, Double, Double, Double, Double, Double,
                 Double, Double, Double, Double, Double, Double, Double, Double) =

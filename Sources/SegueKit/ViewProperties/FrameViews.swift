@@ -104,13 +104,13 @@ public struct FrameViews: Sendable, Equatable, RandomAccessCollection, Expressib
 
     /// Appends `view`'s changed presentation values, read in place from its channels: what `append(FrameView)` of
     /// the view's `FrameView` (its presentation's frame and changed properties) would append, without building it.
-    mutating func append(_ view: View, changes: ViewChanges) {
+    mutating func append(_ view: View, changes: ViewChanges, layout: ViewPropertyLayout) {
         // The values go through scratch room for a view's most and into `values` at once: one capacity and
         // uniqueness check per view, not one per value.
         withUnsafeTemporaryAllocation(of: Double.self, capacity: FrameViews.maxValuesPerView) { scratch in
             guard let out = scratch.baseAddress else { return }
             let (n, affine) = view.presentation.channels.withUnsafeBufferPointer {
-                FrameViews.pack($0, view, changes, into: out)
+                FrameViews.pack($0, view, changes, layout, into: out)
             }
             entries.append(Entry(changes: changes, affine: affine, start: Int32(truncatingIfNeeded: values.count)))
             ids.append(view.id)
@@ -119,12 +119,15 @@ public struct FrameViews: Sendable, Equatable, RandomAccessCollection, Expressib
     }
 
     /// Writes the changed values of `view` (its presentation channels `c`) into `out`; returns how many, and which
-    /// transforms are affine.
+    /// transforms are affine. A plain loop over the change bits reading the flat `layout` (no closure, no table
+    /// entry built per property).
     @inline(__always)
     private static func pack(_ c: UnsafeBufferPointer<Double>, _ view: View, _ changes: ViewChanges,
-                             into out: UnsafeMutablePointer<Double>) -> (count: Int, affine: ViewChanges) {
+                             _ layout: ViewPropertyLayout, into out: UnsafeMutablePointer<Double>)
+        -> (count: Int, affine: ViewChanges)
+    {
         var n = 0
-        if !changes.isDisjoint(with: .frame) {
+        if changes.rawValue & layout.frame != 0 {
             // `ViewValues.frame`: a rect of the bounds' size centred on the center.
             let p = ViewProperty.center.offset, b = ViewProperty.bounds.offset
             out[0] = c[p] - c[b + 2] / 2
@@ -133,33 +136,39 @@ public struct FrameViews: Sendable, Equatable, RandomAccessCollection, Expressib
             out[3] = c[b + 3]
             n = 4
         }
-        var affine = ViewChanges()
-        forEachSent(changes) { property in
-            switch property.info.storage {
-            case .channels(let o):
-                if property.info.kind == .transform, isAffine(c, o) {
-                    affine.insert(ViewChanges(property))
-                    out[n] = c[o]
-                    out[n + 1] = c[o + 1]
-                    out[n + 2] = c[o + 4]
-                    out[n + 3] = c[o + 5]
-                    out[n + 4] = c[o + 12]
-                    out[n + 5] = c[o + 13]
-                    n += 6
-                } else {
-                    let count = property.count
-                    for k in 0..<count { out[n + k] = c[o + k] }
-                    n += count
-                }
-            case .zPosition:
+        var affine: UInt64 = 0
+        var bits = changes.rawValue & layout.sent
+        while bits != 0 {
+            let bit = bits.trailingZeroBitCount
+            bits &= bits &- 1
+            let o = layout.storage[bit]
+            if o == ViewPropertyLayout.zPosition {
                 out[n] = view.z
                 n += 1
-            case .hiddenFlag:
+                continue
+            }
+            if o == ViewPropertyLayout.hiddenFlag {
                 out[n] = view.hidden ? 1 : 0
                 n += 1
+                continue
+            }
+            let kind = layout.kinds[bit]
+            if kind == .transform, isAffine(c, o) {
+                affine |= 1 << UInt64(bit)
+                out[n] = c[o]
+                out[n + 1] = c[o + 1]
+                out[n + 2] = c[o + 4]
+                out[n + 3] = c[o + 5]
+                out[n + 4] = c[o + 12]
+                out[n + 5] = c[o + 13]
+                n += 6
+            } else {
+                let count = kind.count
+                for k in 0..<count { out[n + k] = c[o + k] }
+                n += count
             }
         }
-        return (n, affine)
+        return (n, ViewChanges(rawValue: affine))
     }
 
     /// CATransform3DIsAffine, as `Transform3D.isAffine` reads it (row-major m.0 … m.15 from channel t).
