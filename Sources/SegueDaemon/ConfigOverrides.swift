@@ -61,6 +61,7 @@ extension DaemonConfig {
             ("engine.fps", "\(engine.fps)"), ("engine.watchdog_factor", "\(engine.watchdogFactor)"),
             ("engine.watchdog_grace_ms", "\(engine.watchdogGraceMs)"), ("engine.max_duration_s", "\(engine.maxDurationS)"),
             ("engine.timeline_retention", "\(engine.timelineRetention)"),
+            ("engine.timeline_retention_bytes", "\(engine.timelineRetentionBytes)"),
             ("lua.memory_limit_mb", "\(lua.memoryLimitBytes >> 20)"), ("lua.instruction_budget", "\(lua.instructionBudget)"),
             ("lua.call_timeout_ms", "\(lua.callTimeoutMs)"),
             ("limits.max_line_bytes", "\(limits.maxLineBytes)"), ("limits.max_connections", "\(limits.maxConnections)"),

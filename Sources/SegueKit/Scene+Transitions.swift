@@ -365,7 +365,7 @@ extension Scene {
         if let root = transition.timelineRoot {
             transition.timeline.record(root, at: now, structureVersion: tree.structureVersion, valueVersion: tree.valueVersion, final: true)
         }
-        ledger.recordEnd()
+        ledger.recordEnd(transition)
         if container.activeTransition === transition { container.activeTransition = nil }
         do {
             try transition.animator.animationEnded(completed, context: context)
@@ -405,9 +405,10 @@ extension Scene {
         }
     }
 
-    /// Forgets the oldest ended transitions beyond `timeline_retention` (TransitionLedger.forgetEnded).
+    /// Forgets the oldest ended transitions beyond `timeline_retention` and `timeline_retention_bytes`
+    /// (TransitionLedger.forgetEnded).
     func trimFinishedTransitions() {
-        ledger.forgetEnded(retention: config.timelineRetention)
+        ledger.forgetEnded(retention: config.timelineRetention, retentionBytes: config.timelineRetentionBytes)
     }
 
     /// The watchdog: a transition whose animator never called complete is completed after

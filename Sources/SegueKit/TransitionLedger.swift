@@ -10,6 +10,8 @@ final class TransitionLedger {
     var transitionOrder: [Transition] = []
     /// How many transitions of `transitionOrder` have ended (kept as they end, so trimming costs no scan).
     var endedCount = 0
+    /// The `retainedBytes` of those ended transitions, added up as they end.
+    var endedBytes = 0
     var nextTransitionNumber = 1
     /// The scene's versions `recordTimelines` last recorded at.
     var timelinesRecorded = (structure: -1, value: -1)
@@ -45,9 +47,12 @@ final class TransitionLedger {
         earliestWatchdog = min(earliestWatchdog, deadline)
     }
 
-    /// A transition ended: no longer running, counted among the ended ones `forgetEnded` trims.
-    func recordEnd() {
+    /// A transition ended: no longer running, counted (with its bytes, `Transition.retainedBytes`, measured now
+    /// that its timeline is final) among the ended ones `forgetEnded` trims.
+    func recordEnd(_ transition: Transition) {
+        transition.retainedBytes = transition.estimatedBytes
         endedCount += 1
+        endedBytes += transition.retainedBytes
         activeTransitionCount -= 1
     }
 
@@ -61,16 +66,20 @@ final class TransitionLedger {
         }
     }
 
-    /// Forgets the oldest ended transitions beyond `retention` (in start order). The ended count is kept as
-    /// transitions end, so a completion that leaves the count within the retention costs nothing; one past it
-    /// forgets the oldest ended transition, found from the front (the running ones before it are few: in the usual
-    /// case it is the first). No array is built and no transition retained per completion.
-    func forgetEnded(retention: Int) {
-        while endedCount > retention {
+    /// Forgets the oldest ended transitions (in start order) beyond `retention` of them, and while they hold more
+    /// than `retentionBytes` — but never the newest ended one, so the transition that just ended can always be
+    /// rendered. The ended count and bytes are kept as transitions end, so a completion that leaves both within
+    /// the retention costs nothing; one past it forgets the oldest ended transition, found from the front (the
+    /// running ones before it are few: in the usual case it is the first). No array is built and no transition
+    /// retained per completion.
+    func forgetEnded(retention: Int, retentionBytes: Int) {
+        while endedCount > retention || (endedBytes > retentionBytes && endedCount > 1) {
             guard let index = transitionOrder.firstIndex(where: { $0.isEnded }) else { return }
-            transitionsByID[transitionOrder[index].id] = nil
+            let forgotten = transitionOrder[index]
+            transitionsByID[forgotten.id] = nil
             transitionOrder.removeSubrange(index..<(index + 1))
             endedCount -= 1
+            endedBytes -= forgotten.retainedBytes
         }
     }
 

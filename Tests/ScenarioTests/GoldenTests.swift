@@ -16,7 +16,8 @@ struct GoldenTests {
     func sameLines(_ golden: GoldenCase) throws {
         // A daemon per case: subscription numbers and scene-less sequence numbers then do not depend on which other
         // cases ran before (or on --filter).
-        let daemon = try startDaemon()
+        let daemon = try DaemonLauncher(segued: DaemonLauncher.siblingSegued, plugins: repositoryRoot + "/plugins",
+                                        config: repositoryRoot + "/Tests/Golden/segued.toml")
         defer { _ = daemon.stop() }
         let lines = try GoldenRecorder.record(golden, socket: daemon.socket)
         if Self.renew {

@@ -218,6 +218,40 @@ struct AnimationTests {
         #expect(scene.transition(ended[2]) == nil && scene.transition(ended[3]) != nil)
     }
 
+    @Test("timelines: engine.timeline_retention_bytes forgets the oldest ended transitions past the budget, never the newest")
+    func timelineRetentionBytes() throws {
+        // One byte: only the newest ended transition is kept (the one a client may still want to render).
+        var tiny = EngineConfig()
+        tiny.timelineRetentionBytes = 1
+        let (scene, container, _, _) = try makeScene(recorder: EventRecorder(), config: tiny)
+        var ended: [Transition] = []
+        for i in 0..<4 {
+            ended.append(try #require(try scene.select(container, index: (i + 1) % 2).transition))
+            scene.advance(by: 1_100_000_000)
+            #expect(scene.transitions.map(\.id) == [ended[i].id])
+            #expect(ended[i].retainedBytes == ended[i].estimatedBytes && ended[i].retainedBytes > Transition.recordBytes)
+        }
+        #expect(scene.transition(ended[0].id) == nil)
+        // A budget of three of them keeps the most recent ones that fit, and no more.
+        var config = EngineConfig()
+        config.timelineRetentionBytes = 3 * ended[3].retainedBytes
+        let (other, otherContainer, _, _) = try makeScene(recorder: EventRecorder(), config: config)
+        var all: [Transition] = []
+        for i in 0..<8 {
+            all.append(try #require(try other.select(otherContainer, index: (i + 1) % 2).transition))
+            other.advance(by: 1_100_000_000)
+            let kept = other.transitions
+            let bytes = kept.reduce(0) { $0 + $1.retainedBytes }
+            #expect(bytes <= config.timelineRetentionBytes)
+            #expect(kept.map(\.id) == all.suffix(kept.count).map(\.id))  // the newest, in start order
+            if kept.count < all.count {
+                // The next older one would not have fitted.
+                #expect(bytes + all[all.count - kept.count - 1].retainedBytes > config.timelineRetentionBytes)
+            }
+        }
+        #expect(other.transitions.count >= 2 && other.transitions.count <= 3)
+    }
+
     @Test("a timeline replays a finished transition exactly: every tick's presentation values, rebuilt from it")
     func timelineReplay() throws {
         let recorder = EventRecorder()
