@@ -250,9 +250,9 @@ class Client:
         On a timeout, ``EventTimeout`` names what it waited for, how many events it read, and the near misses with
         their differing fields (path, expected, got), e.g.::
 
-            no event matching {"type":"transition.completed","completed":true} within 0.2 s; read 7 events
-            near miss #6 (transition.completed, seq 12), 1 field differs:
-              at completed: expected true, got false"""
+            no event matching {"type":"transition.completed","completed":false} within 0.2 s; read 10 events
+            near miss #10 (transition.completed, seq 45), 1 field differs:
+              at completed: expected false, got true"""
         __tracebackhide__ = True
         if isinstance(expected, str):
             expected = {"type": expected}

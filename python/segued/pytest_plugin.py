@@ -19,6 +19,10 @@ daemon already running, can be set for a project in ``pyproject.toml`` (paths re
     segued_plugins = "plugins"
     # segued_socket = "/run/user/1000/segued.sock"   # use a running daemon instead of spawning one
 
+Motion snapshots (``segued.assert_motion``): ``--segued-record-motion`` (or ``segued_record_motion = true``) writes a
+missing snapshot instead of failing, ``--segued-update-motion`` writes every one anew, ``--segued-motion-tolerance``
+(or ``segued_motion_tolerance``) sets the default tolerances.
+
 A command-line option wins over the environment (``$SEGUED_BIN``, ``$SEGUED_SOCKET``), which wins over the file.
 Failures in the client (``call``, ``wait_for``, ``next_event``, ``SceneClient.expect``, ``assert_motion``) point at the
 test's line: their frames are hidden with ``__tracebackhide__``.
