@@ -146,7 +146,7 @@ class Client:
             raise RPCError(method, answer["error"])
         result = answer.get("result")
         if method == "events.subscribe" and isinstance(result, dict):
-            self._asked_types.append(result.get("types") or list(DEFAULT_TYPES))
+            self._asked_types.append((result.get("scene"), result.get("types") or list(DEFAULT_TYPES)))
         if self._motion and not self._taking_start:
             self._take_starts()
         return result
@@ -210,12 +210,16 @@ class Client:
         finally:
             self._taking_start = False
 
-    def _wanted(self, event_type):
-        """Whether this connection's own subscriptions ask for an event type (by type, category or ``*``)."""
+    def _wanted(self, event):
+        """Whether this connection's own subscriptions ask for an event: only the categories a motion recording
+        adds (``transition``, ``frame``) are held back, when no subscription of the event's scene asks for them (by
+        type, category or ``*``)."""
+        event_type = event.get("type")
         category = _category(event_type)
-        if category is None:
+        if category not in ("transition", "frame"):
             return True
-        return any("*" in types or event_type in types or category in types for types in self._asked_types)
+        return any(scene == event.get("scene") and ("*" in types or event_type in types or category in types)
+                   for scene, types in self._asked_types)
 
     # Events -------------------------------------------------------------------------------------------------
     def subscribe(self, types=None, scene=None):
@@ -321,7 +325,7 @@ class Client:
                     recorder = self._motion.get(params.get("scene"))
                     if recorder is not None:
                         recorder.take(params)
-                    if not self._wanted(params.get("type")):
+                    if not self._wanted(params):
                         return
                 self.events.append(params)
             return
