@@ -160,3 +160,38 @@ def test_a_seguectl_snapshot_is_checked_from_python_and_back(segued_client, segu
     run = subprocess.run([seguectl, "--socket", segued_socket, "test", "--motion", str(scenario)],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_a_difference_is_told_and_drawn_as_seguectl_tells_and_draws_it(segued_client, segued_socket, tmp_path):
+    seguectl = _seguectl()
+    if seguectl is None:
+        pytest.skip("no seguectl beside the segued under test")
+    scenario = tmp_path / "fade.json"
+    scenario.write_text(json.dumps(SCENARIO))
+    snapshot = tmp_path / "fade.motion.json"
+    run = subprocess.run([seguectl, "--socket", segued_socket, "test", "--record", str(scenario)],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stdout + run.stderr
+    # The snapshot as an older animator would have left it: alpha 20 % lower from frame 8 on.
+    scenarios = motion.load(str(snapshot))
+    for frame in scenarios["fade between tabs"]["transitions"][0]["frames"][7:]:
+        for view in frame["views"]:
+            if "alpha" in view:
+                view["alpha"] = round(view["alpha"] * 0.8, 6)
+    snapshot.write_text(motion.text(scenarios))
+    picture = tmp_path / "fade.fade-between-tabs.motion-diff.svg"
+    run = subprocess.run([seguectl, "--socket", segued_socket, "test", "--tolerance", "alpha=0.001", str(scenario)],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1, run.stdout + run.stderr
+    drawn_by_seguectl = picture.read_text()
+    picture.unlink()
+
+    scene = _fresh(segued_client)
+    segued_client.record_motion(scene)
+    _tabs(segued_client)
+    with pytest.raises(segued.MotionMismatch) as failure:
+        segued.assert_motion(segued_client, scene, "fade between tabs", snapshot=str(snapshot), tolerance="alpha=0.001")
+    told = failure.value.difference.description
+    assert told.startswith("transition 1 (t-1, cross-dissolve): frame 8 (t = 0.1333 s): first.view alpha "), told
+    assert told in run.stdout
+    assert picture.read_text() == drawn_by_seguectl
