@@ -67,17 +67,6 @@ extension PluginInstance {
     static let animationOptions = ["duration", "delay", "curve", "spring", "repeat_count", "autoreverse"]
     static let curveNames = ["linear", "ease_in", "ease_out", "ease_in_out", "default"]
 
-    /// The fields each kind of plugin description has (docs/PLUGIN_API.md "Plugin kinds").
-    static let descriptionFields: [String: [String]] = [
-        "animator": ["name", "version", "api", "kinds", "duration", "animate", "ended"],
-        "interaction": ["name", "version", "api", "kinds", "began", "changed", "ended", "completion_speed", "completion_curve"],
-        "delegate": ["name", "version", "api", "animator_for", "interaction_for"],
-        "presentation": [
-            "name", "version", "api", "frame_of_presented_view", "will_begin", "did_end", "dismissal_will_begin",
-            "dismissal_did_end", "layout", "removes_presenter_view",
-        ],
-    ]
-
     /// A warning for each field of a description its kind does not have (`durration = 0.3`), with the nearest
     /// field; sorted by field, at most 16.
     func descriptionWarnings(_ described: Described) -> [String] {
