@@ -35,6 +35,7 @@ struct ConfigTests {
         ("[engine]\nfps = \"60\"\n", "engine.fps"),
         ("[engine]\nfps = 0\n", "engine.fps"),
         ("[engine]\nwatchdog_factor = -1.0\n", "engine.watchdog_factor"),
+        ("[engine]\ntimeline_retention_bytes = -1\n", "engine.timeline_retention_bytes"),
         ("[lua]\nmemory_limit_mb = 1.5\n", "lua.memory_limit_mb"),
         ("[limits]\nmax_line_bytes = 10\n", "limits.max_line_bytes"),
         ("[security]\nallowed_uids = [-1]\n", "security.allowed_uids"),

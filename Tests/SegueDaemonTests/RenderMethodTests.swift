@@ -114,6 +114,23 @@ struct RenderMethodTests {
         #expect(after[1]?["b.view"]?.fill == "#0000ff" && after[1]?["a.view"]?.fill == "#ff0000")
     }
 
+    @Test("a finished transition forgotten for engine.timeline_retention_bytes is -32001 to render.* and transition.get; the newest still renders")
+    func forgottenForBytes() throws {
+        let h = try Harness { $0.engine.timelineRetentionBytes = 1 }
+        try h.setUpScene()
+        for (index, ms) in [(1, 600), (0, 600)] {
+            try h.call("container.select", ["container": "tabs", "index": .number(Double(index)), "animator": "cross-dissolve"])
+            try h.call("clock.advance", ["ms": .number(Double(ms))])
+        }
+        for method in ["render.filmstrip", "render.timeline", "transition.get"] {
+            let answer = try h.call(method, ["transition": "t-1"]).last
+            #expect(answer?["error"]?["code"] == -32001, "\(method): \(String(describing: answer))")
+        }
+        let newest = try #require(try h.result("render.filmstrip", ["transition": "t-2", "frames": 2]))
+        #expect(newest["transition"]?["state"] == "completed")
+        #expect(try h.result("transition.list")?.arrayValue?.compactMap { $0["transition"]?.stringValue } == ["t-2"])
+    }
+
     @Test("render.timeline of a spec: the default slide's curves, and only the asked-for properties when given")
     func timeline() throws {
         let h = try Harness()
