@@ -133,7 +133,7 @@ extension Daemon {
             spec.kind = kind
         }
         if let value = o["size"], !value.isNull {
-            guard let size = Shapes.parseSize(value), size.w >= 1, size.h >= 1, size.w <= 10_000, size.h <= 10_000 else {
+            guard let size = ValueJSON.parseSize(value), size.w >= 1, size.h >= 1, size.w <= 10_000, size.h <= 10_000 else {
                 throw .invalidParams("spec.size", "'spec.size' must be {w, h} with 1 ≤ w, h ≤ 10000")
             }
             spec.size = size

@@ -1,31 +1,3 @@
-/// A driven transition's own clock (Core Animation's paused layer with a timeOffset): its animations are taken
-/// out of the scene's list and evaluated at `local`, which `transition.update` sets and a finish or cancel ramps.
-final class TransitionDrive {
-    var animations: [PropertyAnimation] = []
-    /// The transition's own time, in scene nanoseconds on its timeline (startedAt … startedAt + duration).
-    var local: Int64
-    var ramp: Ramp?
-
-    /// A finish (forward to the end) or cancel (backward to the start) in progress.
-    struct Ramp {
-        let from: Int64
-        let to: Int64
-        /// Scene time at which the ramp began, and how long it lasts in scene time.
-        let start: Int64
-        let length: Int64
-        let curve: CubicBezier
-        let cancel: Bool
-    }
-
-    init(local: Int64) { self.local = local }
-}
-
-/// The views a transition's animator can reach, as they were before it ran.
-struct TransitionBaseline {
-    let views: [SceneJournal.ViewState]
-    let nextViewSerial: Int
-}
-
 extension Scene {
     // MARK: Baseline (cancel restores the tree exactly)
 
@@ -366,15 +338,4 @@ extension Scene {
     public func onInteractionChange(_ t: Transition, _ handler: @escaping (_ cancelled: Bool, _ velocity: Double) -> Void) {
         t.interactionChangeHandlers.append(handler)
     }
-}
-
-/// How a transition-starting request asks for interaction (docs/PROTOCOL.md's `interactive`).
-public enum Interactivity: Equatable, Sendable {
-    /// Not interactive.
-    case none
-    /// `true`: paused at 0, driven by transition.update/finish/cancel (an interaction plugin may still come
-    /// from the container's delegate or rules).
-    case percent
-    /// An interaction plugin's name: paused, and `gesture.pan` goes to that plugin.
-    case plugin(String)
 }

@@ -1,74 +1,3 @@
-/// The kinds of transition.
-public enum TransitionKind: String, Sendable, CaseIterable {
-    case select, push, pop, set, present, dismiss
-    /// A split view's `split.set_column` and display-mode changes.
-    case column
-    case displayMode = "display_mode"
-}
-
-/// Which way a transition goes: push and present forward, pop and dismiss backward, a select by index.
-public enum TransitionDirection: String, Sendable, CaseIterable {
-    case forward, backward
-}
-
-/// The states of docs/PROTOCOL.md's `transition.get`.
-public enum TransitionState: String, Sendable {
-    case queued, animating, interactive, finishing, cancelling, completed, cancelled
-}
-
-/// A problem recorded on a transition (stable code, message).
-public struct TransitionProblem: Sendable, Equatable {
-    /// The stable codes of docs/DESIGN.md §3 "Animator check".
-    public enum Code: String, Sendable, CaseIterable {
-        case neverCompleted = "never_completed"
-        case completedTwice = "completed_twice"
-        case raised
-        case tooSlow = "too_slow"
-        case extraViews = "extra_views"
-        case missingToView = "missing_to_view"
-        case fromViewNotRestored = "from_view_not_restored"
-        case appearanceInconsistent = "appearance_inconsistent"
-        case completedWhenCancelled = "completed_when_cancelled"
-        // Found by `plugins.check` from the plugin's warnings and its interaction cases.
-        case raisedInCallback = "raised_in_callback"
-        case unknownName = "unknown_name"
-        case unknownCurve = "unknown_curve"
-        case unknownOption = "unknown_option"
-        case percentNotFollowing = "percent_not_following"
-
-        /// The check's problem for a plugin's warning: its own code, or `raised_in_callback` for one without.
-        public init(_ warning: PluginWarning.Code) {
-            switch warning {
-            case .unknownName: self = .unknownName
-            case .unknownCurve: self = .unknownCurve
-            case .unknownOption: self = .unknownOption
-            case .raisedInCallback: self = .raisedInCallback
-            case .completedTwice: self = .completedTwice
-            case .other: self = .raisedInCallback
-            }
-        }
-    }
-
-    public let code: Code
-    public let message: String
-
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-}
-
-/// What a transition changes in its container besides from and to: for navigation the view controllers leaving
-/// the stack besides `from` (pop_to_root, set; a dismiss's presentations above) and joining it besides `to`
-/// (set), the stack as it was (restored on cancel) and as it will be; for a split view its column or display mode.
-struct ContainerChange {
-    var leaving: [ViewController] = []
-    var entering: [ViewController] = []
-    var oldStack: [ViewController] = []
-    var newStack: [ViewController] = []
-    var split: SplitChange?
-}
-
 /// One transition between two view controllers of a container.
 public final class Transition {
     public let id: String
@@ -161,12 +90,4 @@ public final class Transition {
 
     /// Interactive, finishing or cancelling.
     public var isDriven: Bool { drive != nil }
-}
-
-/// One interactive phase of a transition.
-public struct TransitionPhase: Sendable, Equatable {
-    public enum Kind: String, Sendable { case scrub, finish, cancel }
-    public let kind: Kind
-    public let start: Int64
-    public internal(set) var end: Int64?
 }
