@@ -1,62 +1,14 @@
 extension Scene {
-    // MARK: Baseline (cancel restores the tree exactly)
-
     /// The container view's subtree and the from/to views' subtrees, before the animator runs.
     func captureBaseline(_ t: Transition, containerView: View) -> TransitionBaseline {
-        // Each view once: marked with this capture's number (no set of serials built per transition start).
-        ledger.baselineMark &+= 1
-        let mark = ledger.baselineMark
-        var states: [SceneJournal.ViewState] = []
-        states.reserveCapacity(8)
-        func walk(_ view: View, depth: Int) {
-            guard view.baselineMark != mark else { return }
-            view.baselineMark = mark
-            states.append(SceneJournal.ViewState(view))
-            guard depth < Scene.maxViewDepth else { return }
-            for sub in view.subviews { walk(sub, depth: depth + 1) }
-        }
-        walk(containerView, depth: 0)
-        walk(t.from.view, depth: 0)
-        walk(t.to.view, depth: 0)
-        return TransitionBaseline(views: states, nextViewSerial: tree.nextViewSerial)
+        tree.captureBaseline(containerView, t.from.view, t.to.view, maxDepth: Scene.maxViewDepth)
     }
 
-    /// Puts every view the transition could touch back where it was before the animator ran (values, order,
-    /// superviews); views the animator made and left in those subtrees are destroyed.
+    /// Puts every view the transition could touch back where it was before the animator ran.
     func restoreBaseline(_ t: Transition) {
         guard let baseline = t.baseline else { return }
         t.baseline = nil
-        tree.structureVersion &+= 1
-        tree.valueVersion &+= 1
-        // Views made during the transition that are still inside the restored subtrees.
-        var made: [View] = []
-        for state in baseline.views {
-            for sub in state.view.subviews where sub.serial >= baseline.nextViewSerial && sub.owner == nil {
-                made.append(sub)
-            }
-        }
-        for view in made where view.isAlive { destroyView(view) }
-        for state in baseline.views where state.view.isAlive {
-            let view = state.view
-            touch(view)
-            touch(view.superview)
-            for sub in state.subviews where sub.superview !== view { touch(sub); touch(sub.superview) }
-            for property in ViewProperty.allCases { removeAnimation(of: view, property, finished: false) }
-            view.model = state.model
-            view.presentation = state.presentation
-            if let old = view.superview, old !== state.superview { old.subviews.removeAll { $0 === view } }
-            view.superview = state.superview?.isAlive == true ? state.superview : nil
-            view.subviews = state.subviews.filter(\.isAlive)
-            for sub in view.subviews where sub.superview !== view {
-                sub.superview?.subviews.removeAll { $0 === sub }
-                sub.superview = view
-            }
-            view.hidden = state.hidden
-            view.z = state.z
-            if view.dirty == 0 { dirtyViews.append(view) }
-            view.dirty |= ViewChanges.all.rawValue
-        }
-        clock.running.removeAll { $0.removed }
+        tree.restore(baseline, clock: clock)
     }
 
     // MARK: Driving
@@ -80,19 +32,14 @@ extension Scene {
         guard t.drive == nil, !t.isEnded else { return }
         let local = min(now - t.timeOffset, t.startedAt + Int64((t.duration * 1e9).rounded()))
         let drive = TransitionDrive(local: local)
-        for animation in clock.running where !animation.removed && animation.group.transition === t {
-            animation.held = true
-            drive.animations.append(animation)
-            t.timeline.stopped(animation, at: now)
-        }
-        let held = Set(drive.animations.map { ObjectIdentifier($0) })
-        clock.running.removeAll { held.contains(ObjectIdentifier($0)) }
+        drive.animations = clock.hold(t)
+        for animation in drive.animations { t.timeline.stopped(animation, at: now) }
         t.drive = drive
         t.state = .interactive
         t.context?.isInteractive = true
-        ledger.drivenTransitions.append(t)
+        ledger.drive(t)
         t.phases.append(TransitionPhase(kind: .scrub, start: now, end: nil))
-        tree.valueVersion &+= 1
+        tree.valuesChanged()
     }
 
     /// transition.pause: a running transition becomes interactive at its current percent (one finishing after
@@ -123,7 +70,7 @@ extension Scene {
         drive.local = t.startedAt + Int64((clamped * t.duration * 1e9).rounded())
         scrub(drive)
         emit(.transitionUpdated(transition: t.id, percent: clamped))
-        tree.valueVersion &+= 1
+        tree.valuesChanged()
         if !clock.isTicking {
             recordTimelines()
             emitFrame()
@@ -134,7 +81,7 @@ extension Scene {
         for animation in drive.animations where !animation.removed {
             let view = animation.view
             touch(view)
-            if view.dirty == 0 { dirtyViews.append(view) }
+            tree.markChanged(view, 0)
             animation.scrub(toElapsed: drive.local - animation.begin)
         }
     }
@@ -180,10 +127,9 @@ extension Scene {
         if cancel { t.context?.transitionWasCancelled = true }
         closeOpenPhase(t)
         emit(.interactionEnded(transition: t.id, cancelled: cancel, completionVelocity: speed))
-        let saved = ledger.currentTransition
-        ledger.currentTransition = t
+        let saved = clock.enter(t)
         for handler in t.interactionChangeHandlers { handler(cancel, speed) }
-        ledger.currentTransition = saved
+        clock.leave(restoring: saved)
         guard !t.isEnded, t.drive === drive else { return }
         let end = t.startedAt + Int64((t.duration * 1e9).rounded())
         let target = cancel ? t.startedAt : end
@@ -193,7 +139,7 @@ extension Scene {
         t.phases.append(TransitionPhase(kind: cancel ? .cancel : .finish, start: now, end: nil))
         let allowance = Double(length) * config.watchdogFactor + Double(config.watchdogGraceMs) * 1e6
         t.watchdogDeadline = now + Int64(min(allowance, 1e17))
-        ledger.earliestWatchdog = min(ledger.earliestWatchdog, t.watchdogDeadline)
+        ledger.watch(until: t.watchdogDeadline)
         if length == 0 {
             advanceRamp(t, drive)
             if !clock.isTicking { runPendingCompletions() }
@@ -207,7 +153,7 @@ extension Scene {
             guard let drive = t.drive, drive.ramp != nil else { continue }
             advanceRamp(t, drive)
         }
-        ledger.drivenTransitions.removeAll { $0.drive == nil }
+        ledger.releaseDriven()
     }
 
     func advanceRamp(_ t: Transition, _ drive: TransitionDrive) {
@@ -215,7 +161,7 @@ extension Scene {
         let u = ramp.length > 0 ? min(1, Double(now - ramp.start) / Double(ramp.length)) : 1
         let eased = ramp.curve.value(at: u)
         drive.local = u >= 1 ? ramp.to : ramp.from + Int64((Double(ramp.to - ramp.from) * eased).rounded())
-        tree.valueVersion &+= 1
+        tree.valuesChanged()
         if ramp.cancel { scrub(drive) } else { runForward(drive) }
         guard u >= 1 else { return }
         endRamp(t, drive, cancelled: ramp.cancel)
@@ -240,11 +186,11 @@ extension Scene {
             for animation in drive.animations where !animation.removed {
                 let moved = PropertyAnimation(copying: animation, begin: animation.begin + shift)
                 moved.createdAt = now
-                noteStarted(moved)
+                clock.noteStarted(moved)
                 clock.setRemoved(animation)
                 animation.view.animations[animation.property.rawValue] = moved
                 t.timeline.started(moved)
-                clock.running.append(moved)
+                clock.resume(moved)
             }
         }
         drive.animations.removeAll()
@@ -255,7 +201,7 @@ extension Scene {
         for animation in drive.animations where !animation.removed {
             let view = animation.view
             touch(view)
-            if view.dirty == 0 { dirtyViews.append(view) }
+            tree.markChanged(view, 0)
             if animation.evaluate(at: drive.local) { retire(animation) }
         }
         drive.animations.removeAll { $0.removed }
@@ -269,7 +215,7 @@ extension Scene {
     func retire(_ animation: PropertyAnimation) {
         guard !animation.removed else { return }
         let view = animation.view
-        if view.dirty == 0 { dirtyViews.append(view) }
+        tree.markChanged(view, 0)
         view.dirty |= animation.property.changeBit
         if view.animations[animation.property.rawValue] === animation {
             removeAnimation(of: view, animation.property, finished: true)
@@ -288,7 +234,7 @@ extension Scene {
         drive.local = ramp.to
         if ramp.cancel { scrub(drive) } else { runForward(drive) }
         endRamp(t, drive, cancelled: ramp.cancel)
-        ledger.drivenTransitions.removeAll { $0.drive == nil }
+        ledger.releaseDriven()
     }
 
     // MARK: Interaction plugins
@@ -303,9 +249,8 @@ extension Scene {
         guard t.state == .interactive else {
             throw EngineError(.invalidState, "transition '\(t.id)' is \(t.state.rawValue), not interactive", id: t.id)
         }
-        let saved = ledger.currentTransition
-        ledger.currentTransition = t
-        defer { ledger.currentTransition = saved }
+        let saved = clock.enter(t)
+        defer { clock.leave(restoring: saved) }
         do {
             try interaction.handle(gesture, transition: t)
         } catch {
@@ -326,12 +271,11 @@ extension Scene {
     /// of its duration with ease_in_out; scrubbed, finished and reversed with it.
     public func animateAlongside(_ t: Transition, _ changes: () -> Void, completion: ((Bool) -> Void)?) {
         let remaining = max(0, t.duration - percent(of: t) * t.duration)
-        let saved = ledger.currentTransition
-        ledger.currentTransition = t
+        let saved = clock.enter(t)
         beginAnimations(AnimationOptions(duration: remaining, timing: .curve(.easeInOut)), completion: completion)
         changes()
         commitAnimations()
-        ledger.currentTransition = saved
+        clock.leave(restoring: saved)
     }
 
     /// `coordinator:on_interaction_change(fn)`.

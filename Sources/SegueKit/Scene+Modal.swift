@@ -66,7 +66,7 @@ extension Scene {
                                   controller: controller, host: host)
         presented.presentation = record
         context.presentedViewController = presented
-        ledger.presentations.append(record)
+        ledger.present(record)
 
         let op = TransitionOperation(kind: .present, container: host, from: context, to: presented, fromIndex: nil,
                                      toIndex: nil, direction: .forward)
@@ -188,9 +188,8 @@ extension Scene {
     func callPresentation(_ controller: any PresentationController, _ hook: String, _ record: Presentation, completed: Bool?,
                           transition: Transition?)
     {
-        let saved = ledger.currentTransition
-        ledger.currentTransition = transition
-        defer { ledger.currentTransition = saved }
+        let saved = clock.enter(transition)
+        defer { clock.leave(restoring: saved) }
         do {
             try controller.call(hook, record, completed: completed)
         } catch {
@@ -261,7 +260,7 @@ extension Scene {
     /// Takes a presentation away: its container view (and what a plugin left in it) goes; view controllers'
     /// views are taken out first, never destroyed.
     func dropPresentation(_ record: Presentation) {
-        ledger.presentations.removeAll { $0 === record }
+        ledger.removePresentation(record)
         if record.presenting.presentedViewController === record.presented { record.presenting.presentedViewController = nil }
         if record.presented.presentation === record { record.presented.presentation = nil }
         func rescue(_ view: View) {

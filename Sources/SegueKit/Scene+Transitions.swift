@@ -96,58 +96,18 @@ extension Scene {
 
     // MARK: when_busy
 
-    /// Applies `when_busy` when the container is running a transition: rejects, queues (returning the queued
-    /// start), or jumps the running one to its end. Nil means: go ahead now.
+    /// Applies `when_busy` (TransitionLedger.admit). Nil means: go ahead now.
     func admit(_ container: ContainerViewController, _ policy: WhenBusy?, kind: TransitionKind,
                retry: @escaping (String) throws(EngineError) -> TransitionStart) throws(EngineError) -> TransitionStart?
     {
-        guard let active = container.activeTransition else { return nil }
-        switch policy ?? container.whenBusy {
-        case .reject:
-            throw EngineError(.invalidState, "container '\(container.id)' is running transition '\(active.id)'",
-                              id: active.id)
-        case .queue:
-            guard container.queue.count < Scene.maxQueuedPerContainer else {
-                throw EngineError(.limitExceeded, "container '\(container.id)' already has \(Scene.maxQueuedPerContainer) queued transitions")
-            }
-            let id = newTransitionID()
-            ledger.reservedTransitionIDs.insert(id)
-            container.queue.append(QueuedTransition(id: id, kind: kind, start: retry))
-            return TransitionStart(transition: nil, queuedID: id, animator: nil, duration: 0)
-        case .interrupt:
-            finishNow(active)
-            guard container.activeTransition == nil else {
-                throw EngineError(.invalidState, "container '\(container.id)' could not end transition '\(active.id)'", id: active.id)
-            }
-            return nil
-        }
+        try ledger.admit(container, policy, kind: kind, retry: retry, in: self)
     }
 
     /// How many requests one container may queue.
     public static let maxQueuedPerContainer = 64
 
-    /// Starts the next queued request of an idle container. A request with nothing left to do, or no longer
-    /// valid, ends at once with `transition.completed` (`skipped: true`).
-    func startNextQueued(_ container: ContainerViewController) {
-        while container.activeTransition == nil, !container.queue.isEmpty {
-            let next = container.queue.removeFirst()
-            ledger.reservedTransitionIDs.remove(next.id)
-            var message: String?
-            var state = TransitionState.completed
-            do {
-                let start = try next.start(next.id)
-                if start.transition != nil { return }
-            } catch {
-                message = error.message
-                state = .cancelled
-            }
-            ledger.recordOutcome(
-                QueuedOutcome(id: next.id, kind: next.kind, container: container.id, state: state, message: message),
-                retention: config.timelineRetention)
-            emit(.transitionCompleted(EngineEvent.TransitionCompletion(
-                transition: next.id, completed: state == .completed, forced: false, skipped: true, reason: message)))
-        }
-    }
+    /// Starts the next queued request of an idle container (TransitionLedger.startNextQueued).
+    func startNextQueued(_ container: ContainerViewController) { ledger.startNextQueued(container, in: self) }
 
     /// A view controller that is about to join a container must not be anywhere else.
     /// `held` is `itemsOfAnyContainer()` when the caller checks many.
@@ -211,9 +171,8 @@ extension Scene {
         var journal = openJournal()
         defer { closeJournal(journal) }
         transition.baseline = captureBaseline(transition, containerView: context.containerView)
-        let saved = ledger.currentTransition
-        ledger.currentTransition = transition
-        defer { ledger.currentTransition = saved }
+        let saved = clock.enter(transition)
+        defer { clock.leave(restoring: saved) }
         var duration: Double
         do {
             duration = try transition.animator.transitionDuration(using: context)
@@ -280,10 +239,9 @@ extension Scene {
         transition.animator = fallback
         guard let context = transition.context else { return }
         setDuration(transition, fallback.transitionDuration(using: context))
-        let saved = ledger.currentTransition
-        ledger.currentTransition = transition
+        let saved = clock.enter(transition)
         fallback.animateTransition(using: context)
-        ledger.currentTransition = saved
+        clock.leave(restoring: saved)
     }
 
     /// completeTransition: finishes containment and appearance for the transition's kind (or returns everything
@@ -330,7 +288,7 @@ extension Scene {
             // Completed while still driven (the animator called complete early): its animations end here.
             transition.drive = nil
             for animation in drive.animations where !animation.removed { retire(animation) }
-            ledger.drivenTransitions.removeAll { $0 === transition }
+            ledger.releaseDriven(transition)
         }
         closeOpenPhase(transition)
         transition.interaction?.transitionEnded(transition)
@@ -385,95 +343,14 @@ extension Scene {
         ledger.forgetEnded(retention: config.timelineRetention)
     }
 
-    /// The watchdog: a transition whose animator never called complete is completed after
-    /// duration × watchdog_factor + watchdog_grace_ms of scene time.
-    func checkWatchdogs() {
-        guard now >= ledger.earliestWatchdog else { return }
-        var earliest = Int64.max
-        ledger.earliestWatchdog = .max  // transitions started from here on (the queue's next) lower it again
-        defer { ledger.earliestWatchdog = min(ledger.earliestWatchdog, earliest) }
-        // Suspended while interactive; a finish or cancel ramp sets a new deadline.
-        for transition in ledger.transitionOrder where !transition.isEnded && transition.state != .interactive
-            && transition.drive?.ramp == nil
-        {
-            guard now >= transition.watchdogDeadline else {
-                earliest = min(earliest, transition.watchdogDeadline)
-                continue
-            }
-            transition.problems.append(TransitionProblem(
-                .neverCompleted, "complete was not called within the watchdog's allowance"))
-            emit(.watchdog(transition: transition.id, animator: transition.animatorName))
-            finishNow(transition)
-        }
-    }
+    /// The watchdog (TransitionLedger.checkWatchdogs).
+    func checkWatchdogs() { ledger.checkWatchdogs(in: self) }
 
     /// Jumps a running transition to its end: its animations finish at once (their completions run), and if the
     /// animator still has not completed it, the engine does (forced).
-    public func finishNow(_ transition: Transition) {
-        finishNow(transition, known: nil)
-        clock.running.removeAll { $0.removed }
-    }
-
-    /// `finishNow`, with the transition's running animations already found (`known`, for the first round) and the
-    /// clock's removed animations left in place for the caller to drop in one pass: so that finishing every
-    /// transition of a scene walks the clock's animations once, not once per transition.
-    private func finishNow(_ transition: Transition, known: [PropertyAnimation]?) {
-        if transition.drive != nil {
-            jumpDriven(transition)
-            runPendingCompletions()
-        }
-        var rounds = 0
-        var known = transition.drive == nil ? known : nil
-        while !transition.isEnded, rounds < 16 {
-            rounds += 1
-            let own: [PropertyAnimation]
-            if let found = known {
-                own = found.filter { !$0.removed }
-                known = nil
-            } else {
-                own = clock.running.filter { !$0.removed && $0.group.transition === transition }
-            }
-            if own.isEmpty && clock.pendingCompletions.isEmpty { break }
-            for animation in own {
-                let view = animation.view
-                touch(view)
-                if view.dirty == 0 { dirtyViews.append(view) }
-                _ = animation.evaluate(at: .max / 2)
-                removeAnimation(of: view, animation.property, finished: true)
-            }
-            runPendingCompletions()
-        }
-        if !transition.isEnded {
-            transition.forced = true
-            let cancelled = transition.context?.transitionWasCancelled ?? false
-            completeTransition(transition, didComplete: !cancelled, forced: true)
-        }
-    }
+    public func finishNow(_ transition: Transition) { ledger.finishNow(transition, in: self) }
 
     /// Forces every running transition of the scene to its end (scene.destroy, daemon shutdown). `forced`: each
     /// reports `forced: true` however it ends (scene.destroy: the scene is going, not the transition finishing).
-    public func finishAllTransitions(forced: Bool = false) {
-        if forced {
-            for transition in ledger.transitionOrder where !transition.isEnded { transition.forced = true }
-        }
-        // Each transition's animations, found in one pass (filtering the clock per transition was quadratic: 9 s
-        // to stop 4 000 running transitions). Animations a completion starts are found by the rounds after the first.
-        func byTransition() -> [ObjectIdentifier: [PropertyAnimation]] {
-            var found: [ObjectIdentifier: [PropertyAnimation]] = [:]
-            for animation in clock.running where !animation.removed {
-                guard let transition = animation.group.transition else { continue }
-                found[ObjectIdentifier(transition), default: []].append(animation)
-            }
-            return found
-        }
-        var animations = byTransition()
-        for transition in ledger.transitionOrder where !transition.isEnded {
-            // Removed animations stay in place until the end, so the count grows only when a completion started
-            // new animations: then they are looked for again (they may belong to a transition still to finish).
-            let before = clock.running.count
-            finishNow(transition, known: animations[ObjectIdentifier(transition)] ?? [])
-            if clock.running.count != before { animations = byTransition() }
-        }
-        clock.running.removeAll { $0.removed }
-    }
+    public func finishAllTransitions(forced: Bool = false) { ledger.finishAllTransitions(forced: forced, in: self) }
 }

@@ -39,12 +39,10 @@ extension Scene {
         let below = style == .curlDown
         insertSubview(snapshot, into: superview, at: below ? index : index + 1)
 
-        clock.nextGroupID += 1
-        let group = AnimationGroup(id: clock.nextGroupID, completion: { [anchor, shot = snapshot.anchor] finished in
+        let group = clock.newGroup(completion: { [anchor, shot = snapshot.anchor] finished in
             if let scene = anchor.object, let snapshot = shot.object, snapshot.isAlive { scene.destroyView(snapshot) }
             completion?(finished)
         })
-        group.transition = ledger.currentTransition
         let half = AnimationOptions(duration: duration / 2, timing: .curve(.easeIn))
         let toTransform = Array(to.model.transform.values)
         let p = Transform3D.perspective(Scene.flipPerspective)
@@ -68,7 +66,7 @@ extension Scene {
             touch(view)
             view.presentation.set(property, from)
             markDirty(view, property)
-            tree.valueVersion &+= 1
+            tree.valuesChanged()
             addAnimation(view, property, from: from, to: to, options: options, group: group, path: path)
         }
         let snapshotTransform = Array(snapshot.presentation.transform.values)
@@ -103,9 +101,6 @@ extension Scene {
             run(snapshot, .alpha, options: options, from: [snapshot.presentation.alpha], to: [0], path: nil)
             run(to, .alpha, options: options, from: [0], to: [to.model.alpha], path: nil)
         }
-        if group.remaining == 0, !group.done {
-            group.done = true
-            clock.pendingCompletions.append((group, true))
-        }
+        clock.completeIfEmpty(group)
     }
 }
