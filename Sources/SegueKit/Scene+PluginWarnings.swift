@@ -10,7 +10,7 @@ extension Scene {
     }
 
     private func presentationName(of t: Transition) -> String? {
-        t.container.isModalHost ? modalRecord(of: t)?.controller?.name : nil
+        t.container.isModalHost ? ledger.modalRecord(of: t, in: self)?.controller?.name : nil
     }
 }
 

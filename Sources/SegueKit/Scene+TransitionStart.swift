@@ -22,7 +22,7 @@ extension Scene {
         let animator = try resolveAnimator(plan.op, requested: request.animator)
         let interaction = request.animated
             ? try resolveInteraction(plan.op, request.interactive, animator: animator.name) : nil
-        return .started(begin(plan, animated: request.animated, animator: animator, id: request.id,
-                              interactive: request.interactive, interaction: interaction))
+        return .started(ledger.begin(plan, animated: request.animated, animator: animator, id: request.id,
+                              interactive: request.interactive, interaction: interaction, in: self))
     }
 }

@@ -28,6 +28,6 @@ extension Scene {
     /// The presentation style of a present or dismiss transition (nil for other kinds). A completed dismissal has
     /// no modal record left; its context kept the style it ran with.
     public func presentationStyle(of t: Transition) -> PresentationStyle? {
-        modalRecord(of: t)?.style ?? t.context?.presentationStyle
+        ledger.modalRecord(of: t, in: self)?.style ?? t.context?.presentationStyle
     }
 }

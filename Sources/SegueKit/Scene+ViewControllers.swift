@@ -215,7 +215,7 @@ extension Scene {
             layout(root)
         }
         adaptSplitViews()
-        layoutPresentations()
+        ledger.layoutPresentations(in: self)
     }
 
     func layout(_ vc: ViewController) {

@@ -264,7 +264,7 @@ public final class Scene {
         defer { clock.endTick() }
         clock.move(to: time)
         clock.evaluate()
-        advanceDrives()
+        ledger.advanceDrives(in: self)
         clock.runPendingCompletions()
         clock.fireTimers()
         checkWatchdogs()

@@ -35,7 +35,7 @@ final class TransitionLedger {
     }
 
     /// A transition now driven on its own clock (interactive, finishing or cancelling).
-    func drive(_ transition: Transition) { drivenTransitions.append(transition) }
+    func noteDriven(_ transition: Transition) { drivenTransitions.append(transition) }
 
     /// Forgets the driven transitions that are no longer driven (or `transition` alone).
     func releaseDriven(_ transition: Transition? = nil) {
@@ -47,7 +47,7 @@ final class TransitionLedger {
     }
 
     /// A modal presentation goes on top.
-    func present(_ record: Presentation) { presentations.append(record) }
+    func addPresentation(_ record: Presentation) { presentations.append(record) }
 
     /// A modal presentation ended.
     func removePresentation(_ record: Presentation) { presentations.removeAll { $0 === record } }
@@ -189,7 +189,7 @@ final class TransitionLedger {
     /// transition of a scene walks the clock's animations once, not once per transition.
     private func finishNow(_ transition: Transition, known: [PropertyAnimation]?, in scene: Scene) {
         if transition.drive != nil {
-            scene.jumpDriven(transition)
+            jumpDriven(transition, in: scene)
             scene.clock.runPendingCompletions()
         }
         var rounds = 0
@@ -210,7 +210,7 @@ final class TransitionLedger {
         if !transition.isEnded {
             transition.forced = true
             let cancelled = transition.context?.transitionWasCancelled ?? false
-            scene.completeTransition(transition, didComplete: !cancelled, forced: true)
+            completeTransition(transition, didComplete: !cancelled, forced: true, in: scene)
         }
     }
 
