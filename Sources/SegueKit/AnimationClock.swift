@@ -128,6 +128,38 @@ final class AnimationClock {
         }
     }
 
+    /// The typed setters: each passes its fields to `set` in place, without building an array.
+    func set(_ view: View, frame: Rect) {
+        var center = (frame.x + frame.w / 2, frame.y + frame.h / 2)
+        withUnsafeBytes(of: &center) { set(view, .center, $0.bindMemory(to: Double.self), array: nil) }
+        let bounds = view.model.bounds
+        var values = (bounds.x, bounds.y, frame.w, frame.h)
+        withUnsafeBytes(of: &values) { set(view, .bounds, $0.bindMemory(to: Double.self), array: nil) }
+    }
+
+    func set(_ view: View, bounds: Rect) {
+        var values = (bounds.x, bounds.y, bounds.w, bounds.h)
+        withUnsafeBytes(of: &values) { set(view, .bounds, $0.bindMemory(to: Double.self), array: nil) }
+    }
+    func set(_ view: View, center: Point) {
+        var values = (center.x, center.y)
+        withUnsafeBytes(of: &values) { set(view, .center, $0.bindMemory(to: Double.self), array: nil) }
+    }
+    /// Sets the model alpha, clamped to 0…1 (UIKit's). What an animation toward it shows on the way (the
+    /// presentation value) is the curve's or spring's own and may overshoot; drawing clamps it.
+    func set(_ view: View, alpha: Double) {
+        let value = alpha.isNaN ? 1 : min(max(alpha, 0), 1)
+        withUnsafePointer(to: value) { set(view, .alpha, UnsafeBufferPointer(start: $0, count: 1), array: nil) }
+    }
+    func set(_ view: View, transform: Transform3D) {
+        var m = transform.m
+        withUnsafeBytes(of: &m) { set(view, .transform, $0.bindMemory(to: Double.self), array: nil) }
+    }
+    func set(_ view: View, color: Color) {
+        var values = (color.r, color.g, color.b, color.a)
+        withUnsafeBytes(of: &values) { set(view, .color, $0.bindMemory(to: Double.self), array: nil) }
+    }
+
     /// Starts an animation of `property` (superseding a running one: the old block's completion gets
     /// finished = false; a new spring carries the old animation's velocity over).
     func addAnimation(_ view: View, _ property: ViewProperty, from: [Double], to values: [Double],
@@ -334,7 +366,7 @@ final class AnimationClock {
 
     /// Undoes what a failed call did to the clock: exactly the animations that ran before run again, in their
     /// order, with their groups' counts; the animations, completions, blocks and timers the call added are dropped.
-    func restore(_ journal: SceneJournal) {
+    func restore(_ journal: CallJournal) {
         for animation in journal.started where !animation.removed && !animation.held {
             setRemoved(animation)
             animation.group.done = true

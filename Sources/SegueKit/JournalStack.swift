@@ -1,16 +1,16 @@
-/// The journals of the animator calls running now, innermost last (see SceneJournal). Every owner that changes a
+/// The journals of the animator calls running now, innermost last (see CallJournal). Every owner that changes a
 /// view, a group or the animations on the clock records the old state here first (`touch`, `noteStopped`,
 /// `noteStarted`), so that a failed call can be undone exactly.
 final class JournalStack {
-    private(set) var entries: [SceneJournal] = []
+    private(set) var entries: [CallJournal] = []
     private var nextEpoch = 0
 
     /// Opens a journal: from here on every change to the scene is recorded until `close` or the scene's `restore`.
     func open(nextViewSerial: Int, nextAnimationSerial: Int, lastGroupID: Int, pendingCount: Int,
-              nextTimerID: Int) -> SceneJournal
+              nextTimerID: Int) -> CallJournal
     {
         nextEpoch += 1
-        let journal = SceneJournal(
+        let journal = CallJournal(
             epoch: nextEpoch, nextViewSerial: nextViewSerial, nextAnimationSerial: nextAnimationSerial,
             lastGroupID: lastGroupID, pendingCount: pendingCount, nextTimerID: nextTimerID)
         entries.append(journal)
@@ -18,7 +18,7 @@ final class JournalStack {
     }
 
     /// The call went well (or was undone): its journal closes.
-    func close(_ journal: SceneJournal) {
+    func close(_ journal: CallJournal) {
         entries.removeAll { $0 === journal }
     }
 
@@ -32,7 +32,7 @@ final class JournalStack {
     private func record(_ view: View) {
         guard view.journalEpoch != entries[entries.count - 1].epoch else { return }
         view.journalEpoch = entries[entries.count - 1].epoch
-        let state = SceneJournal.ViewState(view)
+        let state = CallJournal.ViewState(view)
         for journal in entries { journal.views.append(state) }
     }
 

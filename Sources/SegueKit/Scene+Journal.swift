@@ -2,14 +2,14 @@ extension Scene {
     // MARK: Journal (undoing a failed animator call)
 
     /// Opens a journal: from here on every change to the scene is recorded until `closeJournal` or `restore`.
-    func openJournal() -> SceneJournal {
+    func openJournal() -> CallJournal {
         journals.open(
             nextViewSerial: tree.nextViewSerial, nextAnimationSerial: clock.nextAnimationSerial,
             lastGroupID: clock.nextGroupID, pendingCount: clock.pendingCompletions.count, nextTimerID: clock.nextTimerID)
     }
 
     /// The call went well: its changes stay.
-    func closeJournal(_ journal: SceneJournal) { journals.close(journal) }
+    func closeJournal(_ journal: CallJournal) { journals.close(journal) }
 
     /// Records `view` as it is now in the open journals (JournalStack.touch).
     @inline(__always)
@@ -17,7 +17,7 @@ extension Scene {
 
     /// Undoes everything recorded since `journal` opened (closing it): the tree's part (ViewTree.restore), then
     /// the clock's (AnimationClock.restore).
-    func restore(_ journal: SceneJournal) {
+    func restore(_ journal: CallJournal) {
         closeJournal(journal)
         tree.restore(journal, clock: clock)
         clock.restore(journal)

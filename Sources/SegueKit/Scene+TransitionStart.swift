@@ -19,9 +19,9 @@ extension Scene {
             return queued
         }
         guard let plan = try plan() else { return .nothing }
-        let animator = try resolveAnimator(plan.op, requested: request.animator)
+        let animator = try ledger.resolveAnimator(plan.op, requested: request.animator, in: self)
         let interaction = request.animated
-            ? try resolveInteraction(plan.op, request.interactive, animator: animator.name) : nil
+            ? try ledger.resolveInteraction(plan.op, request.interactive, animator: animator.name, in: self) : nil
         return .started(ledger.begin(plan, animated: request.animated, animator: animator, id: request.id,
                               interactive: request.interactive, interaction: interaction, in: self))
     }

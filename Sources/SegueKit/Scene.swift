@@ -28,8 +28,8 @@ public final class Scene {
     /// Ticks in which some presentation value changed (one `frame` event each, whether or not anyone listened).
     public internal(set) var framesEvaluated = 0
 
-    var viewControllersByID: [String: ViewController] = [:]
-    var nextVCNumber = 1
+    /// The view controllers: by id, their containment and appearance calls.
+    let controllers = ControllerTree()
 
     /// The open journals of animator calls: every owner records a change there before making it.
     let journals = JournalStack()
@@ -123,36 +123,13 @@ public final class Scene {
 
     // MARK: Properties (animated inside `animate`)
 
-    public func set(_ view: View, frame: Rect) {
-        var center = (frame.x + frame.w / 2, frame.y + frame.h / 2)
-        withUnsafeBytes(of: &center) { set(view, .center, $0.bindMemory(to: Double.self), array: nil) }
-        let bounds = view.model.bounds
-        var values = (bounds.x, bounds.y, frame.w, frame.h)
-        withUnsafeBytes(of: &values) { set(view, .bounds, $0.bindMemory(to: Double.self), array: nil) }
-    }
-
-    public func set(_ view: View, bounds: Rect) {
-        var values = (bounds.x, bounds.y, bounds.w, bounds.h)
-        withUnsafeBytes(of: &values) { set(view, .bounds, $0.bindMemory(to: Double.self), array: nil) }
-    }
-    public func set(_ view: View, center: Point) {
-        var values = (center.x, center.y)
-        withUnsafeBytes(of: &values) { set(view, .center, $0.bindMemory(to: Double.self), array: nil) }
-    }
-    /// Sets the model alpha, clamped to 0…1 (UIKit's). What an animation toward it shows on the way (the
-    /// presentation value) is the curve's or spring's own and may overshoot; drawing clamps it.
-    public func set(_ view: View, alpha: Double) {
-        let value = alpha.isNaN ? 1 : min(max(alpha, 0), 1)
-        withUnsafePointer(to: value) { set(view, .alpha, UnsafeBufferPointer(start: $0, count: 1), array: nil) }
-    }
-    public func set(_ view: View, transform: Transform3D) {
-        var m = transform.m
-        withUnsafeBytes(of: &m) { set(view, .transform, $0.bindMemory(to: Double.self), array: nil) }
-    }
-    public func set(_ view: View, color: Color) {
-        var values = (color.r, color.g, color.b, color.a)
-        withUnsafeBytes(of: &values) { set(view, .color, $0.bindMemory(to: Double.self), array: nil) }
-    }
+    public func set(_ view: View, frame: Rect) { clock.set(view, frame: frame) }
+    public func set(_ view: View, bounds: Rect) { clock.set(view, bounds: bounds) }
+    public func set(_ view: View, center: Point) { clock.set(view, center: center) }
+    /// Sets the model alpha, clamped to 0…1 (UIKit's); an animation toward it may overshoot on the way.
+    public func set(_ view: View, alpha: Double) { clock.set(view, alpha: alpha) }
+    public func set(_ view: View, transform: Transform3D) { clock.set(view, transform: transform) }
+    public func set(_ view: View, color: Color) { clock.set(view, color: color) }
 
     public func set(_ view: View, hidden: Bool) { tree.setHidden(view, hidden) }
 

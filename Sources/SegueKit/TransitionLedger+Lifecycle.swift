@@ -159,7 +159,7 @@ extension TransitionLedger {
             }
             finishContainment(transition, animated: context.isAnimated, in: scene)
         } else {
-            // A presentation plugin cleans up what it made first; then the scene.tree goes back exactly.
+            // A presentation plugin cleans up what it made first; then the tree goes back exactly.
             if container.isModalHost { modalWillUndo(transition, in: scene) }
             scene.restoreBaseline(transition)
             undoContainment(transition, animated: context.isAnimated, in: scene)

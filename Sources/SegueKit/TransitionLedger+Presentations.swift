@@ -20,7 +20,7 @@ extension TransitionLedger {
                         animator requested: String? = nil, in scene: Scene) throws(EngineError) -> TransitionStart
     {
         guard presented !== presenting else { throw .invalidParams("presented", "a view controller cannot present itself") }
-        guard presented.parent == nil, presented !== scene.root, !scene.isItemOfAnyContainer(presented), presented.presentation == nil,
+        guard presented.parent == nil, presented !== scene.root, !scene.controllers.isItemOfAnyContainer(presented, in: scene), presented.presentation == nil,
             presented.presentedViewController == nil
         else {
             throw .invalidParams("presented", "'\(presented.id)' is in a container, is the root or is already presented")
@@ -71,8 +71,8 @@ extension TransitionLedger {
         let animator: any Animator
         let interaction: (any InteractionController)?
         do throws(EngineError) {
-            animator = try scene.resolveAnimator(op, requested: requested)
-            interaction = animated ? try scene.resolveInteraction(op, interactive, animator: animator.name) : nil
+            animator = try resolveAnimator(op, requested: requested, in: scene)
+            interaction = animated ? try resolveInteraction(op, interactive, animator: animator.name, in: scene) : nil
         } catch {
             dropPresentation(record, in: scene)
             throw error
@@ -97,8 +97,8 @@ extension TransitionLedger {
         }
         let op = TransitionOperation(kind: .dismiss, container: top.host, from: top.presented, to: record.context,
                                      fromIndex: nil, toIndex: nil, direction: .backward)
-        let animator = try scene.resolveAnimator(op, requested: requested)
-        let interaction = animated ? try scene.resolveInteraction(op, interactive, animator: animator.name) : nil
+        let animator = try resolveAnimator(op, requested: requested, in: scene)
+        let interaction = animated ? try resolveInteraction(op, interactive, animator: animator.name, in: scene) : nil
         // The presenting view comes back below the presentations so the dismissal can show it.
         if let removed = record.removedPresenter, removed.superview.isAlive {
             scene.insertSubview(record.context.view, into: removed.superview, at: removed.index)
@@ -166,12 +166,12 @@ extension TransitionLedger {
     func modalWillBegin(_ t: Transition, animated: Bool, in scene: Scene) {
         guard let record = modalRecord(of: t, in: scene) else { return }
         if t.kind == .present {
-            if record.removesPresenterView { scene.beginAppearance(t.from, appearing: false, animated: animated) }
-            scene.beginAppearance(t.to, appearing: true, animated: animated)
+            if record.removesPresenterView { scene.controllers.beginAppearance(t.from, appearing: false, animated: animated, in: scene) }
+            scene.controllers.beginAppearance(t.to, appearing: true, animated: animated, in: scene)
         } else {
-            scene.beginAppearance(t.from, appearing: false, animated: animated)
-            for vc in t.leaving { scene.beginAppearance(vc, appearing: false, animated: animated) }
-            if t.to.appearance == .disappeared { scene.beginAppearance(t.to, appearing: true, animated: animated) }
+            scene.controllers.beginAppearance(t.from, appearing: false, animated: animated, in: scene)
+            for vc in t.leaving { scene.controllers.beginAppearance(vc, appearing: false, animated: animated, in: scene) }
+            if t.to.appearance == .disappeared { scene.controllers.beginAppearance(t.to, appearing: true, animated: animated, in: scene) }
         }
     }
 
@@ -203,8 +203,8 @@ extension TransitionLedger {
                 record.removedPresenter = (superview, index)
                 scene.removeFromSuperview(t.from.view)
             }
-            scene.endAppearance(t.from, animated: animated)
-            scene.endAppearance(t.to, animated: animated)
+            scene.controllers.endAppearance(t.from, animated: animated, in: scene)
+            scene.controllers.endAppearance(t.to, animated: animated, in: scene)
             record.transition = nil
             if let controller = record.controller { callPresentation(controller, "did_end", record, completed: true, transition: nil, in: scene) }
             return
@@ -220,9 +220,9 @@ extension TransitionLedger {
             }
             scene.set(t.to.view, frame: t.to === scene.root ? scene.window.model.bounds : t.to.view.model.frame)
         }
-        scene.endAppearance(t.from, animated: animated)
-        for vc in t.leaving { scene.endAppearance(vc, animated: animated) }
-        scene.endAppearance(t.to, animated: animated)
+        scene.controllers.endAppearance(t.from, animated: animated, in: scene)
+        for vc in t.leaving { scene.controllers.endAppearance(vc, animated: animated, in: scene) }
+        scene.controllers.endAppearance(t.to, animated: animated, in: scene)
         for p in ending.reversed() {
             if let controller = p.controller { callPresentation(controller, "dismissal_did_end", p, completed: true, transition: nil, in: scene) }
             dropPresentation(p, in: scene)
@@ -247,8 +247,8 @@ extension TransitionLedger {
                 scene.removeFromSuperview(t.to.view)
             }
             for vc in t.leaving where vc.appearance == .disappearing {
-                scene.beginAppearance(vc, appearing: true, animated: animated)
-                scene.endAppearance(vc, animated: animated)
+                scene.controllers.beginAppearance(vc, appearing: true, animated: animated, in: scene)
+                scene.controllers.endAppearance(vc, animated: animated, in: scene)
             }
         }
     }
@@ -288,7 +288,7 @@ extension TransitionLedger {
             } else if record.transition == nil {
                 scene.set(record.presented.view, frame: bounds)
             }
-            scene.layout(record.presented)
+            scene.controllers.layout(record.presented, in: scene)
         }
     }
 }

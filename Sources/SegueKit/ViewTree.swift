@@ -146,7 +146,7 @@ final class ViewTree {
     /// Undoes the view changes a journal recorded (the scene closed it first): the views made since go, the
     /// views it recorded get their values and places back (newest record first, so each view ends with the state
     /// of its first record), and every view that was in the scene is reported changed in the next frame.
-    func restore(_ journal: SceneJournal, clock: AnimationClock) {
+    func restore(_ journal: CallJournal, clock: AnimationClock) {
         restored()
         // Views made since the journal opened go away, each on its own: their parents are views of before, whose
         // subviews are restored below, or made since and going too; a view of before the call moved under a new
@@ -213,12 +213,12 @@ final class ViewTree {
         // Each view once: marked with this capture's number (no set of serials built per transition start).
         baselineMark &+= 1
         let mark = baselineMark
-        var states: [SceneJournal.ViewState] = []
+        var states: [CallJournal.ViewState] = []
         states.reserveCapacity(8)
         func walk(_ view: View, depth: Int) {
             guard view.baselineMark != mark else { return }
             view.baselineMark = mark
-            states.append(SceneJournal.ViewState(view))
+            states.append(CallJournal.ViewState(view))
             guard depth < maxDepth else { return }
             for sub in view.subviews { walk(sub, depth: depth + 1) }
         }

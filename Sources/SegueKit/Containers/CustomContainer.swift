@@ -28,14 +28,14 @@ public class CustomContainer: ContainerBehaviour {
 
     /// The first item becomes the selected child (seed 000 adds only it).
     func install(_ container: ContainerViewController, in scene: Scene) throws(EngineError) {
-        if !container.items.isEmpty { scene.addSelectedChild(container.items[0], of: container, index: 0) }
+        if !container.items.isEmpty { scene.controllers.addSelectedChild(container.items[0], of: container, index: 0, in: scene) }
     }
 
     /// A.will_move_to_parent(nil), B.will_move_to_parent(container); B becomes a child.
     func beginContainment(_ t: Transition, in scene: Scene) {
         let container = t.container
-        scene.willMove(t.from, to: nil)
-        scene.willMove(t.to, to: container)
+        scene.controllers.willMove(t.from, to: nil, in: scene)
+        scene.controllers.willMove(t.to, to: container, in: scene)
         container.children.append(t.to)
         t.to.parent = container
     }
@@ -46,17 +46,17 @@ public class CustomContainer: ContainerBehaviour {
         container.children.removeAll { $0 === t.from }
         t.from.parent = nil
         container.selectedIndex = t.toIndex
-        scene.endAppearance(t.from, animated: animated)
-        scene.endAppearance(t.to, animated: animated)
-        scene.didMove(t.from, to: nil)
-        scene.didMove(t.to, to: container)
+        scene.controllers.endAppearance(t.from, animated: animated, in: scene)
+        scene.controllers.endAppearance(t.to, animated: animated, in: scene)
+        scene.controllers.didMove(t.from, to: nil, in: scene)
+        scene.controllers.didMove(t.to, to: container, in: scene)
     }
 
     func undoContainment(_ t: Transition, in scene: Scene, animated: Bool) {
         let container = t.container
         container.children.removeAll { $0 === t.to }
         t.to.parent = nil
-        scene.didMove(t.to, to: nil)
-        scene.didMove(t.from, to: container)
+        scene.controllers.didMove(t.to, to: nil, in: scene)
+        scene.controllers.didMove(t.from, to: container, in: scene)
     }
 }

@@ -9,25 +9,25 @@ final class NavigationContainer: ContainerBehaviour {
 
     /// The items are the stack: all children, the top on screen.
     func install(_ container: ContainerViewController, in scene: Scene) {
-        scene.adoptAll(container.items, of: container, shown: container.items.count - 1)
+        scene.controllers.adoptAll(container.items, of: container, shown: container.items.count - 1, in: scene)
     }
 
     func beginContainment(_ t: Transition, in scene: Scene) {
         let container = t.container
         switch t.kind {
         case .push:
-            scene.willMove(t.to, to: container)
+            scene.controllers.willMove(t.to, to: container, in: scene)
             container.items.append(t.to)
             container.children.append(t.to)
             t.to.parent = container
         case .pop:
-            scene.willMove(t.from, to: nil)
-            for vc in t.leaving { scene.willMove(vc, to: nil) }
+            scene.controllers.willMove(t.from, to: nil, in: scene)
+            for vc in t.leaving { scene.controllers.willMove(vc, to: nil, in: scene) }
             container.items = t.newStack
         case .set:
-            for vc in t.leaving { scene.willMove(vc, to: nil) }
+            for vc in t.leaving { scene.controllers.willMove(vc, to: nil, in: scene) }
             for vc in t.entering {
-                scene.willMove(vc, to: container)
+                scene.controllers.willMove(vc, to: container, in: scene)
                 container.children.append(vc)
                 vc.parent = container
             }
@@ -44,28 +44,28 @@ final class NavigationContainer: ContainerBehaviour {
         switch t.kind {
         case .push:
             container.selectedIndex = container.items.count - 1
-            scene.endAppearance(from, animated: animated)
-            scene.endAppearance(to, animated: animated)
-            scene.didMove(to, to: container)
+            scene.controllers.endAppearance(from, animated: animated, in: scene)
+            scene.controllers.endAppearance(to, animated: animated, in: scene)
+            scene.controllers.didMove(to, to: container, in: scene)
         case .pop:
-            scene.removeChildren([from] + t.leaving, of: container)
+            scene.controllers.removeChildren([from] + t.leaving, of: container, in: scene)
             for vc in [from] + t.leaving { vc.parent = nil }
             container.selectedIndex = container.items.count - 1
-            scene.endAppearance(from, animated: animated)
-            scene.endAppearance(to, animated: animated)
-            scene.didMove(from, to: nil)
-            for vc in t.leaving { scene.didMove(vc, to: nil) }
+            scene.controllers.endAppearance(from, animated: animated, in: scene)
+            scene.controllers.endAppearance(to, animated: animated, in: scene)
+            scene.controllers.didMove(from, to: nil, in: scene)
+            for vc in t.leaving { scene.controllers.didMove(vc, to: nil, in: scene) }
         case .set:
-            scene.removeChildren(t.leaving, of: container)
+            scene.controllers.removeChildren(t.leaving, of: container, in: scene)
             for vc in t.leaving {
                 vc.parent = nil
                 if vc.view.superview === container.view { scene.removeFromSuperview(vc.view) }
             }
             container.selectedIndex = container.items.count - 1
-            scene.endAppearance(from, animated: animated)
-            scene.endAppearance(to, animated: animated)
-            for vc in t.leaving { scene.didMove(vc, to: nil) }
-            for vc in t.entering { scene.didMove(vc, to: container) }
+            scene.controllers.endAppearance(from, animated: animated, in: scene)
+            scene.controllers.endAppearance(to, animated: animated, in: scene)
+            for vc in t.leaving { scene.controllers.didMove(vc, to: nil, in: scene) }
+            for vc in t.entering { scene.controllers.didMove(vc, to: container, in: scene) }
         case .select, .present, .dismiss, .column, .displayMode:
             break
         }
@@ -78,19 +78,19 @@ final class NavigationContainer: ContainerBehaviour {
             container.items = t.oldStack
             container.children.removeAll { $0 === t.to }
             t.to.parent = nil
-            scene.didMove(t.to, to: nil)
+            scene.controllers.didMove(t.to, to: nil, in: scene)
         case .pop:
             container.items = t.oldStack
-            scene.didMove(t.from, to: container)
-            for vc in t.leaving { scene.didMove(vc, to: container) }
+            scene.controllers.didMove(t.from, to: container, in: scene)
+            for vc in t.leaving { scene.controllers.didMove(vc, to: container, in: scene) }
         case .set:
             container.items = t.oldStack
-            scene.removeChildren(t.entering, of: container)
+            scene.controllers.removeChildren(t.entering, of: container, in: scene)
             for vc in t.entering {
                 vc.parent = nil
-                scene.didMove(vc, to: nil)
+                scene.controllers.didMove(vc, to: nil, in: scene)
             }
-            for vc in t.leaving { scene.didMove(vc, to: container) }
+            for vc in t.leaving { scene.controllers.didMove(vc, to: container, in: scene) }
         case .select, .present, .dismiss, .column, .displayMode:
             break
         }

@@ -8,7 +8,7 @@ extension Scene {
         guard !nav.items.contains(where: { $0 === vc }) else {
             throw .invalidParams("vc", "'\(vc.id)' is already on the stack of '\(nav.id)'")
         }
-        try requireFree(vc, param: "vc")
+        try controllers.requireFree(vc, param: "vc", in: self)
         let request = TransitionRequest(animated: animated, interactive: interactive, animator: requested,
                                         whenBusy: whenBusy, id: reserved)
         return try startTransition(on: nav, kind: .push, request, retry: { [unowned self] r throws(EngineError) in
@@ -63,10 +63,10 @@ extension Scene {
         // Sets, not searches of the stack per view controller: a stack of thousands stays linear.
         var seen = Set<ObjectIdentifier>()
         let onStack = Set(nav.items.map(ObjectIdentifier.init))
-        let held = itemsOfAnyContainer()
+        let held = controllers.itemsOfAnyContainer(in: self)
         for vc in vcs {
             guard seen.insert(ObjectIdentifier(vc)).inserted else { throw .invalidParams("vcs", "'\(vc.id)' appears twice") }
-            if !onStack.contains(ObjectIdentifier(vc)) { try requireFree(vc, param: "vcs", held: held) }
+            if !onStack.contains(ObjectIdentifier(vc)) { try controllers.requireFree(vc, param: "vcs", held: held, in: self) }
         }
         let request = TransitionRequest(animated: animated, interactive: interactive, animator: requested,
                                         whenBusy: whenBusy, id: reserved)
@@ -94,12 +94,12 @@ extension Scene {
                              entering: [ViewController])
     {
         let old = nav.items
-        for vc in leaving { willMove(vc, to: nil) }
-        for vc in entering { willMove(vc, to: nav) }
+        for vc in leaving { controllers.willMove(vc, to: nil, in: self) }
+        for vc in entering { controllers.willMove(vc, to: nav, in: self) }
         let visible = nav.isVisible
-        if visible, let from = old.last, from !== vcs.last { beginAppearance(from, appearing: false, animated: false) }
+        if visible, let from = old.last, from !== vcs.last { controllers.beginAppearance(from, appearing: false, animated: false, in: self) }
         nav.items = vcs
-        removeChildren(leaving, of: nav)
+        controllers.removeChildren(leaving, of: nav, in: self)
         for vc in leaving {
             vc.parent = nil
             if vc.view.superview === nav.view { removeFromSuperview(vc.view) }
@@ -111,15 +111,15 @@ extension Scene {
         if let top = vcs.last, top.view.superview !== nav.view {
             addSubview(top.view, to: nav.view)
             set(top.view, frame: nav.view.model.bounds)
-            if visible { beginAppearance(top, appearing: true, animated: false) }
+            if visible { controllers.beginAppearance(top, appearing: true, animated: false, in: self) }
         }
         if visible {
-            for vc in leaving { endAppearance(vc) }
-            if let top = vcs.last { endAppearance(top) }
+            for vc in leaving { controllers.endAppearance(vc, in: self) }
+            if let top = vcs.last { controllers.endAppearance(top, in: self) }
         }
         nav.selectedIndex = vcs.count - 1
-        for vc in leaving { didMove(vc, to: nil) }
-        for vc in entering { didMove(vc, to: nav) }
+        for vc in leaving { controllers.didMove(vc, to: nil, in: self) }
+        for vc in entering { controllers.didMove(vc, to: nav, in: self) }
     }
 
     func requireNavigation(_ nav: ContainerViewController) throws(EngineError) {

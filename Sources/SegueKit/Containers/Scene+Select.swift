@@ -23,7 +23,7 @@ extension Scene {
             if container.selectedIndex == index { return nil }
             let to = try kind.viewController(at: index, of: container, in: self)
             guard let fromIndex = container.selectedIndex, let from = container.selected else {
-                addSelectedChild(to, of: container, index: index)  // nothing selected yet: no transition
+                controllers.addSelectedChild(to, of: container, index: index, in: self)  // nothing selected yet: no transition
                 return nil
             }
             return TransitionPlan(op: TransitionOperation(

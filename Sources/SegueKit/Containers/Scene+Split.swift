@@ -23,7 +23,7 @@ extension Scene {
         try requireColumn(column, of: split)
         guard let current = split.viewController(of: column) else { return .nothing }
         if current === vc { return .nothing }
-        try requireFree(vc, param: "vc")
+        try controllers.requireFree(vc, param: "vc", in: self)
         if let nav = split.collapsedNavigation {
             let start: TransitionStart
             if column == .secondary {
@@ -132,14 +132,14 @@ extension Scene {
     {
         var id = "\(container.id).nav"
         var n = 2
-        while viewControllersByID[id] != nil || view(id + ".view") != nil {
+        while controllers.viewControllersByID[id] != nil || view(id + ".view") != nil {
             id = "\(container.id).nav-\(n)"
             n += 1
         }
         let view = try makeView(id: id + ".view", frame: container.view.model.bounds, color: .white)
         let nav = ContainerViewController(id: id, title: nil, view: view, behaviour: NavigationContainer(),
                                           items: split.columns, whenBusy: container.whenBusy)
-        viewControllersByID[id] = nav
+        controllers.register(nav)
         return nav
     }
 
@@ -151,10 +151,10 @@ extension Scene {
         let stack = split.columns
         let shown = split.visibleChildren(of: container)
         let visible = container.isVisible
-        for vc in stack { willMove(vc, to: nav) }
-        willMove(nav, to: container)
+        for vc in stack { controllers.willMove(vc, to: nav, in: self) }
+        controllers.willMove(nav, to: container, in: self)
         if visible {
-            for vc in shown where vc !== split.secondary { beginAppearance(vc, appearing: false, animated: false) }
+            for vc in shown where vc !== split.secondary { controllers.beginAppearance(vc, appearing: false, animated: false, in: self) }
             nav.appearance = .appearing
             emit(.viewWillAppear(vc: nav.id, animated: false))
         }
@@ -170,16 +170,16 @@ extension Scene {
         set(split.secondary.view, frame: nav.view.model.bounds)
         split.collapsedNavigation = nav
         if visible {
-            for vc in shown where vc !== split.secondary { endAppearance(vc) }
+            for vc in shown where vc !== split.secondary { controllers.endAppearance(vc, in: self) }
             if split.secondary.appearance != .appeared {
-                beginAppearance(split.secondary, appearing: true, animated: false)
-                endAppearance(split.secondary)
+                controllers.beginAppearance(split.secondary, appearing: true, animated: false, in: self)
+                controllers.endAppearance(split.secondary, in: self)
             }
             nav.appearance = .appeared
             emit(.viewDidAppear(vc: nav.id, animated: false))
         }
-        for vc in stack { didMove(vc, to: nav) }
-        didMove(nav, to: container)
+        for vc in stack { controllers.didMove(vc, to: nav, in: self) }
+        controllers.didMove(nav, to: container, in: self)
     }
 
     /// Expand: the columns come back from `SPLITID.nav` in the preferred display mode (a change made while
@@ -195,14 +195,14 @@ extension Scene {
         let top = stack.last
         let showing = split.visibleColumns(mode).compactMap(split.viewController(of:))
         let visible = container.isVisible
-        for vc in columns { willMove(vc, to: container) }
-        for vc in extras { willMove(vc, to: nil) }
-        willMove(nav, to: nil)
+        for vc in columns { controllers.willMove(vc, to: container, in: self) }
+        for vc in extras { controllers.willMove(vc, to: nil, in: self) }
+        controllers.willMove(nav, to: nil, in: self)
         if visible {
             nav.appearance = .disappearing
             emit(.viewWillDisappear(vc: nav.id, animated: false))
-            if let top, !showing.contains(where: { $0 === top }) { beginAppearance(top, appearing: false, animated: false) }
-            for vc in showing { beginAppearance(vc, appearing: true, animated: false) }
+            if let top, !showing.contains(where: { $0 === top }) { controllers.beginAppearance(top, appearing: false, animated: false, in: self) }
+            for vc in showing { controllers.beginAppearance(vc, appearing: true, animated: false, in: self) }
         }
         for vc in stack where vc.view.superview === nav.view { removeFromSuperview(vc.view) }
         removeFromSuperview(nav.view)
@@ -221,16 +221,16 @@ extension Scene {
             split.place(column, vc, frame: f, in: container, scene: self)
         }
         if visible {
-            if let top, !showing.contains(where: { $0 === top }) { endAppearance(top) }
-            for vc in showing { endAppearance(vc) }
+            if let top, !showing.contains(where: { $0 === top }) { controllers.endAppearance(top, in: self) }
+            for vc in showing { controllers.endAppearance(vc, in: self) }
             nav.appearance = .disappeared
             emit(.viewDidDisappear(vc: nav.id, animated: false))
         }
-        for vc in columns { didMove(vc, to: container) }
-        for vc in extras { didMove(vc, to: nil) }
-        didMove(nav, to: nil)
+        for vc in columns { controllers.didMove(vc, to: container, in: self) }
+        for vc in extras { controllers.didMove(vc, to: nil, in: self) }
+        controllers.didMove(nav, to: nil, in: self)
         nav.parent = nil
-        viewControllersByID[nav.id] = nil
+        controllers.unregister(nav.id)
         destroyView(nav.view)
     }
 
@@ -239,8 +239,8 @@ extension Scene {
         let (hiding, showing) = split.changedColumns(split.displayMode, mode)
         let visible = container.isVisible
         if visible {
-            for vc in hiding { beginAppearance(vc, appearing: false, animated: false) }
-            for vc in showing { beginAppearance(vc, appearing: true, animated: false) }
+            for vc in hiding { controllers.beginAppearance(vc, appearing: false, animated: false, in: self) }
+            for vc in showing { controllers.beginAppearance(vc, appearing: true, animated: false, in: self) }
         }
         for vc in hiding { removeFromSuperview(vc.view) }
         split.displayMode = mode
@@ -252,8 +252,8 @@ extension Scene {
             set(vc.view, frame: f)
         }
         if visible {
-            for vc in hiding { endAppearance(vc) }
-            for vc in showing { endAppearance(vc) }
+            for vc in hiding { controllers.endAppearance(vc, in: self) }
+            for vc in showing { controllers.endAppearance(vc, in: self) }
         }
     }
 }

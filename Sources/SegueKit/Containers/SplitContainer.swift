@@ -173,17 +173,17 @@ public final class SplitContainer: ContainerBehaviour {
         displayMode = resolve(preferredDisplayMode, in: scene.size)
         if scene.traits.horizontal == .compact {
             let nav = try scene.makeCollapsedNavigation(of: container, split: self)
-            scene.willMove(nav, to: container)
+            scene.controllers.willMove(nav, to: container, in: scene)
             container.children.append(nav)
             nav.parent = container
             scene.addSubview(nav.view, to: container.view)
             scene.set(nav.view, frame: container.view.model.bounds)
-            scene.adoptAll(nav.items, of: nav, shown: nav.items.count - 1)
-            scene.didMove(nav, to: container)
+            scene.controllers.adoptAll(nav.items, of: nav, shown: nav.items.count - 1, in: scene)
+            scene.controllers.didMove(nav, to: container, in: scene)
             collapsedNavigation = nav
             return
         }
-        for vc in columns { scene.willMove(vc, to: container) }
+        for vc in columns { scene.controllers.willMove(vc, to: container, in: scene) }
         for vc in columns {
             container.children.append(vc)
             vc.parent = container
@@ -194,15 +194,15 @@ public final class SplitContainer: ContainerBehaviour {
             else { continue }
             place(column, vc, frame: f, in: container, scene: scene)
         }
-        for vc in columns { scene.didMove(vc, to: container) }
+        for vc in columns { scene.controllers.didMove(vc, to: container, in: scene) }
     }
 
     func beginContainment(_ t: Transition, in scene: Scene) {
         let container = t.container
         switch t.change.split {
         case .column(let column, let old, let new)?:
-            scene.willMove(old, to: nil)
-            scene.willMove(new, to: container)
+            scene.controllers.willMove(old, to: nil, in: scene)
+            scene.controllers.willMove(new, to: container, in: scene)
             container.children.append(new)
             new.parent = container
             setColumn(column, new, in: container)
@@ -240,12 +240,12 @@ public final class SplitContainer: ContainerBehaviour {
         switch t.change.split {
         case .column(let column, _, _)?:
             guard visibleColumns(displayMode).contains(column) else { return }
-            scene.beginAppearance(t.from, appearing: false, animated: animated)
-            scene.beginAppearance(t.to, appearing: true, animated: animated)
+            scene.controllers.beginAppearance(t.from, appearing: false, animated: animated, in: scene)
+            scene.controllers.beginAppearance(t.to, appearing: true, animated: animated, in: scene)
         case .displayMode(let old, let new)?:
             let (hiding, showing) = changedColumns(old, new)
-            for vc in hiding { scene.beginAppearance(vc, appearing: false, animated: animated) }
-            for vc in showing { scene.beginAppearance(vc, appearing: true, animated: animated) }
+            for vc in hiding { scene.controllers.beginAppearance(vc, appearing: false, animated: animated, in: scene) }
+            for vc in showing { scene.controllers.beginAppearance(vc, appearing: true, animated: animated, in: scene) }
         case nil:
             break
         }
@@ -267,10 +267,10 @@ public final class SplitContainer: ContainerBehaviour {
             if let f = frame(of: column, mode: displayMode, bounds: bounds), new.view.superview === container.view {
                 scene.set(new.view, frame: f)
             }
-            scene.endAppearance(old, animated: animated)
-            scene.endAppearance(new, animated: animated)
-            scene.didMove(old, to: nil)
-            scene.didMove(new, to: container)
+            scene.controllers.endAppearance(old, animated: animated, in: scene)
+            scene.controllers.endAppearance(new, animated: animated, in: scene)
+            scene.controllers.didMove(old, to: nil, in: scene)
+            scene.controllers.didMove(new, to: container, in: scene)
         case .displayMode(let old, let new)?:
             displayMode = new
             let (hiding, showing) = changedColumns(old, new)
@@ -281,8 +281,8 @@ public final class SplitContainer: ContainerBehaviour {
                 if vc.view.superview !== container.view { place(column, vc, frame: f, in: container, scene: scene) }
                 scene.set(vc.view, frame: f)
             }
-            for vc in hiding { scene.endAppearance(vc, animated: animated) }
-            for vc in showing { scene.endAppearance(vc, animated: animated) }
+            for vc in hiding { scene.controllers.endAppearance(vc, animated: animated, in: scene) }
+            for vc in showing { scene.controllers.endAppearance(vc, animated: animated, in: scene) }
         case nil:
             break
         }
@@ -313,17 +313,17 @@ public final class SplitContainer: ContainerBehaviour {
 
     func reverseAppearance(_ t: Transition, in scene: Scene, animated: Bool) {
         guard case .displayMode(let old, let new)? = t.change.split else {
-            scene.reverseAppearance(t.from, t.to, animated: animated)
+            scene.controllers.reverseAppearance(t.from, t.to, animated: animated, in: scene)
             return
         }
         let (hiding, showing) = changedColumns(old, new)
         for vc in showing where vc.appearance == .appearing {
-            scene.beginAppearance(vc, appearing: false, animated: animated)
-            scene.endAppearance(vc, animated: animated)
+            scene.controllers.beginAppearance(vc, appearing: false, animated: animated, in: scene)
+            scene.controllers.endAppearance(vc, animated: animated, in: scene)
         }
         for vc in hiding where vc.appearance == .disappearing {
-            scene.beginAppearance(vc, appearing: true, animated: animated)
-            scene.endAppearance(vc, animated: animated)
+            scene.controllers.beginAppearance(vc, appearing: true, animated: animated, in: scene)
+            scene.controllers.endAppearance(vc, animated: animated, in: scene)
         }
     }
 
@@ -333,8 +333,8 @@ public final class SplitContainer: ContainerBehaviour {
         setColumn(column, old, in: container)
         container.children.removeAll { $0 === new }
         new.parent = nil
-        scene.didMove(new, to: nil)
-        scene.didMove(old, to: container)
+        scene.controllers.didMove(new, to: nil, in: scene)
+        scene.controllers.didMove(old, to: container, in: scene)
     }
 
     // MARK: show/hide
