@@ -28,7 +28,7 @@ extension AnimationClock {
         snapshot.model = from.presentation
         snapshot.hidden = from.hidden
         snapshot.z = from.z
-        scene.markDirty(snapshot, .hidden)
+        tree.markChanged(snapshot, ViewProperty.hidden.changeBit)
 
         // The model: to_view takes from_view's place.
         if to.superview === superview { scene.removeFromSuperview(to) }
@@ -64,9 +64,9 @@ extension AnimationClock {
         {
             scene.touch(view)
             view.presentation.set(property, from)
-            scene.markDirty(view, property)
+            tree.markChanged(view, property.changeBit)
             scene.tree.valuesChanged()
-            scene.addAnimation(view, property, from: from, to: to, options: options, group: group, path: path)
+            addAnimation(view, property, from: from, to: to, options: options, group: group, path: path)
         }
         let snapshotTransform = Array(snapshot.presentation.transform.values)
         switch style {

@@ -5,6 +5,8 @@
 final class ControllerTree {
     private(set) var viewControllersByID: [String: ViewController] = [:]
     private var nextVCNumber = 1
+    /// The view controller whose view fills the window.
+    private(set) var root: ViewController?
 
     /// Files `vc` under its id.
     func register(_ vc: ViewController) { viewControllersByID[vc.id] = vc }
@@ -37,5 +39,23 @@ final class ControllerTree {
             id: vc.id, kind: vc.kind, view: vc.view.id, appearance: vc.appearance,
             children: depth < Scene.maxViewDepth ? vc.children.map { node($0, depth: depth + 1) } : [],
             presented: depth < Scene.maxViewDepth ? vc.presentedViewController.map { node($0, depth: depth + 1) } : nil)
+    }
+
+    /// scene.set_root: the root's view fills the window; it and its visible descendants appear (not animated).
+    func setRoot(_ vc: ViewController, in scene: Scene) throws(EngineError) {
+        guard vc !== root else { return }
+        guard vc.parent == nil, !isItemOfAnyContainer(vc, in: scene) else {
+            throw .invalidParams("vc", "'\(vc.id)' is inside a container and cannot be the root")
+        }
+        if let old = root {
+            beginAppearance(old, appearing: false, animated: false, in: scene)
+            scene.removeFromSuperview(old.view)
+            endAppearance(old, in: scene)
+        }
+        root = vc
+        scene.addSubview(vc.view, to: scene.window)
+        scene.set(vc.view, frame: Rect(x: 0, y: 0, w: scene.size.w, h: scene.size.h))
+        beginAppearance(vc, appearing: true, animated: false, in: scene)
+        endAppearance(vc, in: scene)
     }
 }

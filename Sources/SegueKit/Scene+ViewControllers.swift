@@ -47,22 +47,7 @@ extension Scene {
     }
 
     /// scene.set_root: the root's view fills the window; it and its visible descendants appear (not animated).
-    public func setRoot(_ vc: ViewController) throws(EngineError) {
-        guard vc !== root else { return }
-        guard vc.parent == nil, !controllers.isItemOfAnyContainer(vc, in: self) else {
-            throw .invalidParams("vc", "'\(vc.id)' is inside a container and cannot be the root")
-        }
-        if let old = root {
-            controllers.beginAppearance(old, appearing: false, animated: false, in: self)
-            removeFromSuperview(old.view)
-            controllers.endAppearance(old, in: self)
-        }
-        root = vc
-        addSubview(vc.view, to: window)
-        set(vc.view, frame: Rect(x: 0, y: 0, w: size.w, h: size.h))
-        controllers.beginAppearance(vc, appearing: true, animated: false, in: self)
-        controllers.endAppearance(vc, in: self)
-    }
+    public func setRoot(_ vc: ViewController) throws(EngineError) { try controllers.setRoot(vc, in: self) }
 
     /// container.set_delegate: the delegate plugin and the rules, replacing the old ones.
     public func setDelegate(of container: ContainerViewController, plugin: String?, rules: [TransitionRule]) {

@@ -15,7 +15,8 @@ public final class Scene {
     public var now: Int64 { clock.now }
     /// The window: the root of the view tree.
     public var window: View { tree.window }
-    public internal(set) var root: ViewController?
+    /// The view controller whose view fills the window (ControllerTree).
+    public var root: ViewController? { controllers.root }
     /// Where events go. Strong: a sink must not hold the scene strongly (the daemon registers a relay that holds
     /// it by an unowned reference it clears in its deinit, `SceneEventRelay`). Not weak, which would give the sink a
     /// side table and cost a runtime weak load per event.
@@ -81,7 +82,7 @@ public final class Scene {
     }
 
     public func warn(_ plugin: String, _ warning: PluginWarning) {
-        if warning.code == .raisedInCallback { noteRaise(of: plugin, warning.message) }
+        if warning.code == .raisedInCallback { ledger.noteRaise(of: plugin, warning.message, in: self) }
         emit(.pluginWarning(name: plugin, file: warning.file, message: warning.message, line: warning.line,
                             code: warning.code))
     }
@@ -148,18 +149,6 @@ public final class Scene {
         clock.set(view, property, values, array: array)
     }
 
-    func addAnimation(_ view: View, _ property: ViewProperty, from: [Double], to values: [Double],
-                      options: AnimationOptions, group: AnimationGroup, path: ((Double) -> [Double])? = nil)
-    {
-        clock.addAnimation(view, property, from: from, to: values, options: options, group: group, path: path)
-    }
-
-    func markDirty(_ view: View, _ property: ViewProperty) { tree.markChanged(view, property.changeBit) }
-
-    func removeAnimation(of view: View, _ property: ViewProperty, finished: Bool) {
-        clock.removeAnimation(of: view, property, finished: finished)
-    }
-
     // MARK: Animation blocks
 
     /// UIView.animate: every property set in `changes` animates with `options`; `completion` runs once all the
@@ -217,19 +206,17 @@ public final class Scene {
     @discardableResult
     public func step(frames: Int, progress: (() -> Void)? = nil) -> Int64 {
         for _ in 0..<max(0, frames) {
-            tick(to: nextFrameTime())
+            tick(to: clock.nextFrameTime())
             progress?()
         }
         return now
     }
 
-    func nextFrameTime() -> Int64 { clock.nextFrameTime() }
-
     /// Ticks on the frame grid up to `target`, then once at `target` when it falls between frames; `progress` is
     /// called after each tick.
     public func advance(to target: Int64, progress: (() -> Void)? = nil) {
         while now < target {
-            tick(to: min(nextFrameTime(), target))
+            tick(to: min(clock.nextFrameTime(), target))
             progress?()
         }
     }
@@ -249,8 +236,6 @@ public final class Scene {
         recordTimelines()
         emitFrame()
     }
-
-    func runPendingCompletions() { clock.runPendingCompletions() }
 
     /// Adds this tick to the timeline of every running transition.
     func recordTimelines() { ledger.recordTimelines(tree, at: now) }

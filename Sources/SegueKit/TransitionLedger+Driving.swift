@@ -131,7 +131,7 @@ extension TransitionLedger {
         watch(until: t.watchdogDeadline)
         if length == 0 {
             advanceRamp(t, drive, in: scene)
-            if !scene.clock.isTicking { scene.runPendingCompletions() }
+            if !scene.clock.isTicking { scene.clock.runPendingCompletions() }
         }
     }
 
@@ -207,7 +207,7 @@ extension TransitionLedger {
         scene.tree.markChanged(view, 0)
         view.dirty |= animation.property.changeBit
         if view.animations[animation.property.rawValue] === animation {
-            scene.removeAnimation(of: view, animation.property, finished: true)
+            scene.clock.removeAnimation(of: view, animation.property, finished: true)
         } else {
             scene.clock.setRemoved(animation)
         }
