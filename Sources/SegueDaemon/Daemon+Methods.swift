@@ -589,14 +589,14 @@ extension Daemon {
                     switch key {
                     case "kind":
                         guard let kind = TransitionKind(rawValue: text) else {
-                            throw .invalidParams("rules", "rules[\(i)].when.kind must be select, push, pop, set, present or dismiss")
+                            throw .invalidParams("rules", "rules[\(i)].when.kind must be one of \(TransitionKind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
                         }
                         rule.kind = kind
                     case "from": rule.from = text
                     case "to": rule.to = text
                     case "direction":
                         guard let direction = TransitionDirection(rawValue: text) else {
-                            throw .invalidParams("rules", "rules[\(i)].when.direction must be forward or backward")
+                            throw .invalidParams("rules", "rules[\(i)].when.direction must be one of \(TransitionDirection.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
                         }
                         rule.direction = direction
                     default:

@@ -172,7 +172,7 @@ extension ControllerTree {
         case .disappearing:
             vc.appearance = .disappeared
             scene.emit(.viewDidDisappear(vc: vc.id, animated: animated))
-        default:
+        case .appeared, .disappeared:
             return
         }
         for child in vc.visibleChildren { endAppearance(child, animated: animated, in: scene) }

@@ -8,7 +8,7 @@ extension TransitionLedger {
         case .completed: return 1
         case .cancelled: return 0
         case .queued: return 0
-        default:
+        case .animating, .interactive, .finishing, .cancelling:
             guard t.duration > 0 else { return 0 }
             let local = t.drive?.local ?? (scene.now - t.timeOffset)
             let p = min(1, max(0, Double(local - t.startedAt) / 1e9 / t.duration))

@@ -158,7 +158,7 @@ extension TransitionLedger {
         switch t.kind {
         case .present: return t.to.presentation
         case .dismiss: return t.from.presentation
-        default: return nil
+        case .select, .push, .pop, .set, .column, .displayMode: return nil
         }
     }
 

@@ -18,7 +18,7 @@ extension TransitionLedger {
         let key: String
         switch op.kind {
         case .set: key = backward ? "pop" : "push"
-        default: key = op.kind.rawValue
+        case .select, .push, .pop, .present, .dismiss, .column, .displayMode: key = op.kind.rawValue
         }
         let owner = backward ? op.from : op.to
         if let name = owner.preferredAnimators[key] {

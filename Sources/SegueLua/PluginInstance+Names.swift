@@ -33,7 +33,7 @@ extension PluginInstance {
             switch self {
             case .curve: .unknownCurve
             case .animationOption, .transitionOption: .unknownOption
-            default: .unknownName
+            case .viewProperty, .contextField, .interactionField, .presentationField: .unknownName
             }
         }
 
@@ -42,7 +42,7 @@ extension PluginInstance {
             switch self {
             case .interactionField: "; kept (a plugin's own values belong in tr.state)"
             case .presentationField: "; kept (a plugin's own values belong in pc.state)"
-            default: "; ignored"
+            case .viewProperty, .contextField, .animationOption, .transitionOption, .curve: "; ignored"
             }
         }
     }
@@ -66,17 +66,6 @@ extension PluginInstance {
     /// The keys of `segue.animate`'s and `segue.keyframes`'s `opts`.
     static let animationOptions = ["duration", "delay", "curve", "spring", "repeat_count", "autoreverse"]
     static let curveNames = ["linear", "ease_in", "ease_out", "ease_in_out", "default"]
-
-    /// The fields each kind of plugin description has (docs/PLUGIN_API.md "Plugin kinds").
-    static let descriptionFields: [String: [String]] = [
-        "animator": ["name", "version", "api", "kinds", "duration", "animate", "ended"],
-        "interaction": ["name", "version", "api", "kinds", "began", "changed", "ended", "completion_speed", "completion_curve"],
-        "delegate": ["name", "version", "api", "animator_for", "interaction_for"],
-        "presentation": [
-            "name", "version", "api", "frame_of_presented_view", "will_begin", "did_end", "dismissal_will_begin",
-            "dismissal_did_end", "layout", "removes_presenter_view",
-        ],
-    ]
 
     /// A warning for each field of a description its kind does not have (`durration = 0.3`), with the nearest
     /// field; sorted by field, at most 16.
