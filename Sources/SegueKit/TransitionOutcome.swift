@@ -37,7 +37,7 @@ extension Transition {
         _modify { yield &outcome.problems }
     }
     /// Raises in the callbacks of the transition's plugins (timers, completions, interaction and presentation
-    /// callbacks): the first 16 distinct messages, each with how often it came (`Scene.noteRaise`).
+    /// callbacks): the first 16 distinct messages, each with how often it came (`TransitionLedger.noteRaise`).
     public internal(set) var raises: [(message: String, count: Int)] {
         get { outcome.raises }
         _modify { yield &outcome.raises }
