@@ -15,7 +15,8 @@ public enum PluginKind: String, Sendable, CaseIterable {
     var descriptionFields: [String] {
         switch self {
         case .animator: ["name", "version", "api", "kinds", "duration", "animate", "ended"]
-        case .interaction: ["name", "version", "api", "kinds", "began", "changed", "ended", "completion_speed", "completion_curve"]
+        case .interaction:
+            ["name", "version", "api", "kinds", "began", "changed", "ended", "completion_speed", "completion_curve"]
         case .delegate: ["name", "version", "api", "animator_for", "interaction_for"]
         case .presentation:
             [

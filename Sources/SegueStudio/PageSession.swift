@@ -1,3 +1,4 @@
+import NIOCore
 import SegueJSON
 
 /// One open page: its WebSocket on one side, its own connection to the daemon on the other. Messages from the page
@@ -10,6 +11,10 @@ final class PageSession {
     private let link: DaemonLink
     private let send: (String) -> Void
     private var sessions = 0
+    /// The page went away; the connection stays only until pending scene.creates are answered.
+    private var closing = false
+    /// How long a closed page's connection waits for the answers to its pending scene.creates.
+    static let closingWait = TimeAmount.seconds(5)
 
     /// `send` writes one text message to the page.
     init(link: DaemonLink, send: @escaping (String) -> Void) {
@@ -25,19 +30,47 @@ final class PageSession {
     func start() { link.start() }
 
     /// The page went away: its scenes are destroyed (a page reload would otherwise leave them in the daemon), then
-    /// its daemon connection closes.
+    /// its daemon connection closes. A scene.create still unanswered keeps the connection open until its answer
+    /// (at most `closingWait`): a result makes the scene the page's, and it is destroyed too; an error (the id was
+    /// another page's) leaves it alone.
     func close() {
-        let lines = policy.scenes.sorted().enumerated().map { i, scene in
-            JSONValue.object(JSONObject([
-                ("jsonrpc", "2.0"), ("id", .string("studio-close-\(i)")), ("method", "scene.destroy"),
-                ("params", .object(JSONObject([("scene", .string(scene))]))),
-            ])).serialized()
+        guard !closing else { return }
+        closing = true
+        var destroyed = 0
+        func destroyLines(_ scenes: [String]) -> [String] {
+            scenes.map { scene in
+                defer { destroyed += 1 }
+                return JSONValue.object(JSONObject([
+                    ("jsonrpc", "2.0"), ("id", .string("studio-close-\(destroyed)")), ("method", "scene.destroy"),
+                    ("params", .object(JSONObject([("scene", .string(scene))]))),
+                ])).serialized()
+            }
         }
-        link.stop(sending: lines)
+        let lines = destroyLines(policy.scenes.sorted())
+        guard !policy.pendingScenes.isEmpty else {
+            link.stop(sending: lines)
+            return
+        }
+        for line in lines { link.send(line) }
+        // The link holds this session strongly until it stops (the page's handler may let go of it now).
+        let link = self.link
+        let finish = { [self] in
+            link.stop()
+            link.onLine = { _ in }
+            link.onState = { _ in }
+        }
+        link.onLine = { [self] line in
+            if let confirmed = policy.daemonSaid(line) { for destroy in destroyLines([confirmed]) { link.send(destroy) } }
+            if policy.pendingScenes.isEmpty { finish() }
+        }
+        // A daemon that went away took the scenes with it.
+        link.onState = { connected in if !connected { finish() } }
+        link.eventLoop.scheduleTask(in: PageSession.closingWait) { finish() }
     }
 
     /// A text message from the page.
     func received(_ text: String) {
+        guard !closing else { return }
         switch policy.admit(text) {
         case .refuse(let answer), .answer(let answer):
             send(answer)

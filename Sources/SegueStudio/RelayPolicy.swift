@@ -238,11 +238,13 @@ public struct RelayPolicy: Sendable {
 
     /// A line from the daemon, on its way to the page: a response settles its id, and the answer to a pending
     /// scene.create settles the claim — a result makes the scene the page's, an error drops it. Only the id at the
-    /// head of a response is read (events and pictures are not parsed).
-    public mutating func daemonSaid(_ line: String) {
-        guard !unanswered.isEmpty || !pendingCreates.isEmpty else { return }
+    /// head of a response is read (events and pictures are not parsed). Returns the scene the line's answer made the
+    /// page's, if it confirmed a scene.create.
+    @discardableResult
+    public mutating func daemonSaid(_ line: String) -> String? {
+        guard !unanswered.isEmpty || !pendingCreates.isEmpty else { return nil }
         let head = #"{"jsonrpc":"2.0","id":"#
-        guard line.utf8.starts(with: head.utf8) else { return }
+        guard line.utf8.starts(with: head.utf8) else { return nil }
         var text = line
         let answer: (id: JSONValue, failed: Bool)? = text.withUTF8 { bytes in
             guard let (id, end) = try? JSONParser.parseValue(in: bytes, at: head.utf8.count, depth: 1) else {
@@ -250,12 +252,14 @@ public struct RelayPolicy: Sendable {
             }
             return (id, UnsafeBufferPointer(rebasing: bytes[end...]).starts(with: #","error""#.utf8))
         }
-        guard let answer else { return }
+        guard let answer else { return nil }
         let key = answer.id.serialized()
         if let count = unanswered[key] { unanswered[key] = count > 1 ? count - 1 : nil }
-        guard let i = pendingCreates.firstIndex(where: { $0.id.serialized() == key }) else { return }
+        guard let i = pendingCreates.firstIndex(where: { $0.id.serialized() == key }) else { return nil }
         let scene = pendingCreates.remove(at: i).scene
-        if !answer.failed { scenes.insert(scene) }
+        guard !answer.failed else { return nil }
+        scenes.insert(scene)
+        return scene
     }
 
     /// The text of the top-level `id` member of a request the parser accepted, as written (the last one, as the

@@ -8,7 +8,13 @@
 /// the lane and advances to the time, and each step draws `scene.tree {presentation: true}` as positioned boxes with
 /// CSS transforms. Dragging the scrubber restarts the lanes as interactive transitions and sends
 /// `transition.update`; releasing sends `transition.finish` (past half-way) or `transition.cancel` with the
-/// completion speed and curve, and the clock plays the rest. The filmstrip, the curves and the event list come
+/// completion speed and curve, and the clock plays the rest. With an interaction plugin chosen, the lanes start with
+/// `interactive: NAME` and the scrubber is a pan gesture instead: the slider's fraction times the scene's width
+/// (horizontal) or height (vertical) along the plugin's forward direction — found once per plugin, case and size the
+/// way `seguectl check` finds it: a `changed` of 30 % of the scene right, left, down and up, keeping the one that moved
+/// the percent furthest — is the translation, the slider's speed over the last 100 ms the velocity, sent as
+/// `gesture.pan` `began` (at pointer-down), `changed` (as it moves) and `ended` (at release): the plugin's own
+/// thresholds decide whether it finishes or cancels. The filmstrip, the curves and the event list come
 /// from a second run of the same case played to its end (`render.filmstrip` / `render.timeline` of that
 /// transition), with a playhead mark kept in step. Plugin events (`plugin.loaded`, `plugin.failed`) refresh the
 /// list; a new version of the animator on show rebuilds the lanes and plays it, a failed one shows its error while
@@ -17,7 +23,9 @@
 ///
 /// For tests, `document.body.dataset` carries `animator`, `duration` (seconds, as the transition reports it),
 /// `version` (the plugin's load generation), `state` (`playing`, `paused`, `scrubbing`, `completing`, `ended`,
-/// `loading`), `time`, `percent`, `connected` and `completed` (after a scrub's release: `true` or `false`).
+/// `loading`), `time`, `percent`, `connected` and `completed` (after a scrub's release: `true` or `false`), and while
+/// an interaction plugin drives the scrubber, `interaction` (its name) and `gesture` (its forward direction: `right`,
+/// `left`, `down` or `up`).
 enum StudioPage {
     static let html = #"""
 <!doctype html>
@@ -119,6 +127,7 @@ enum StudioPage {
         <label>from <input id="from-color" type="color" value="#ff3b30"></label>
         <label>to <input id="to-color" type="color" value="#007aff"></label>
         <label>completion speed <input id="completion-speed" type="number" min="0.1" max="10" step="0.1" value="1"></label>
+        <label title="an interaction plugin drives the scrubber with pan gestures (its thresholds decide); none: the studio finishes past half-way">interaction <select id="interaction"><option value="">—</option></select></label>
         <label>curve <select id="completion-curve">
           <option value="">as the animation</option><option>linear</option><option>ease_in</option>
           <option>ease_out</option><option>ease_in_out</option>
@@ -244,6 +253,8 @@ const studio = {
   mode: "play",        // play | scrubbing | completing
   percent: 0,
   scrubTarget: null,
+  samples: [],         // the slider's recent positions while scrubbing: {at (ms), fraction}
+  gesture: null,       // while an interaction plugin drives the scrubber: {interaction, direction}
   pictureRun: 0,
   collect: null,       // {scene, list}: the picture run's events
 };
@@ -258,6 +269,7 @@ function settings() {
     presentation: $("presentation").value || null,
     size: { w: clamp(+$("w").value || 320, 40, 2000), h: clamp(+$("h").value || 480, 40, 2000) },
     colors: [$("from-color").value, $("to-color").value],
+    interaction: $("interaction").value || null,
   };
 }
 
@@ -300,6 +312,10 @@ async function loadPlugins() {
   const presentations = [""].concat(studio.plugins.filter((p) => p.kind === "presentation" && p.status === "loaded")
     .map((p) => p.name));
   fillSelect($("presentation"), presentations, "");
+  const interactions = [""].concat(studio.plugins.filter((p) => p.kind === "interaction" && p.status === "loaded")
+    .map((p) => p.name));
+  fillSelect($("interaction"), interactions, hashParams.get("interaction") || "");
+  hashParams.delete("interaction");
   markCases();
   showPluginError();
 }
@@ -383,7 +399,8 @@ async function buildLane(animator, interactive, forPictures, sceneID) {
   const sub = await call("events.subscribe", { scene, types: ["lifecycle", "transition", "log"] });
   await call("vc.create", { scene, id: "from", title: "From", color: s.colors[0] });
   await call("vc.create", { scene, id: "to", title: "To", color: s.colors[1] });
-  const opts = { scene, animator, interactive: !!interactive };
+  // `interactive`: false, true (transition.update drives it) or an interaction plugin's name (gesture.pan does).
+  const opts = { scene, animator, interactive: typeof interactive === "string" ? interactive : !!interactive };
   const modal = { style: s.style };
   if (s.style === "custom" && s.presentation) modal.presentation = s.presentation;
   let started;
@@ -422,7 +439,7 @@ async function buildLane(animator, interactive, forPictures, sceneID) {
   }
   return { animator, scene, subscription: sub.subscription, transition: started.transition,
            duration: started.duration, t: 0, interactive: !!interactive, ended: false, completed: null,
-           forPictures: !!forPictures };
+           forPictures: !!forPictures, gesture: typeof interactive === "string" ? interactive : null };
 }
 
 async function dropLane(lane) {
@@ -705,23 +722,100 @@ function tick(now) {
 }
 
 // ---- Scrubbing: the real interactive transition ---------------------------------------------------------
+// Without an interaction plugin the slider's fraction is the percent (`transition.update`) and the release finishes
+// past half-way. With one, the slider is a pan gesture (`gesture.pan`) and the plugin decides: the fraction times
+// the scene's extent along the plugin's forward direction is the translation, the slider's speed the velocity.
+const directions = {
+  right: { axis: "x", sign: 1 }, left: { axis: "x", sign: -1 }, down: { axis: "y", sign: 1 }, up: { axis: "y", sign: -1 },
+};
+const forwardCache = new Map();
+
+/// The interaction plugin's forward direction for the case on show, as `seguectl check` finds it: in a lane of its
+/// own, `began`, then a `changed` of 30 % of the scene to the right, left, down and up; the one that moved the
+/// percent furthest (right when none did: the page says so).
+async function forwardDirection(interaction, animator) {
+  const s = settings();
+  const r = record(interaction);
+  const key = [interaction, r ? r.generation : 0, animator, $("kind").value, s.style, s.presentation,
+               s.size.w, s.size.h].join("|");
+  if (forwardCache.has(key)) return forwardCache.get(key);
+  const probe = await buildLane(animator, interaction);
+  let best = null, furthest = 0;
+  try {
+    await call("gesture.pan", { scene: probe.scene, transition: probe.transition, phase: "began" });
+    for (const name of ["right", "left", "down", "up"]) {
+      const d = directions[name];
+      const translation = { x: 0, y: 0 };
+      translation[d.axis] = d.sign * 0.3 * (d.axis === "x" ? s.size.w : s.size.h);
+      const got = await call("gesture.pan", { scene: probe.scene, transition: probe.transition, phase: "changed",
+                                              translation });
+      if (got.percent > furthest + 1e-9) { furthest = got.percent; best = name; }
+    }
+  } finally {
+    await dropLane(probe);
+  }
+  if (!best) banner(`${interaction} moved the percent in no direction (30 % of the scene right, left, down, up): `
+                    + "the scrubber pans to the right.", 8000);
+  const found = best || "right";
+  forwardCache.set(key, found);
+  return found;
+}
+
+/// The pan for a slider fraction: the translation along the forward direction and the velocity from the slider's
+/// motion over the last 100 ms (points per second; 0 when it stood still).
+function panFor(fraction) {
+  const s = settings();
+  const d = directions[studio.gesture.direction];
+  const extent = d.axis === "x" ? s.size.w : s.size.h;
+  const now = performance.now();
+  const recent = (studio.samples || []).filter((p) => now - p.at <= 100);
+  let speed = 0;
+  if (recent.length >= 2) {
+    const a = recent[0], b = recent[recent.length - 1];
+    if (b.at > a.at) speed = (b.fraction - a.fraction) / ((b.at - a.at) / 1000);
+  }
+  const translation = { x: 0, y: 0 }, velocity = { x: 0, y: 0 };
+  translation[d.axis] = d.sign * fraction * extent;
+  velocity[d.axis] = d.sign * speed * extent;
+  return { translation, velocity };
+}
+
 async function beginScrub() {
   studio.mode = "scrubbing";
   studio.playing = false;
   $("play").textContent = "Play";
   body.dataset.completed = "";
+  const interaction = settings().interaction;
+  studio.gesture = null;
+  body.dataset.interaction = interaction || "";
+  body.dataset.gesture = "";
+  if (interaction && studio.lanes[0]) {
+    const direction = await forwardDirection(interaction, studio.lanes[0].animator);
+    studio.gesture = { interaction, direction };
+    body.dataset.gesture = direction;
+  }
   for (let i = 0; i < studio.lanes.length; i++) {
     const old = studio.lanes[i];
-    studio.lanes[i] = await buildLane(old.animator, true);
+    studio.lanes[i] = await buildLane(old.animator, interaction || true);
     await dropLane(old);
+    if (studio.lanes[i].gesture) {
+      const lane = studio.lanes[i];
+      await call("gesture.pan", { scene: lane.scene, transition: lane.transition, phase: "began" });
+    }
   }
   showPlayhead();
 }
 
-async function scrubTo(percent) {
+async function scrubTo(fraction) {
+  let percent = fraction;
   for (const lane of studio.lanes) {
-    if (lane.interactive && !lane.ended) {
-      await call("transition.update", { scene: lane.scene, transition: lane.transition, percent });
+    if (!lane.interactive || lane.ended) continue;
+    if (lane.gesture) {
+      const got = await call("gesture.pan", Object.assign({ scene: lane.scene, transition: lane.transition,
+                                                            phase: "changed" }, panFor(fraction)));
+      if (lane === studio.lanes[0]) percent = got.percent;
+    } else {
+      await call("transition.update", { scene: lane.scene, transition: lane.transition, percent: fraction });
     }
   }
   studio.percent = percent;
@@ -729,15 +823,20 @@ async function scrubTo(percent) {
   await drawLanes();
 }
 
-async function release(percent) {
-  await scrubTo(percent);
-  const finish = percent >= 0.5;
+async function release(fraction) {
+  await scrubTo(fraction);
+  const finish = fraction >= 0.5;
   const params = {};
   const speed = +$("completion-speed").value;
   if (speed > 0) params.speed = speed;
   if ($("completion-curve").value) params.curve = $("completion-curve").value;
   for (const lane of studio.lanes) {
-    if (!lane.ended) {
+    if (lane.ended) continue;
+    if (lane.gesture) {
+      // The plugin's `ended` decides, and its completion_speed/curve apply.
+      await call("gesture.pan", Object.assign({ scene: lane.scene, transition: lane.transition, phase: "ended" },
+                                              panFor(fraction)));
+    } else {
       await call(finish ? "transition.finish" : "transition.cancel",
                  Object.assign({ scene: lane.scene, transition: lane.transition }, params));
     }
@@ -781,7 +880,8 @@ function changed() {
   }).catch(showFailure);
 }
 
-for (const id of ["animator", "compare", "kind", "style", "presentation", "w", "h", "from-color", "to-color"]) {
+for (const id of ["animator", "compare", "kind", "style", "presentation", "w", "h", "from-color", "to-color",
+                  "interaction"]) {
   $(id).addEventListener("change", changed);
 }
 
@@ -800,12 +900,17 @@ const scrub = $("scrub");
 scrub.addEventListener("pointerdown", () => {
   if (studio.mode === "scrubbing") return;
   studio.scrubTarget = null;
+  studio.samples = [];
   serial(beginScrub).catch(showFailure);
   studio.mode = "scrubbing";
 });
 scrub.addEventListener("input", () => {
   if (studio.mode !== "scrubbing") return;
   studio.scrubTarget = +scrub.value / 1000;
+  // The slider's motion, for a gesture's velocity (kept for the last 100 ms).
+  const now = performance.now();
+  studio.samples = (studio.samples || []).filter((p) => now - p.at <= 100);
+  studio.samples.push({ at: now, fraction: studio.scrubTarget });
 });
 scrub.addEventListener("change", () => {
   if (studio.mode !== "scrubbing") return;

@@ -3,7 +3,8 @@
 
 Starts its own segued (a temporary plugins folder holding a copy of dt-slide.lua) and segue-studio, then checks:
 the token refusal (403, also for a foreign Host or Origin), the plugin list, an animator playing, scrubbing (the
-real interactive transition, cancelled), a save of the plugin's file changing dataset.duration on the same document
+real interactive transition, cancelled), an interaction plugin driving the scrubber with pan gestures (its
+thresholds deciding), a save of the plugin's file changing dataset.duration on the same document
 (within 3 s), and a broken save showing its error while the last good version keeps playing. Saves a screenshot.
 
 Usage: studio_browser_test.py --bin .build/debug [--screenshot FILE]
@@ -134,6 +135,7 @@ def run(args, chromium, chromedriver):
         plugin_file = os.path.join(plugins, "dt-slide.lua")
         save(plugin_file, dt_slide(0.28))
         shutil.copy(os.path.join(ROOT, "plugins", "side-panel.lua"), plugins)
+        shutil.copy(os.path.join(ROOT, "plugins", "normal-dismiss.lua"), plugins)
         sock = os.path.join(work, "d.sock")
         daemon = subprocess.Popen([os.path.join(args.bin, "segued"), "--plugins", plugins, "--socket", sock],
                                   stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "segued.log"), "w"))
@@ -271,6 +273,38 @@ def run(args, chromium, chromedriver):
         check(0 < widths[0] < widths[1], f"the side panel is not narrower than the window: {widths}")
         print(f"ok: present, custom style, side-panel: the panel is {widths[0]} of {widths[1]} wide")
 
+        # An interaction plugin drives the scrubber with pan gestures; its own thresholds decide. swipe-up's percent
+        # is translation.y / 400 and it finishes past 0.5: the slider at 45 % of a 480-point scene pans 216 points
+        # down, 54 % — finished, where the studio's own 50 % rule would have cancelled.
+        driver.js("const set = (id, v) => { const e = document.getElementById(id); e.value = v; };"
+                  "set('compare', ''); set('kind', 'dismiss'); set('style', 'fullScreen'); set('presentation', '');"
+                  "set('animator', 'normal-dismiss'); set('interaction', 'swipe-up');"
+                  "document.getElementById('animator').dispatchEvent(new Event('change'));")
+        wait_for("normal-dismiss playing", lambda: (lambda d: d.get("animator") == "normal-dismiss"
+                                                    and d.get("state") == "playing")(driver.dataset()))
+
+        def pan(value, percent):
+            driver.js("const s = document.getElementById('scrub');"
+                      "s.dispatchEvent(new PointerEvent('pointerdown', {bubbles: true}));"
+                      f"s.value = {value}; s.dispatchEvent(new Event('input', {{bubbles: true}}));")
+            return wait_for(f"swipe-up's percent {percent} for the slider at {value / 10} %", lambda: (
+                lambda d: d if d.get("state") == "scrubbing" and abs(float(d.get("percent", -1)) - percent) < 1e-3
+                else None)(driver.dataset()))
+
+        ds = pan(450, 0.54)
+        check(ds.get("interaction") == "swipe-up" and ds.get("gesture") == "down", f"the gesture: {ds}")
+        time.sleep(0.15)  # held still: the release's velocity is 0
+        driver.js("document.getElementById('scrub').dispatchEvent(new Event('change', {bubbles: true}));")
+        wait_for("swipe-up to finish", lambda: driver.dataset().get("completed") == "true")
+        pan(300, 0.36)
+        time.sleep(0.15)
+        driver.js("document.getElementById('scrub').dispatchEvent(new Event('change', {bubbles: true}));")
+        wait_for("swipe-up to cancel", lambda: driver.dataset().get("completed") == "false")
+        print("ok: swipe-up drives the scrubber downwards: 45 % of the slider is its 54 %, finished; 30 % cancelled")
+        driver.js("const e = document.getElementById('interaction'); e.value = '';"
+                  "e.dispatchEvent(new Event('change'));")
+        wait_for("playing again", lambda: driver.dataset().get("state") == "playing")
+
         # The daemon restarts: the page says so, reconnects and builds its scene again.
         procs.remove(daemon)
         daemon.terminate()
@@ -279,8 +313,12 @@ def run(args, chromium, chromedriver):
         daemon = subprocess.Popen([os.path.join(args.bin, "segued"), "--plugins", plugins, "--socket", sock],
                                   stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "segued2.log"), "w"))
         procs.insert(0, daemon)
-        wait_for("the page to reconnect and play", lambda: (lambda d: d.get("connected") == "true"
-                                                             and d.get("state") == "playing")(driver.dataset()))
+        try:
+            wait_for("the page to reconnect and play", lambda: (lambda d: d.get("connected") == "true"
+                                                                 and d.get("state") == "playing")(driver.dataset()))
+        except Failure as failure:
+            error = driver.js("return document.getElementById('plugin-error').innerText;")
+            raise Failure(f"{failure}; dataset {driver.dataset()}; error {error!r}")
         note = driver.js("return document.getElementById('banner').innerText;")
         check("restarted" in note, f"the page does not say the daemon restarted: {note!r}")
         check(driver.js("return window.sameDocument;") == "yes", "the page was reloaded")

@@ -80,7 +80,7 @@ struct StudioTests {
         #expect(err.contains("cannot start /nonexistent/segue-studio"))
     }
 
-    @Test("in headless Chromium: token refusal, the plugin list, playing, scrubbing, a save changing what plays",
+    @Test("in headless Chromium: token refusal, the plugin list, playing, scrubbing, an interaction plugin scrubbing by gestures, a save changing what plays",
           .enabled(if: studioBrowserAvailable, "needs chromium, chromedriver and python3 (scripts/setup --tests)"))
     func browser() throws {
         var arguments = [repositoryRoot + "/Tests/Browser/studio_browser_test.py", "--bin", binaryDirectory]

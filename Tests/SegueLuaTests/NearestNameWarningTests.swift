@@ -151,6 +151,19 @@ struct NearestNameWarningTests {
         #expect(host.records.first?.status == "loaded")
     }
 
+    @Test("an interaction's optional kinds is a field it has: no warning")
+    func interactionKinds() throws {
+        let folder = try makePluginFolder(["pan.lua": """
+            return segue.interaction {
+              kinds = { "push", "pop" },
+              changed = function(tr, g) tr.update(0.5) end,
+              ended = function(tr, g) tr.finish() end,
+            }
+            """])
+        let host = PluginHost(directory: folder, settings: LuaSettings())
+        #expect(host.loadAll().map(\.type) == ["plugin.loaded"])
+    }
+
     @Test("the bundled plugins load without a warning")
     func bundledPluginsClean() {
         let host = PluginHost(directory: repositoryRoot + "/plugins", settings: LuaSettings())

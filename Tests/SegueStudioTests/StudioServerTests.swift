@@ -98,6 +98,35 @@ struct StudioServerTests {
             #"{"jsonrpc":"2.0","id":"studio-close-1","method":"scene.destroy","params":{"scene":"studio-b"}}"#,
         ])
     }
+
+    @Test("a page that goes away with a scene.create unanswered: the connection waits for the answer, destroys the scene if it was made, then closes")
+    func cleanupPendingCreate() throws {
+        for refused in [false, true] {
+            let daemon = try FakeDaemon()
+            let server = try StudioServer(socketPath: daemon.path, port: 0, token: "t0k3n", log: { _ in })
+            defer { server.close() }
+            let ws = try Raw.webSocket(server.port, "/ws?token=t0k3n", host: "127.0.0.1:\(server.port)")
+            _ = try ws.receive()
+            try ws.send(#"{"jsonrpc":"2.0","id":1,"method":"scene.create","params":{"id":"studio-a"}}"#)
+            _ = try ws.receive()
+            daemon.holdAnswers(refusing: refused)
+            try ws.send(#"{"jsonrpc":"2.0","id":2,"method":"scene.create","params":{"id":"studio-b"}}"#)
+            #expect(daemon.waitForLines(2))
+            close(ws.fd)
+            // The owned scene is destroyed at once; the connection stays for the pending create's answer.
+            #expect(daemon.waitForLines(3))
+            usleep(100_000)
+            #expect(daemon.hangUpCount == 0)
+            daemon.releaseAnswers()
+            #expect(daemon.waitForHangUp())
+            var expected = [#"{"jsonrpc":"2.0","id":"studio-close-0","method":"scene.destroy","params":{"scene":"studio-a"}}"#]
+            // A refused create (the id was another page's scene) is not this page's to destroy.
+            if !refused {
+                expected.append(#"{"jsonrpc":"2.0","id":"studio-close-1","method":"scene.destroy","params":{"scene":"studio-b"}}"#)
+            }
+            #expect(Array(daemon.lines.dropFirst(2)) == expected, "refused: \(refused)")
+        }
+    }
 }
 
 @Suite("The studio's server against hostile pages, over real sockets")
@@ -244,6 +273,37 @@ final class FakeDaemon: @unchecked Sendable {
     }
 
     private var hangUps = 0
+    /// While set, answers are kept back (and, with `refusing`, will be errors) until `releaseAnswers`.
+    private var held: [[UInt8]]?
+    private var refusing = false
+
+    var hangUpCount: Int { lock.withLock { hangUps } }
+
+    func holdAnswers(refusing: Bool = false) {
+        lock.withLock {
+            held = []
+            self.refusing = refusing
+        }
+    }
+
+    /// Sends the answers kept back, and answers at once from now on.
+    func releaseAnswers() {
+        lock.withLock {
+            for answer in held ?? [] where current >= 0 {
+                _ = answer.withUnsafeBytes { send(current, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            }
+            held = nil
+        }
+    }
+
+    /// Waits (up to 10 s) until `count` lines have come; false if they did not.
+    func waitForLines(_ count: Int) -> Bool {
+        for _ in 0..<1000 {
+            if lines.count >= count { return true }
+            usleep(10_000)
+        }
+        return false
+    }
 
     /// Waits (up to 10 s) until a client has closed a connection; false if none did.
     func waitForHangUp() -> Bool {
@@ -277,6 +337,13 @@ final class FakeDaemon: @unchecked Sendable {
                     pending.removeSubrange(...newline)
                     lock.withLock { received.append(line) }
                     let id = (try? JSONParser.parse(line))?["id"] ?? .null
+                    let kept: Bool = lock.withLock {
+                        guard held != nil else { return false }
+                        let body = refusing ? #""error":{"code":-32602,"message":"taken"}"# : #""result":"pong""#
+                        held?.append(Array((#"{"jsonrpc":"2.0","id":\#(id.serialized()),\#(body)}"# + "\n").utf8))
+                        return true
+                    }
+                    if kept { continue }
                     let answer = Array((#"{"jsonrpc":"2.0","id":\#(id.serialized()),"result":"pong"}"# + "\n").utf8)
                     // A client that has hung up gets no answer; the lines it sent before are still all read.
                     _ = answer.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -8,7 +8,8 @@
 from .client import Client, EventTimeout, ProtocolError, ProtocolWarning, RPCError, default_socket_path
 from .daemon import Daemon, find_binary
 from .match import describe, matches, mismatches
+from .motion import MotionMismatch, assert_motion
 
-__all__ = ["Client", "Daemon", "EventTimeout", "ProtocolError", "ProtocolWarning", "RPCError", "default_socket_path",
-           "describe", "find_binary", "matches", "mismatches"]
+__all__ = ["Client", "Daemon", "EventTimeout", "MotionMismatch", "ProtocolError", "ProtocolWarning", "RPCError",
+           "assert_motion", "default_socket_path", "describe", "find_binary", "matches", "mismatches"]
 __version__ = "0.1.0"

@@ -42,7 +42,15 @@ class ProtocolWarning(UserWarning):
 
 
 class EventTimeout(AssertionError):
-    """No event matching what was asked for arrived in time."""
+    """No event matching what was asked for arrived in time. ``expected`` is what was waited for (None for
+    ``next_event``), ``seen`` the events read meanwhile (the last 200), and the message shows the near misses: the
+    events of the wanted type (else of any type) that came closest, each with its differing fields
+    (``segued.match.near_misses``)."""
+
+    def __init__(self, message, expected=None, seen=()):
+        self.expected = expected
+        self.seen = list(seen)
+        super().__init__(message)
 
 
 def default_socket_path():
@@ -54,6 +62,32 @@ def default_socket_path():
     if runtime:
         return os.path.join(runtime, "segued.sock")
     return "/tmp/segued-%d.sock" % os.getuid()
+
+
+#: What ``events.subscribe`` takes without ``types``: every category but ``frame`` and ``scene``.
+DEFAULT_TYPES = ("lifecycle", "transition", "plugin", "log")
+
+
+def _category(event_type):
+    """An event type's category (docs/PROTOCOL.md, events): ``vc.*`` lifecycle, ``transition.*``, ``plugin.*``,
+    ``log``, ``frame``, ``scene.*``; None for the others (``events.dropped``), which every subscription gets."""
+    if not isinstance(event_type, str):
+        return None
+    if event_type in ("log", "frame"):
+        return event_type
+    prefix = event_type.split(".", 1)[0]
+    return {"vc": "lifecycle", "transition": "transition", "plugin": "plugin", "scene": "scene"}.get(prefix)
+
+
+def _timeout_message(expected, wait, seen, count, tolerance):
+    head = "no event matching %s within %.1f s" % (json.dumps(expected, separators=(",", ":")), wait)
+    if not count:
+        return head + "; no events arrived"
+    head += "; read %d event%s" % (count, "" if count == 1 else "s")
+    if count > len(seen):
+        head += " (the last %d kept)" % len(seen)
+    near = _match.describe_near_misses(expected, list(seen), tolerance)
+    return head + ("\n" + near if near else "")
 
 
 class Client:
@@ -75,6 +109,11 @@ class Client:
         self._waiting = set()
         self.dropped_answers = 0
         self.events = collections.deque()
+        # Motion recording (record_motion): recorders by scene, and the event types this connection's own
+        # subscriptions asked for (the recorder's frames and transitions reach `events` only when these want them).
+        self._motion = {}
+        self._asked_types = []
+        self._taking_start = False
 
     def close(self):
         self.sock.close()
@@ -88,6 +127,7 @@ class Client:
     # Requests -----------------------------------------------------------------------------------------------
     def call(self, method, params=None, **kwargs):
         """Sends a request and answers its result. Parameters by name: ``call("clock.advance", ms=100)`` or a dict."""
+        __tracebackhide__ = True  # a failure is shown at the test's line, not here
         if params is None:
             params = kwargs
         elif kwargs:
@@ -104,10 +144,16 @@ class Client:
             self._waiting.discard(request_id)
         if "error" in answer:
             raise RPCError(method, answer["error"])
-        return answer.get("result")
+        result = answer.get("result")
+        if method == "events.subscribe" and isinstance(result, dict):
+            self._asked_types.append((result.get("scene"), result.get("types") or list(DEFAULT_TYPES)))
+        if self._motion and not self._taking_start:
+            self._take_starts()
+        return result
 
     def try_call(self, method, params=None, **kwargs):
         """Like ``call``, but answers an ``RPCError`` instead of raising it."""
+        __tracebackhide__ = True
         try:
             return self.call(method, params, **kwargs)
         except RPCError as error:
@@ -123,6 +169,58 @@ class Client:
     def send(self, message):
         self.sock.sendall(json.dumps(message, separators=(",", ":")).encode() + b"\n")
 
+    # Motion -------------------------------------------------------------------------------------------------
+    def record_motion(self, scene=None):
+        """Starts recording a scene's motion for ``segued.assert_motion``, as ``seguectl test --record`` does: an
+        extra subscription to its ``transition`` and ``frame`` events (these reach ``events`` only when another
+        subscription of this connection asks for them), and after each request that began a transition, the views
+        as it began (``scene.tree {presentation: true}``). ``scene``: default the connection's current scene.
+        Answers the ``segued.motion.MotionRecorder``."""
+        __tracebackhide__ = True
+        from .motion import MotionRecorder
+
+        params = {"types": ["transition", "frame"]}
+        if scene is not None:
+            params["scene"] = scene
+        self._taking_start = True  # not one of the connection's own subscriptions
+        try:
+            answer = self.call("events.subscribe", params)
+        finally:
+            self._taking_start = False
+        self._asked_types.pop()
+        recorder = self._motion.get(answer["scene"])
+        if recorder is None:
+            recorder = self._motion[answer["scene"]] = MotionRecorder(answer["scene"])
+        return recorder
+
+    def motion_recorder(self, scene=None):
+        """The recorder of ``scene`` (None: the only one), or None when its motion is not being recorded."""
+        if scene is None and len(self._motion) == 1:
+            return next(iter(self._motion.values()))
+        return self._motion.get(scene)
+
+    def _take_starts(self):
+        __tracebackhide__ = True
+        self._taking_start = True
+        try:
+            for scene, recorder in self._motion.items():
+                if recorder.wants_start:
+                    tree = self.call("scene.tree", scene=scene, presentation=True)
+                    recorder.start(tree.get("views") if isinstance(tree, dict) else None)
+        finally:
+            self._taking_start = False
+
+    def _wanted(self, event):
+        """Whether this connection's own subscriptions ask for an event: only the categories a motion recording
+        adds (``transition``, ``frame``) are held back, when no subscription of the event's scene asks for them (by
+        type, category or ``*``)."""
+        event_type = event.get("type")
+        category = _category(event_type)
+        if category not in ("transition", "frame"):
+            return True
+        return any(scene == event.get("scene") and ("*" in types or event_type in types or category in types)
+                   for scene, types in self._asked_types)
+
     # Events -------------------------------------------------------------------------------------------------
     def subscribe(self, types=None, scene=None):
         """``events.subscribe``; answers the subscription id."""
@@ -135,6 +233,7 @@ class Client:
 
     def next_event(self, timeout=None):
         """The next event's params (``{seq, scene, type, time, ...}``), waiting up to ``timeout`` seconds."""
+        __tracebackhide__ = True
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         while not self.events:
             if not self._read(deadline):
@@ -150,22 +249,34 @@ class Client:
 
     def wait_for(self, expected, timeout=None, tolerance=1e-6):
         """Reads events until one matches ``expected`` partially (as scenario files match: see ``segued.match``);
-        answers it. Events before it are consumed. ``expected`` may be a type name or a dict."""
+        answers it. Events before it are consumed. ``expected`` may be a type name or a dict.
+
+        On a timeout, ``EventTimeout`` names what it waited for, how many events it read, and the near misses with
+        their differing fields (path, expected, got), e.g.::
+
+            no event matching {"type":"transition.completed","completed":false} within 0.2 s; read 10 events
+            near miss #10 (transition.completed, seq 45), 1 field differs:
+              at completed: expected false, got true"""
+        __tracebackhide__ = True
         if isinstance(expected, str):
             expected = {"type": expected}
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
-        seen = []
+        wait = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + wait
+        seen = collections.deque(maxlen=200)
+        count = 0
         while True:
             while self.events:
                 event = self.events.popleft()
                 if _match.matches(expected, event, tolerance):
                     return event
-                seen.append(event.get("type"))
+                seen.append(event)
+                count += 1
             if not self._read(deadline):
-                raise EventTimeout("no event matching %s; saw %s" % (json.dumps(expected), seen[-20:]))
+                raise EventTimeout(_timeout_message(expected, wait, seen, count, tolerance), expected, seen)
 
     # Reading ------------------------------------------------------------------------------------------------
     def _answer(self, request_id):
+        __tracebackhide__ = True
         deadline = time.monotonic() + self.timeout
         while request_id not in self._answers:
             if not self._read(deadline):
@@ -175,6 +286,7 @@ class Client:
     def _read(self, deadline):
         """Reads what is there (waiting until ``deadline`` for something); files answers and events. False when
         nothing arrived in time."""
+        __tracebackhide__ = True
         while True:
             remaining = max(0.0, deadline - time.monotonic())
             ready, _, _ = select.select([self.sock], [], [], remaining)
@@ -208,7 +320,14 @@ class Client:
         if "id" not in message:
             if message.get("method") == "event":
                 params = message.get("params")
-                self.events.append(params if isinstance(params, dict) else {})
+                params = params if isinstance(params, dict) else {}
+                if self._motion:
+                    recorder = self._motion.get(params.get("scene"))
+                    if recorder is not None:
+                        recorder.take(params)
+                    if not self._wanted(params):
+                        return
+                self.events.append(params)
             return
         request_id = message["id"]
         try:

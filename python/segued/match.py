@@ -4,7 +4,11 @@
 - objects match when every listed key matches (other keys are ignored), recursively;
 - arrays match when they have the same length and match element by element;
 - numbers match when they differ by at most ``tolerance`` (absolute);
-- strings, booleans and null match when equal.
+- strings, booleans and null match when equal;
+- the protocol's input shorthands match what the daemon answers (docs/PROTOCOL.md "Value shapes"), as
+  ``Sources/SegueCtlKit/Shorthand.swift`` does (``SHORTHANDS`` lists them): a transform written ``"identity"``
+  matches the identity matrix in either form, a 2-D ``{a, b, c, d, tx, ty}`` matches the same matrix written
+  ``{m: [16]}`` and back, and a color ``#rrggbb`` matches ``#rrggbbff`` (hex digits in either case).
 
 An object whose keys all start with ``$`` is an operator:
 ``{"$contains": [a, b]}`` (the actual array has elements matching a, then b, in that order),
@@ -18,6 +22,56 @@ import json
 
 OPERATORS = ("$contains", "$absent", "$any")
 _MISSING = object()
+
+#: The shorthands an expectation may use, one list with the scenario runner's (Sources/SegueCtlKit/Shorthand.swift;
+#: the shared cases in Tests/Fixtures/matching-cases.json hold both matchers to it).
+SHORTHANDS = ('"identity" for a transform', "{a, b, c, d, tx, ty} for {m: [16]} and back",
+              "#rrggbb for #rrggbbff (hex digits in either case)")
+
+_IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+
+
+def _color(text):
+    """``#rrggbb`` or ``#rrggbbaa`` as lowercase ``rrggbbaa``; None for anything else."""
+    if not (isinstance(text, str) and text.startswith("#") and len(text) in (7, 9)):
+        return None
+    digits = text[1:].lower()
+    if not all(c in "0123456789abcdef" for c in digits):
+        return None
+    return digits + "ff" if len(digits) == 6 else digits
+
+
+def _matrix(value, allow_name):
+    """A transform's 16 row-major values: ``"identity"`` (when allowed), ``{a, b, c, d, tx, ty}`` or ``{m: [16]}``."""
+    if value == "identity" and allow_name:
+        return _IDENTITY
+    if not isinstance(value, dict):
+        return None
+    if len(value) == 1 and isinstance(value.get("m"), list):
+        values = [v for v in value["m"] if _is_number(v)]
+        return values if len(values) == 16 and len(value["m"]) == 16 else None
+    keys = ("a", "b", "c", "d", "tx", "ty")
+    if len(value) != 6 or not all(_is_number(value.get(k)) for k in keys):
+        return None
+    a, b, c, d, tx, ty = (value[k] for k in keys)
+    # CATransform3DMakeAffineTransform: m11 m12 / m21 m22 / m41 m42, row-major.
+    return [a, b, 0, 0, c, d, 0, 0, 0, 0, 1, 0, tx, ty, 0, 1]
+
+
+def _shorthand(expected, actual, tol):
+    """None when neither value is a shorthand (compare as plain JSON); else whether the two mean the same."""
+    if isinstance(expected, str) and isinstance(actual, str):
+        e, a = _color(expected), _color(actual)
+        if e is None or a is None:
+            return None
+        return e == a
+    e, a = _matrix(expected, True), _matrix(actual, False)
+    if e is None or a is None:
+        return None
+    # Two objects of the same form compare as plain JSON (which reports per key).
+    if isinstance(expected, dict) and (("m" in expected) == ("m" in actual)):
+        return None
+    return all(abs(x - y) <= tol for x, y in zip(e, a))
 
 
 def _compact(value):
@@ -77,6 +131,11 @@ def _compare(expected, actual, path, tol, out):
         return
     if actual is _MISSING:
         out.append((path, _compact(expected), "nothing (no such key)"))
+        return
+    same = _shorthand(expected, actual, tol)
+    if same is not None:
+        if not same:
+            out.append((path, _compact(expected), _compact(actual)))
         return
     if _is_number(expected) and _is_number(actual):
         if not abs(expected - actual) <= tol:

@@ -1,8 +1,8 @@
 """pytest plugin (entry point ``pytest11``): a segued per test session, a fresh manual scene per test.
 
 Fixtures:
-- ``segued_socket`` (session): the socket of the daemon under test — ``$SEGUED_SOCKET`` (or the ``segued_socket``
-  setting) when set: a daemon you started; else a segued spawned for the session (``--segued-bin``, ``$SEGUED_BIN``,
+- ``segued_socket`` (session): the socket of the daemon under test — ``--segued-socket``, ``$SEGUED_SOCKET`` (or the
+  ``segued_socket`` setting) when set: a daemon you started; else a segued spawned for the session (``--segued-bin``, ``$SEGUED_BIN``,
   the ``segued_binary`` setting, else the checkout's ``.build/debug/segued``, else release, above the rootdir, then
   above the working directory) with the checkout's config and plugins, stopped at the end.
 - ``segued`` (test): a ``SceneClient`` connected to it, with a fresh manual scene (320×480, current on the
@@ -10,7 +10,7 @@ Fixtures:
 - ``segued_client`` (test): a bare ``Client`` with no scene.
 - ``segued_scene_options`` (test): what ``segued`` creates its scene with; override it for another size or events.
 
-Options: ``--segued-bin PATH``, ``--segued-config FILE``, ``--segued-plugins DIR``. The same, and the socket of a
+Options: ``--segued-socket PATH``, ``--segued-bin PATH``, ``--segued-config FILE``, ``--segued-plugins DIR``. The same, and the socket of a
 daemon already running, can be set for a project in ``pyproject.toml`` (paths relative to the rootdir)::
 
     [tool.pytest.ini_options]
@@ -19,8 +19,13 @@ daemon already running, can be set for a project in ``pyproject.toml`` (paths re
     segued_plugins = "plugins"
     # segued_socket = "/run/user/1000/segued.sock"   # use a running daemon instead of spawning one
 
+Motion snapshots (``segued.assert_motion``): ``--segued-record-motion`` (or ``segued_record_motion = true``) writes a
+missing snapshot instead of failing, ``--segued-update-motion`` writes every one anew, ``--segued-motion-tolerance``
+(or ``segued_motion_tolerance``) sets the default tolerances.
+
 A command-line option wins over the environment (``$SEGUED_BIN``, ``$SEGUED_SOCKET``), which wins over the file.
-Failures in the helpers (``SceneClient.expect``) point at the test's line, not at the plugin's.
+Failures in the client (``call``, ``wait_for``, ``next_event``, ``SceneClient.expect``, ``assert_motion``) point at the
+test's line: their frames are hidden with ``__tracebackhide__``.
 """
 
 import os
@@ -34,13 +39,43 @@ from .daemon import Daemon, find_binary
 
 def pytest_addoption(parser):
     group = parser.getgroup("segued")
+    group.addoption("--segued-socket", default=None,
+                    help="the socket of a running segued to test against (default: $SEGUED_SOCKET, else spawn one)")
     group.addoption("--segued-bin", default=None, help="the segued binary to spawn (default: $SEGUED_BIN, the build)")
     group.addoption("--segued-config", default=None, help="config file for the spawned segued")
     group.addoption("--segued-plugins", default=None, help="plugins folder for the spawned segued")
+    group.addoption("--segued-record-motion", action="store_true", default=None,
+                    help="segued.assert_motion writes a missing motion snapshot instead of failing")
+    group.addoption("--segued-update-motion", action="store_true", default=False,
+                    help="segued.assert_motion writes every motion snapshot anew (accepts the new motion)")
+    group.addoption("--segued-motion-tolerance", default=None, metavar="P=N,...",
+                    help="motion tolerances, e.g. alpha=0.01,frame=0.5 (default 1e-6)")
+    parser.addini("segued_record_motion", "write missing motion snapshots (as --segued-record-motion)", type="bool",
+                  default=False)
+    parser.addini("segued_motion_tolerance", "motion tolerances, e.g. alpha=0.01,frame=0.5 (default 1e-6)")
     parser.addini("segued_socket", "the socket of a running segued to test against (default: spawn one)")
     parser.addini("segued_binary", "the segued binary to spawn (relative to the rootdir)")
     parser.addini("segued_config", "config file for the spawned segued (relative to the rootdir)")
     parser.addini("segued_plugins", "plugins folder for the spawned segued (relative to the rootdir)")
+
+
+def pytest_configure(config):
+    """Hands the motion settings to ``segued.assert_motion``: the command line wins over the ini file."""
+    from . import motion
+
+    if config.getoption("--segued-update-motion"):
+        mode = "update"
+    elif config.getoption("--segued-record-motion") or config.getini("segued_record_motion"):
+        mode = "record"
+    else:
+        mode = "compare"
+    tolerance = config.getoption("--segued-motion-tolerance") or config.getini("segued_motion_tolerance") or None
+    if tolerance is not None:
+        try:
+            motion.Tolerance.parse(tolerance)
+        except ValueError as error:
+            raise pytest.UsageError(str(error)) from None
+    motion.settings.update(mode=mode, tolerance=tolerance)
 
 
 def _setting(config, name):
@@ -58,6 +93,7 @@ class SceneClient(Client):
 
     def advance(self, ms):
         """``clock.advance`` on the scene; answers the new time."""
+        __tracebackhide__ = True
         return self.call("clock.advance", ms=ms)["time"]
 
     def expect(self, method, params=None, result=None, **kwargs):
@@ -81,11 +117,12 @@ def _checkout_of(binary):
 
 @pytest.fixture(scope="session")
 def segued_socket(request):
-    """The socket of the segued under test, for the whole session: ``$SEGUED_SOCKET`` or the ``segued_socket``
-    setting (a daemon you run), else one spawned from ``--segued-bin`` / ``$SEGUED_BIN`` / ``segued_binary`` /
+    """The socket of the segued under test, for the whole session: ``--segued-socket``, ``$SEGUED_SOCKET`` or the
+    ``segued_socket`` setting (a daemon you run), else one spawned from ``--segued-bin`` / ``$SEGUED_BIN`` / ``segued_binary`` /
     the checkout's build with its config and plugins, stopped when the session ends."""
     pytest_config = request.config
-    running = os.environ.get("SEGUED_SOCKET") or pytest_config.getini("segued_socket")
+    running = (pytest_config.getoption("--segued-socket") or os.environ.get("SEGUED_SOCKET")
+               or pytest_config.getini("segued_socket"))
     if running:
         yield running
         return

@@ -9,4 +9,6 @@ except importlib.metadata.PackageNotFoundError:
     import sys
 
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    pytest_plugins = ["segued.pytest_plugin"]
+    pytest_plugins = ["segued.pytest_plugin", "pytester"]
+else:
+    pytest_plugins = ["pytester"]

@@ -69,3 +69,17 @@ def test_near_misses_rank_the_right_type_by_differing_fields():
     # With no event of the wanted type, the closest of any type are shown.
     assert [i for i, _, _ in match.near_misses({"type": "x.y", "seq": 1}, events[:1])] == [0]
     assert match.describe_near_misses(expected, []) == ""
+
+
+def test_the_protocols_shorthands_match_as_the_scenario_runner_matches_them():
+    """One list with Sources/SegueCtlKit/Shorthand.swift (and the shared cases above)."""
+    from segued import match
+
+    identity = {"a": 1, "b": 0, "c": 0, "d": 1, "tx": 0, "ty": 0}
+    assert matches({"transform": "identity"}, {"transform": identity})
+    assert matches({"transform": "identity"}, {"transform": {"m": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]}})
+    assert mismatches({"transform": "identity"}, {"transform": dict(identity, tx=5)}) == [
+        ("transform", '"identity"', '{"a":1,"b":0,"c":0,"d":1,"tx":5,"ty":0}')]
+    assert matches({"color": "#FF3B30"}, {"color": "#ff3b30ff"})
+    assert not matches({"color": "#ff3b30"}, {"color": "#ff3b3080"})
+    assert len(match.SHORTHANDS) == 3

@@ -69,3 +69,15 @@ def test_fixtures_have_docstrings():
 
 def test_package_is_typed():
     assert os.path.exists(os.path.join(os.path.dirname(segued.__file__), "py.typed"))
+
+
+def test_packaging_ships_py_typed():
+    """PEP 561: the marker is in the package and in the package data setuptools installs."""
+    tomllib = __import__("tomllib") if sys.version_info >= (3, 11) else None
+    if tomllib is None:
+        import pytest
+
+        pytest.skip("tomllib needs Python 3.11")
+    with open(os.path.join(PYTHON_DIR, "pyproject.toml"), "rb") as f:
+        project = tomllib.load(f)
+    assert "py.typed" in project["tool"]["setuptools"]["package-data"]["segued"]
