@@ -1,4 +1,5 @@
 import SegueJSON
+import SegueKit
 
 /// The picture of a motion difference (SVG): for each view property that moved differently, its old curve (grey,
 /// dashed) and its new one (red) over the transition's frames; then the first differing frame, old and new side by
@@ -89,12 +90,9 @@ public enum MotionPicture {
         }
     }
 
+    /// A value as the picture draws it: pulled into its property's model range (the view-property table's).
     static func clamp(_ property: String, _ x: Double) -> Double {
-        switch property {
-        case "alpha": min(max(x, 0), 1)
-        case "corner_radius": max(x, 0)
-        default: x
-        }
+        ViewProperty.allCases.first { $0.info.name == property }?.info.range.pinned(x) ?? x
     }
 
     static func chart(_ s: (label: String, old: [Double?], new: [Double?]), x: Double, y: Double, w: Double, h: Double,

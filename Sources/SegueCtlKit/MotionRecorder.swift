@@ -1,4 +1,5 @@
 import SegueJSON
+import SegueKit
 
 /// Records a manual-clock scenario's transitions for a motion snapshot (`NAME.motion.json`): for each transition,
 /// the events from its `transition.began` to its `transition.completed` and every `frame` event's presentation
@@ -73,7 +74,9 @@ public final class MotionRecorder {
         }
     }
 
-    static let startKeys = ["frame", "alpha", "transform", "hidden", "color", "corner_radius", "z"]
+    /// The values a transition's start records per view: `frame`, then every listed property not part of it (the
+    /// view-property table's order: a new property is recorded without a change here).
+    static let startKeys = ["frame"] + ViewProperty.listed.filter { !$0.info.partOfFrame }.map(\.info.name)
 
     /// The scenario's entry: `{transitions: [...]}` in start order (a transition still running at the end is kept
     /// with what it did so far).

@@ -80,7 +80,7 @@ extension Daemon {
         ) { d, p, _ throws(RPCError) in try d.pluginsReload(p) },
         "plugins.check": MethodEntry(
             "Runs an animator through the standard battery in private manual scenes; problems have stable codes.",
-            params: Shape.Field.checkParams,
+            params: SchemaShape.Field.checkParams,
             result: .ref("check_report"), errors: [.notFound]
         ) { d, p, _ throws(RPCError) in try d.pluginsCheck(p) },
         "scene.create": MethodEntry(
@@ -225,7 +225,7 @@ extension Daemon {
         },
         "container.create": MethodEntry(
             "Creates a container view controller: custom, tab, navigation, paging or split.",
-            params: Shape.Field.containerParams,
+            params: SchemaShape.Field.containerParams,
             result: .object([.required("container", .id), .required("view", .id)]), errors: [.notFound, .limitExceeded]
         ) { d, p, c throws(RPCError) in try d.containerCreate(p, c) },
         "container.select": MethodEntry(
@@ -235,25 +235,25 @@ extension Daemon {
                 .required("container", .id),
                 .optional("index", .integer, "the child (page) index; or give vc"),
                 .optional("vc", .id),
-            ] + Shape.Field.startOptions,
+            ] + SchemaShape.Field.startOptions,
             result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
             starting: { d, p, c throws(RPCError) in try d.containerSelect(p, c) }
         ),
         "nav.push": MethodEntry(
             "Pushes a view controller onto a navigation container.",
-            params: [.scene, .required("container", .id), .required("vc", .id)] + Shape.Field.startOptions,
+            params: [.scene, .required("container", .id), .required("vc", .id)] + SchemaShape.Field.startOptions,
             result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
             starting: { d, p, c throws(RPCError) in try d.navPush(p, c) }
         ),
         "nav.pop": MethodEntry(
             "Pops the top view controller of a navigation container (not its root).",
-            params: [.scene, .required("container", .id)] + Shape.Field.startOptions,
+            params: [.scene, .required("container", .id)] + SchemaShape.Field.startOptions,
             result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
             starting: { d, p, c throws(RPCError) in try d.navPop(p, c, toRoot: false) }
         ),
         "nav.pop_to_root": MethodEntry(
             "Pops a navigation container to its root.",
-            params: [.scene, .required("container", .id)] + Shape.Field.startOptions,
+            params: [.scene, .required("container", .id)] + SchemaShape.Field.startOptions,
             result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
             starting: { d, p, c throws(RPCError) in try d.navPop(p, c, toRoot: true) }
         ),
@@ -264,21 +264,21 @@ extension Daemon {
                 .required("container", .id),
                 .required("column", .oneOf(SplitColumn.allCases.map(\.rawValue))),
                 .required("vc", .id),
-            ] + Shape.Field.startOptions,
+            ] + SchemaShape.Field.startOptions,
             result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
             starting: { d, p, c throws(RPCError) in try d.splitSetColumn(p, c) }
         ),
         "split.show_column": MethodEntry(
             "Changes a split view's display mode so that the column is shown (show(_:)).",
             params: [.scene, .required("container", .id), .required("column", .oneOf(SplitColumn.allCases.map(\.rawValue)))]
-                + Shape.Field.startOptions,
+                + SchemaShape.Field.startOptions,
             result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
             starting: { d, p, c throws(RPCError) in try d.splitShowColumn(p, c, show: true) }
         ),
         "split.hide_column": MethodEntry(
             "Changes a split view's display mode so that the column is hidden (hide(_:)); not the secondary.",
             params: [.scene, .required("container", .id), .required("column", .oneOf(SplitColumn.allCases.map(\.rawValue)))]
-                + Shape.Field.startOptions,
+                + SchemaShape.Field.startOptions,
             result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
             starting: { d, p, c throws(RPCError) in try d.splitShowColumn(p, c, show: false) }
         ),
@@ -288,7 +288,7 @@ extension Daemon {
                 .scene,
                 .required("container", .id),
                 .required("display_mode", .oneOf(SplitDisplayMode.allCases.map(\.rawValue))),
-            ] + Shape.Field.startOptions,
+            ] + SchemaShape.Field.startOptions,
             result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
             starting: { d, p, c throws(RPCError) in try d.splitSetDisplayMode(p, c) }
         ),
@@ -298,7 +298,7 @@ extension Daemon {
                 .scene,
                 .required("container", .id),
                 .required("vcs", .array(.id), "view controller ids, root first"),
-            ] + Shape.Field.startOptions,
+            ] + SchemaShape.Field.startOptions,
             result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
             starting: { d, p, c throws(RPCError) in try d.navSet(p, c) }
         ),
@@ -333,7 +333,7 @@ extension Daemon {
             let traits = try d.traitOverride(p)
             try p.finish()
             scene.resize(to: size, traits: traits)
-            return .object(JSONObject([("scene", .string(scene.id)), ("size", Shapes.size(size))]))
+            return .object(JSONObject([("scene", .string(scene.id)), ("size", ValueJSON.size(size))]))
         },
         "vc.destroy": MethodEntry(
             "Destroys a view controller that is in no container and not presented.",
@@ -359,7 +359,7 @@ extension Daemon {
         },
         "render.filmstrip": MethodEntry(
             "Sampled frames of a transition side by side, as SVG (a finished one is replayed from its timeline).",
-            params: Shape.Field.renderParams + [
+            params: SchemaShape.Field.renderParams + [
                 .optional("frames", .integer, "1…600; default 8"), .optional("labels", .boolean, "default true"),
             ],
             result: .object([
@@ -378,7 +378,7 @@ extension Daemon {
         ) { d, p, c throws(RPCError) in try d.renderFilmstrip(p, c) },
         "render.timeline": MethodEntry(
             "Property curves of a transition over time, as SVG.",
-            params: Shape.Field.renderParams + [
+            params: SchemaShape.Field.renderParams + [
                 .optional("properties", .array(.string), "e.g. [\"frame.x\", \"alpha\"]"),
             ],
             result: .object([
@@ -429,12 +429,12 @@ extension Daemon {
         ) { d, p, c throws(RPCError) in try d.transitionPause(p, c) },
         "transition.finish": MethodEntry(
             "Runs an interactive transition forward to its end.",
-            params: Shape.Field.endParams,
+            params: SchemaShape.Field.endParams,
             result: .ref("interactive_state"), errors: [.notFound, .invalidState]
         ) { d, p, c throws(RPCError) in try d.transitionEnd(p, c, cancel: false) },
         "transition.cancel": MethodEntry(
             "Runs an interactive transition back to its start; everything it animated returns.",
-            params: Shape.Field.endParams,
+            params: SchemaShape.Field.endParams,
             result: .ref("interactive_state"), errors: [.notFound, .invalidState]
         ) { d, p, c throws(RPCError) in try d.transitionEnd(p, c, cancel: true) },
         "gesture.pan": MethodEntry(
@@ -589,14 +589,14 @@ extension Daemon {
                     switch key {
                     case "kind":
                         guard let kind = TransitionKind(rawValue: text) else {
-                            throw .invalidParams("rules", "rules[\(i)].when.kind must be select, push, pop, set, present or dismiss")
+                            throw .invalidParams("rules", "rules[\(i)].when.kind must be one of \(TransitionKind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
                         }
                         rule.kind = kind
                     case "from": rule.from = text
                     case "to": rule.to = text
                     case "direction":
                         guard let direction = TransitionDirection(rawValue: text) else {
-                            throw .invalidParams("rules", "rules[\(i)].when.direction must be forward or backward")
+                            throw .invalidParams("rules", "rules[\(i)].when.direction must be one of \(TransitionDirection.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
                         }
                         rule.direction = direction
                     default:
@@ -767,7 +767,7 @@ extension Daemon {
         scenes.add(scene, daemon: self)
         let id = scene.id
         return .object(JSONObject([
-            ("scene", .string(id)), ("size", Shapes.size(size)), ("clock", .string(clockName)),
+            ("scene", .string(id)), ("size", ValueJSON.size(size)), ("clock", .string(clockName)),
             ("fps", .number(Double(scene.fps))),
         ]))
     }

@@ -133,7 +133,7 @@ extension Daemon {
             spec.kind = kind
         }
         if let value = o["size"], !value.isNull {
-            guard let size = Shapes.parseSize(value), size.w >= 1, size.h >= 1, size.w <= 10_000, size.h <= 10_000 else {
+            guard let size = ValueJSON.parseSize(value), size.w >= 1, size.h >= 1, size.w <= 10_000, size.h <= 10_000 else {
                 throw .invalidParams("spec.size", "'spec.size' must be {w, h} with 1 ≤ w, h ≤ 10000")
             }
             spec.size = size
@@ -155,13 +155,14 @@ extension Daemon {
             spec.colors = [from, to]
         }
         if let value = o["direction"], !value.isNull {
-            guard let text = value.stringValue, text == "forward" || text == "backward" else {
-                throw .invalidParams("spec.direction", "'spec.direction' must be forward or backward")
+            guard let text = value.stringValue, let direction = TransitionDirection(rawValue: text) else {
+                let directions = TransitionDirection.allCases.map(\.rawValue).joined(separator: " or ")
+                throw .invalidParams("spec.direction", "'spec.direction' must be \(directions)")
             }
             guard spec.kind == .select else {
                 throw .invalidParams("spec.direction", "'spec.direction' applies to select (push is forward, pop backward)")
             }
-            spec.backward = text == "backward"
+            spec.backward = direction == .backward
         }
         if let value = o["style"], !value.isNull {
             let styles = PresentationStyle.allCases.map(\.rawValue)

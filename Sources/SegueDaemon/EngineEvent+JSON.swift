@@ -88,8 +88,8 @@ extension FrameView {
     /// A frame event's view entry: `id`, then what changed (the frame, then each property in change-flag order).
     var json: JSONObject {
         var entry = JSONObject([("id", .string(id))])
-        if sendsFrame { entry["frame"] = Shapes.rect(frame) }
-        FrameViews.forEachSent(changes) { entry[$0.name] = Shapes.value($0, value(of: $0)) }
+        if sendsFrame { entry["frame"] = ValueJSON.rect(frame) }
+        FrameViews.forEachSent(changes) { entry[$0.name] = ValueJSON.value($0, value(of: $0)) }
         return entry
     }
 }

@@ -3,8 +3,8 @@
 struct MethodDescriptor: Sendable {
     let summary: String
     /// By name (JSON-RPC `params` is an object).
-    let params: [Shape.Field]
-    let result: Shape
+    let params: [SchemaShape.Field]
+    let result: SchemaShape
     /// The errors this method can answer besides -32602 (any method: a parameter missing, unknown or wrong) and
     /// -32005 (any method while the daemon drains).
     let errors: [RPCErrorCode]

@@ -6,7 +6,7 @@ struct MethodEntry: Sendable {
     let descriptor: MethodDescriptor
     let handler: MethodHandler
 
-    init(_ summary: String, params: [Shape.Field] = [], result: Shape, errors: [RPCErrorCode] = [],
+    init(_ summary: String, params: [SchemaShape.Field] = [], result: SchemaShape, errors: [RPCErrorCode] = [],
          handler: @escaping @Sendable (Daemon, Params, ClientConnection) throws(RPCError) -> JSONValue)
     {
         descriptor = MethodDescriptor(summary: summary, params: params, result: result, errors: errors)
@@ -14,7 +14,7 @@ struct MethodEntry: Sendable {
     }
 
     /// A method that may start a transition: its result is the `TransitionStart`, written from its fields.
-    init(_ summary: String, params: [Shape.Field] = [], result: Shape, errors: [RPCErrorCode] = [],
+    init(_ summary: String, params: [SchemaShape.Field] = [], result: SchemaShape, errors: [RPCErrorCode] = [],
          starting handler: @escaping @Sendable (Daemon, Params, ClientConnection) throws(RPCError) -> TransitionStart)
     {
         descriptor = MethodDescriptor(summary: summary, params: params, result: result, errors: errors)

@@ -8,7 +8,7 @@ enum OpenRPC {
 
     static func document(methods: [String: MethodEntry], version: String) -> JSONValue {
         var schemas = JSONObject()
-        for (name, shape) in Shape.components { schemas[name] = shape.jsonSchema }
+        for (name, shape) in SchemaShape.components { schemas[name] = shape.jsonSchema }
         return .object(JSONObject([
             ("openrpc", .string(specVersion)),
             ("info", .object(JSONObject([

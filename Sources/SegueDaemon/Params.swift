@@ -91,7 +91,7 @@ final class Params {
 
     func size(_ key: String) throws(RPCError) -> Size? {
         guard let v = value(key) else { return nil }
-        guard let s = Shapes.parseSize(v), s.w > 0, s.h > 0, s.w <= 100_000, s.h <= 100_000 else {
+        guard let s = ValueJSON.parseSize(v), s.w > 0, s.h > 0, s.w <= 100_000, s.h <= 100_000 else {
             throw .invalidParams(key, "'\(key)' must be {w, h} with 0 < w, h ≤ 100000")
         }
         return s

@@ -14,9 +14,9 @@ extension Scene {
 
     static func json(of node: ViewNode) -> JSONValue {
         var o = JSONObject([("id", .string(node.id))])
-        for (k, v) in Shapes.viewValues(node.model, hidden: node.hidden, z: node.z) { o[k] = v }
+        for (k, v) in ValueJSON.viewValues(node.model, hidden: node.hidden, z: node.z) { o[k] = v }
         if let presentation = node.presentation {
-            o["presentation"] = .object(Shapes.viewValues(presentation, hidden: node.hidden, z: node.z))
+            o["presentation"] = .object(ValueJSON.viewValues(presentation, hidden: node.hidden, z: node.z))
         }
         o["subviews"] = .array(node.subviews.map { json(of: $0) })
         return .object(o)
@@ -163,7 +163,7 @@ extension Scene {
     /// One line of scene.list.
     var summary: JSONValue {
         .object(JSONObject([
-            ("scene", .string(id)), ("size", Shapes.size(size)), ("clock", .string(clockMode.rawValue)),
+            ("scene", .string(id)), ("size", ValueJSON.size(size)), ("clock", .string(clockMode.rawValue)),
             ("fps", .number(Double(fps))), ("time", .number(time)), ("root", root.map { .string($0.id) } ?? .null),
         ]))
     }

@@ -5,7 +5,9 @@ extension EngineEvent.Payload {
         case .willMoveToParent(let vc, _), .didMoveToParent(let vc, _), .viewWillAppear(let vc, _),
             .viewDidAppear(let vc, _), .viewWillDisappear(let vc, _), .viewDidDisappear(let vc, _):
             vc
-        default: nil
+        case .traitsChanged, .transitionBegan, .transitionUpdated, .interactionEnded, .transitionCompleted, .failedOver,
+            .watchdog, .pluginLoaded, .pluginUnloaded, .pluginFailed, .pluginWarning, .log, .frame, .eventsDropped:
+            nil
         }
     }
 
@@ -17,7 +19,10 @@ extension EngineEvent.Payload {
         case .transitionUpdated(let t, _), .interactionEnded(let t, _, _), .failedOver(let t, _, _),
             .watchdog(let t, _):
             t
-        default: nil
+        case .willMoveToParent, .didMoveToParent, .viewWillAppear, .viewDidAppear, .viewWillDisappear,
+            .viewDidDisappear, .traitsChanged, .pluginLoaded, .pluginUnloaded, .pluginFailed, .pluginWarning, .log,
+            .frame, .eventsDropped:
+            nil
         }
     }
 
@@ -28,7 +33,10 @@ extension EngineEvent.Payload {
             .pluginWarning(let name, _, _, _, _):
             name
         case .log(_, let plugin, _): plugin
-        default: nil
+        case .willMoveToParent, .didMoveToParent, .viewWillAppear, .viewDidAppear, .viewWillDisappear,
+            .viewDidDisappear, .traitsChanged, .transitionBegan, .transitionUpdated, .interactionEnded,
+            .transitionCompleted, .failedOver, .watchdog, .frame, .eventsDropped:
+            nil
         }
     }
 
@@ -36,7 +44,10 @@ extension EngineEvent.Payload {
     public var message: String? {
         switch self {
         case .pluginWarning(_, _, let message, _, _), .pluginFailed(_, _, let message), .log(_, _, let message): message
-        default: nil
+        case .willMoveToParent, .didMoveToParent, .viewWillAppear, .viewDidAppear, .viewWillDisappear,
+            .viewDidDisappear, .traitsChanged, .transitionBegan, .transitionUpdated, .interactionEnded,
+            .transitionCompleted, .failedOver, .watchdog, .pluginLoaded, .pluginUnloaded, .frame, .eventsDropped:
+            nil
         }
     }
 }

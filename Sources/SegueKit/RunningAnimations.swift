@@ -3,7 +3,7 @@
 /// here so the two arrays and each animation's `trackIndex` stay in step.
 struct RunningAnimations: Sequence {
     private(set) var animations: [PropertyAnimation] = []
-    /// One record per animation, contiguous: what `Scene.evaluateAnimations` walks each frame.
+    /// One record per animation, contiguous: what `AnimationClock.evaluate` walks each frame.
     var tracks: [AnimationTrack] = []
 
     var count: Int { animations.count }

@@ -13,6 +13,6 @@ extension Scene {
     /// advanced frame by frame as usual.
     public func jumpIdle(to time: Int64) {
         guard isIdle, !clock.isTicking else { return advance(to: time) }
-        now = max(now, time)
+        clock.move(to: time)
     }
 }

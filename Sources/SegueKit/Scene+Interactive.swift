@@ -1,380 +1,46 @@
-/// A driven transition's own clock (Core Animation's paused layer with a timeOffset): its animations are taken
-/// out of the scene's list and evaluated at `local`, which `transition.update` sets and a finish or cancel ramps.
-final class TransitionDrive {
-    var animations: [PropertyAnimation] = []
-    /// The transition's own time, in scene nanoseconds on its timeline (startedAt … startedAt + duration).
-    var local: Int64
-    var ramp: Ramp?
-
-    /// A finish (forward to the end) or cancel (backward to the start) in progress.
-    struct Ramp {
-        let from: Int64
-        let to: Int64
-        /// Scene time at which the ramp began, and how long it lasts in scene time.
-        let start: Int64
-        let length: Int64
-        let curve: CubicBezier
-        let cancel: Bool
-    }
-
-    init(local: Int64) { self.local = local }
-}
-
-/// The views a transition's animator can reach, as they were before it ran.
-struct TransitionBaseline {
-    let views: [SceneJournal.ViewState]
-    let nextViewSerial: Int
-}
-
 extension Scene {
-    // MARK: Baseline (cancel restores the tree exactly)
-
     /// The container view's subtree and the from/to views' subtrees, before the animator runs.
     func captureBaseline(_ t: Transition, containerView: View) -> TransitionBaseline {
-        // Each view once: marked with this capture's number (no set of serials built per transition start).
-        ledger.baselineMark &+= 1
-        let mark = ledger.baselineMark
-        var states: [SceneJournal.ViewState] = []
-        states.reserveCapacity(8)
-        func walk(_ view: View, depth: Int) {
-            guard view.baselineMark != mark else { return }
-            view.baselineMark = mark
-            states.append(SceneJournal.ViewState(view))
-            guard depth < Scene.maxViewDepth else { return }
-            for sub in view.subviews { walk(sub, depth: depth + 1) }
-        }
-        walk(containerView, depth: 0)
-        walk(t.from.view, depth: 0)
-        walk(t.to.view, depth: 0)
-        return TransitionBaseline(views: states, nextViewSerial: tree.nextViewSerial)
+        tree.captureBaseline(containerView, t.from.view, t.to.view, maxDepth: Scene.maxViewDepth)
     }
 
-    /// Puts every view the transition could touch back where it was before the animator ran (values, order,
-    /// superviews); views the animator made and left in those subtrees are destroyed.
+    /// Puts every view the transition could touch back where it was before the animator ran.
     func restoreBaseline(_ t: Transition) {
         guard let baseline = t.baseline else { return }
         t.baseline = nil
-        tree.structureVersion &+= 1
-        tree.valueVersion &+= 1
-        // Views made during the transition that are still inside the restored subtrees.
-        var made: [View] = []
-        for state in baseline.views {
-            for sub in state.view.subviews where sub.serial >= baseline.nextViewSerial && sub.owner == nil {
-                made.append(sub)
-            }
-        }
-        for view in made where view.isAlive { destroyView(view) }
-        for state in baseline.views where state.view.isAlive {
-            let view = state.view
-            touch(view)
-            touch(view.superview)
-            for sub in state.subviews where sub.superview !== view { touch(sub); touch(sub.superview) }
-            for property in ViewProperty.allCases { removeAnimation(of: view, property, finished: false) }
-            view.model = state.model
-            view.presentation = state.presentation
-            if let old = view.superview, old !== state.superview { old.subviews.removeAll { $0 === view } }
-            view.superview = state.superview?.isAlive == true ? state.superview : nil
-            view.subviews = state.subviews.filter(\.isAlive)
-            for sub in view.subviews where sub.superview !== view {
-                sub.superview?.subviews.removeAll { $0 === sub }
-                sub.superview = view
-            }
-            view.hidden = state.hidden
-            view.z = state.z
-            if view.dirty == 0 { dirtyViews.append(view) }
-            view.dirty |= ViewChanges.all.rawValue
-        }
-        clock.running.removeAll { $0.removed }
+        tree.restore(baseline, clock: clock)
     }
 
-    // MARK: Driving
+    // MARK: Interaction (TransitionLedger+Driving: the ledger drives transitions on their own clock)
 
     /// The transition's percent now (transition.get's `percent`).
-    public func percent(of t: Transition) -> Double {
-        switch t.state {
-        case .completed: return 1
-        case .cancelled: return 0
-        case .queued: return 0
-        default:
-            guard t.duration > 0 else { return 0 }
-            let local = t.drive?.local ?? (now - t.timeOffset)
-            let p = min(1, max(0, Double(local - t.startedAt) / 1e9 / t.duration))
-            return (p * 1e9).rounded() / 1e9  // no 0.7000000000000001 from the nanosecond clock
-        }
-    }
+    public func percent(of t: Transition) -> Double { ledger.percent(of: t, in: self) }
 
-    /// Takes the transition's running animations out of the scene's list and holds them at its current time.
-    func beginDriving(_ t: Transition) {
-        guard t.drive == nil, !t.isEnded else { return }
-        let local = min(now - t.timeOffset, t.startedAt + Int64((t.duration * 1e9).rounded()))
-        let drive = TransitionDrive(local: local)
-        for animation in clock.running where !animation.removed && animation.group.transition === t {
-            animation.held = true
-            drive.animations.append(animation)
-            t.timeline.stopped(animation, at: now)
-        }
-        let held = Set(drive.animations.map { ObjectIdentifier($0) })
-        clock.running.removeAll { held.contains(ObjectIdentifier($0)) }
-        t.drive = drive
-        t.state = .interactive
-        t.context?.isInteractive = true
-        ledger.drivenTransitions.append(t)
-        t.phases.append(TransitionPhase(kind: .scrub, start: now, end: nil))
-        tree.valueVersion &+= 1
-    }
-
-    /// transition.pause: a running transition becomes interactive at its current percent (one finishing after
-    /// an interaction is caught again mid-ramp).
-    public func pauseTransition(_ t: Transition) throws(EngineError) {
-        guard !t.isEnded else { throw EngineError(.invalidState, "transition '\(t.id)' has ended", id: t.id) }
-        guard t.state == .animating || t.state == .finishing else {
-            throw EngineError(.invalidState, "transition '\(t.id)' is \(t.state.rawValue): only a running transition can be paused", id: t.id)
-        }
-        guard let drive = t.drive else {
-            beginDriving(t)
-            return
-        }
-        drive.ramp = nil
-        closeOpenPhase(t)
-        t.phases.append(TransitionPhase(kind: .scrub, start: now, end: nil))
-        t.state = .interactive
-        t.context?.isInteractive = true
-    }
+    /// transition.pause: a running transition becomes interactive at its current percent.
+    public func pauseTransition(_ t: Transition) throws(EngineError) { try ledger.pauseTransition(t, in: self) }
 
     /// transition.update: sets the transition's time to p·duration; each animation's own curve still applies.
     public func updateTransition(_ t: Transition, percent p: Double) throws(EngineError) {
-        guard t.state == .interactive, let drive = t.drive else {
-            throw EngineError(.invalidState, "transition '\(t.id)' is \(t.state.rawValue), not interactive", id: t.id)
-        }
-        guard p.isFinite else { throw .invalidParams("percent", "percent must be a number in 0…1") }
-        let clamped = min(max(p, 0), 1)
-        drive.local = t.startedAt + Int64((clamped * t.duration * 1e9).rounded())
-        scrub(drive)
-        emit(.transitionUpdated(transition: t.id, percent: clamped))
-        tree.valueVersion &+= 1
-        if !clock.isTicking {
-            recordTimelines()
-            emitFrame()
-        }
+        try ledger.updateTransition(t, percent: p, in: self)
     }
 
-    func scrub(_ drive: TransitionDrive) {
-        for animation in drive.animations where !animation.removed {
-            let view = animation.view
-            touch(view)
-            if view.dirty == 0 { dirtyViews.append(view) }
-            animation.scrub(toElapsed: drive.local - animation.begin)
-        }
-    }
-
-    /// transition.finish (`cancel` false) and transition.cancel: interaction ends (`interaction_ended`, the
-    /// coordinator's handlers), then the transition runs forward over (1 − p)·duration / speed, or backward over
-    /// p·duration / speed, with the completion curve.
-    public func endInteraction(_ t: Transition, cancel: Bool, speed requestedSpeed: Double? = nil,
-                               curve requestedCurve: CubicBezier? = nil) throws(EngineError)
+    /// transition.finish (`cancel` false) and transition.cancel.
+    public func endInteraction(_ t: Transition, cancel: Bool, speed: Double? = nil, curve: CubicBezier? = nil)
+        throws(EngineError)
     {
-        guard t.state == .interactive, let drive = t.drive else {
-            throw EngineError(.invalidState, "transition '\(t.id)' is \(t.state.rawValue), not interactive", id: t.id)
-        }
-        var speed = requestedSpeed
-        var curve = requestedCurve
-        if let interaction = t.interaction {
-            if speed == nil {
-                do {
-                    if let s = try interaction.completionSpeed(t) {
-                        if !s.isFinite || s <= 0 {
-                            warn(interaction.name, "completion_speed returned \(s); using 1")
-                            speed = 1
-                        } else {
-                            speed = s
-                        }
-                    }
-                } catch {
-                    warnRaised(interaction.name, "completion_speed", error.message, then: "; using 1")
-                }
-            }
-            if curve == nil {
-                do { curve = try interaction.completionCurve(t) } catch {
-                    warnRaised(interaction.name, "completion_curve", error.message, then: "; using ease_in_out")
-                }
-            }
-        }
-        let s = min(max(speed ?? 1, 0.01), 100)
-        startRamp(t, drive, cancel: cancel, speed: s, curve: curve ?? .easeInOut)
+        try ledger.endInteraction(t, cancel: cancel, speed: speed, curve: curve, in: self)
     }
 
-    func startRamp(_ t: Transition, _ drive: TransitionDrive, cancel: Bool, speed: Double, curve: CubicBezier) {
-        t.completionSpeed = speed
-        if cancel { t.context?.transitionWasCancelled = true }
-        closeOpenPhase(t)
-        emit(.interactionEnded(transition: t.id, cancelled: cancel, completionVelocity: speed))
-        let saved = ledger.currentTransition
-        ledger.currentTransition = t
-        for handler in t.interactionChangeHandlers { handler(cancel, speed) }
-        ledger.currentTransition = saved
-        guard !t.isEnded, t.drive === drive else { return }
-        let end = t.startedAt + Int64((t.duration * 1e9).rounded())
-        let target = cancel ? t.startedAt : end
-        let length = Int64((Double(abs(target - drive.local)) / speed).rounded())
-        drive.ramp = TransitionDrive.Ramp(from: drive.local, to: target, start: now, length: length, curve: curve, cancel: cancel)
-        t.state = cancel ? .cancelling : .finishing
-        t.phases.append(TransitionPhase(kind: cancel ? .cancel : .finish, start: now, end: nil))
-        let allowance = Double(length) * config.watchdogFactor + Double(config.watchdogGraceMs) * 1e6
-        t.watchdogDeadline = now + Int64(min(allowance, 1e17))
-        ledger.earliestWatchdog = min(ledger.earliestWatchdog, t.watchdogDeadline)
-        if length == 0 {
-            advanceRamp(t, drive)
-            if !clock.isTicking { runPendingCompletions() }
-        }
-    }
+    /// gesture.pan for a transition with an interaction plugin.
+    public func pan(_ t: Transition, _ gesture: PanGesture) throws(EngineError) { try ledger.pan(t, gesture, in: self) }
 
-    /// Each tick: the ramps of finishing and cancelling transitions move on.
-    func advanceDrives() {
-        guard !ledger.drivenTransitions.isEmpty else { return }
-        for t in ledger.drivenTransitions {
-            guard let drive = t.drive, drive.ramp != nil else { continue }
-            advanceRamp(t, drive)
-        }
-        ledger.drivenTransitions.removeAll { $0.drive == nil }
-    }
-
-    func advanceRamp(_ t: Transition, _ drive: TransitionDrive) {
-        guard let ramp = drive.ramp else { return }
-        let u = ramp.length > 0 ? min(1, Double(now - ramp.start) / Double(ramp.length)) : 1
-        let eased = ramp.curve.value(at: u)
-        drive.local = u >= 1 ? ramp.to : ramp.from + Int64((Double(ramp.to - ramp.from) * eased).rounded())
-        tree.valueVersion &+= 1
-        if ramp.cancel { scrub(drive) } else { runForward(drive) }
-        guard u >= 1 else { return }
-        endRamp(t, drive, cancelled: ramp.cancel)
-    }
-
-    /// The ramp is over. Forward: the animations still running go back on the scene's clock (shifted so they go
-    /// on from where they are). Backward: every animation is at its start and ends (finished = true); the
-    /// animator's completions then call complete(false), which puts the tree back as it was.
-    func endRamp(_ t: Transition, _ drive: TransitionDrive, cancelled: Bool) {
-        t.drive = nil
-        drive.ramp = nil
-        closeOpenPhase(t)
-        if cancelled {
-            for animation in drive.animations where !animation.removed {
-                touch(animation.view)
-                animation.scrub(toElapsed: drive.local - animation.begin)
-                retire(animation)
-            }
-        } else {
-            let shift = now - drive.local
-            t.timeOffset = shift
-            for animation in drive.animations where !animation.removed {
-                let moved = PropertyAnimation(copying: animation, begin: animation.begin + shift)
-                moved.createdAt = now
-                noteStarted(moved)
-                clock.setRemoved(animation)
-                animation.view.animations[animation.property.rawValue] = moved
-                t.timeline.started(moved)
-                clock.running.append(moved)
-            }
-        }
-        drive.animations.removeAll()
-    }
-
-    /// Forward at the drive's time: an animation that reaches its end completes now, as it would on the clock.
-    func runForward(_ drive: TransitionDrive) {
-        for animation in drive.animations where !animation.removed {
-            let view = animation.view
-            touch(view)
-            if view.dirty == 0 { dirtyViews.append(view) }
-            if animation.evaluate(at: drive.local) { retire(animation) }
-        }
-        drive.animations.removeAll { $0.removed }
-    }
-
-    func closeOpenPhase(_ t: Transition) {
-        if let i = t.phases.lastIndex(where: { $0.end == nil }) { t.phases[i].end = now }
-    }
-
-    /// An animation of a driven transition reached its end.
-    func retire(_ animation: PropertyAnimation) {
-        guard !animation.removed else { return }
-        let view = animation.view
-        if view.dirty == 0 { dirtyViews.append(view) }
-        view.dirty |= animation.property.changeBit
-        if view.animations[animation.property.rawValue] === animation {
-            removeAnimation(of: view, animation.property, finished: true)
-        } else {
-            clock.setRemoved(animation)
-        }
-    }
-
-    /// finishNow for a driven transition: a cancel in progress ends at the start; anything else ends forward.
-    func jumpDriven(_ t: Transition) {
-        guard let drive = t.drive else { return }
-        if drive.ramp == nil {
-            startRamp(t, drive, cancel: false, speed: 100, curve: .linear)
-        }
-        guard let ramp = drive.ramp, t.drive === drive else { return }
-        drive.local = ramp.to
-        if ramp.cancel { scrub(drive) } else { runForward(drive) }
-        endRamp(t, drive, cancelled: ramp.cancel)
-        ledger.drivenTransitions.removeAll { $0.drive == nil }
-    }
-
-    // MARK: Interaction plugins
-
-    /// gesture.pan for a transition with an interaction plugin. A plugin that raises is reported and the
-    /// transition cancelled; one that leaves the transition interactive after `ended` has it finished past
-    /// half-way and cancelled under it (with a warning).
-    public func pan(_ t: Transition, _ gesture: PanGesture) throws(EngineError) {
-        guard let interaction = t.interaction else {
-            throw EngineError(.invalidState, "transition '\(t.id)' has no interaction plugin (start it with interactive: \"<plugin>\")", id: t.id)
-        }
-        guard t.state == .interactive else {
-            throw EngineError(.invalidState, "transition '\(t.id)' is \(t.state.rawValue), not interactive", id: t.id)
-        }
-        let saved = ledger.currentTransition
-        ledger.currentTransition = t
-        defer { ledger.currentTransition = saved }
-        do {
-            try interaction.handle(gesture, transition: t)
-        } catch {
-            warnRaised(interaction.name, gesture.phase.rawValue, error.message, then: "; the transition is cancelled")
-            if t.state == .interactive { try? endInteraction(t, cancel: true) }
-            return
-        }
-        if gesture.phase == .ended || gesture.phase == .cancelled, t.state == .interactive {
-            let finish = gesture.phase == .ended && percent(of: t) > 0.5
-            warn(interaction.name, "ended left transition '\(t.id)' interactive; \(finish ? "finishing" : "cancelling") it")
-            try? endInteraction(t, cancel: !finish)
-        }
-    }
-
-    // MARK: Coordinator
-
-    /// `coordinator:alongside(animations, completion)`: animations in step with the transition, over what is left
-    /// of its duration with ease_in_out; scrubbed, finished and reversed with it.
+    /// `coordinator:alongside(animations, completion)`: animations in step with the transition.
     public func animateAlongside(_ t: Transition, _ changes: () -> Void, completion: ((Bool) -> Void)?) {
-        let remaining = max(0, t.duration - percent(of: t) * t.duration)
-        let saved = ledger.currentTransition
-        ledger.currentTransition = t
-        beginAnimations(AnimationOptions(duration: remaining, timing: .curve(.easeInOut)), completion: completion)
-        changes()
-        commitAnimations()
-        ledger.currentTransition = saved
+        ledger.animateAlongside(t, changes, completion: completion, in: self)
     }
 
     /// `coordinator:on_interaction_change(fn)`.
     public func onInteractionChange(_ t: Transition, _ handler: @escaping (_ cancelled: Bool, _ velocity: Double) -> Void) {
-        t.interactionChangeHandlers.append(handler)
+        ledger.onInteractionChange(t, handler, in: self)
     }
-}
-
-/// How a transition-starting request asks for interaction (docs/PROTOCOL.md's `interactive`).
-public enum Interactivity: Equatable, Sendable {
-    /// Not interactive.
-    case none
-    /// `true`: paused at 0, driven by transition.update/finish/cancel (an interaction plugin may still come
-    /// from the container's delegate or rules).
-    case percent
-    /// An interaction plugin's name: paused, and `gesture.pan` goes to that plugin.
-    case plugin(String)
 }

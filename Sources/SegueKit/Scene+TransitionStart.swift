@@ -1,22 +1,3 @@
-/// The options every transition request carries (the protocol's `animated`, `interactive`, `animator`,
-/// `when_busy`, and the id a queued request was given).
-struct TransitionRequest {
-    var animated: Bool
-    var interactive: Interactivity
-    var animator: String?
-    var whenBusy: WhenBusy?
-    var id: String?
-}
-
-/// What an admitted request will do: the operation, and what a navigation stack or a split view changes.
-struct TransitionPlan {
-    var op: TransitionOperation
-    var leaving: [ViewController] = []
-    var entering: [ViewController] = []
-    var newStack: [ViewController]?
-    var split: SplitChange?
-}
-
 extension Scene {
     /// The one transition-start pipeline of every container kind: `when_busy` admits the request (or queues it,
     /// to be retried with `retry`), `plan` decides what it does now that it runs (nil: nothing to animate — it
@@ -38,10 +19,10 @@ extension Scene {
             return queued
         }
         guard let plan = try plan() else { return .nothing }
-        let animator = try resolveAnimator(plan.op, requested: request.animator)
+        let animator = try ledger.resolveAnimator(plan.op, requested: request.animator, in: self)
         let interaction = request.animated
-            ? try resolveInteraction(plan.op, request.interactive, animator: animator.name) : nil
-        return .started(begin(plan, animated: request.animated, animator: animator, id: request.id,
-                              interactive: request.interactive, interaction: interaction))
+            ? try ledger.resolveInteraction(plan.op, request.interactive, animator: animator.name, in: self) : nil
+        return .started(ledger.begin(plan, animated: request.animated, animator: animator, id: request.id,
+                              interactive: request.interactive, interaction: interaction, in: self))
     }
 }

@@ -1,20 +1,7 @@
 extension Scene {
     /// scene.tree: the view tree from the window, and the view-controller tree from the root.
     public func tree(presentation: Bool) -> SceneTree {
-        SceneTree(views: viewNode(window, presentation: presentation), controllers: root.map { controllerNode($0) })
-    }
-
-    func viewNode(_ view: View, presentation: Bool) -> ViewNode {
-        ViewNode(id: view.id, model: view.model, presentation: presentation ? view.presentation : nil,
-                 hidden: view.hidden, z: view.z,
-                 subviews: view.subviews.map { viewNode($0, presentation: presentation) })
-    }
-
-    func controllerNode(_ vc: ViewController, depth: Int = 0) -> ControllerNode {
-        ControllerNode(
-            id: vc.id, kind: vc.kind, view: vc.view.id, appearance: vc.appearance,
-            children: depth < Scene.maxViewDepth ? vc.children.map { controllerNode($0, depth: depth + 1) } : [],
-            presented: depth < Scene.maxViewDepth ? vc.presentedViewController.map { controllerNode($0, depth: depth + 1) } : nil)
+        SceneTree(views: tree.node(window, presentation: presentation), controllers: root.map { controllers.node($0) })
     }
 
     /// The state of a transition, of a request still waiting in its container's queue, or of one that left the
@@ -28,6 +15,6 @@ extension Scene {
     /// The presentation style of a present or dismiss transition (nil for other kinds). A completed dismissal has
     /// no modal record left; its context kept the style it ran with.
     public func presentationStyle(of t: Transition) -> PresentationStyle? {
-        modalRecord(of: t)?.style ?? t.context?.presentationStyle
+        ledger.modalRecord(of: t, in: self)?.style ?? t.context?.presentationStyle
     }
 }

@@ -65,6 +65,6 @@ public final class TransitionContext {
 
     /// completeTransition(_:). A second call is ignored with a `plugin.warning`.
     public func completeTransition(_ didComplete: Bool) {
-        scene.completeTransition(transition, didComplete: didComplete, forced: false)
+        scene.ledger.completeTransition(transition, didComplete: didComplete, forced: false, in: scene)
     }
 }

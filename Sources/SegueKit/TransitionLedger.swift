@@ -1,45 +1,71 @@
 /// A scene's transition bookkeeping (not UIKit's transition coordinator, which is the `alongside` object plugins
 /// get as `ctx.coordinator`): every transition by id and in start order, the ones driven on their own clock, the
 /// modal presentations, queued requests' ids and outcomes, the watchdog's earliest deadline, the transition whose
-/// animator is running now and the journals of its calls. It admits transitions (`register`), watches them
-/// (`watch`), records how they and queued requests ended (`recordEnd`, `recordOutcome`) and forgets the oldest
-/// (`forgetEnded`); `Scene`'s transition files (Scene+Transitions, Scene+Interactive, Scene+Modal) call these.
+/// It admits requests (`admit`: `when_busy` rejects, queues or interrupts) and transitions (`register`), starts the
+/// queued ones (`startNextQueued`), watches them (`watch`, `checkWatchdogs`, `finishNow`), records their
+/// timelines and how they and queued requests ended (`recordTimelines`, `recordEnd`, `recordOutcome`) and forgets
+/// the oldest (`forgetEnded`). Nothing else writes its state.
 final class TransitionLedger {
-    var transitionsByID: [String: Transition] = [:]
+    private(set) var transitionsByID: [String: Transition] = [:]
     /// Transitions in start order (running and retained finished ones).
-    var transitionOrder: [Transition] = []
+    private(set) var transitionOrder: [Transition] = []
     /// How many transitions of `transitionOrder` have ended (kept as they end, so trimming costs no scan).
-    var endedCount = 0
+    private var endedCount = 0
     /// The `retainedBytes` of those ended transitions, added up as they end.
-    var endedBytes = 0
-    var nextTransitionNumber = 1
+    private var endedBytes = 0
+    private var nextTransitionNumber = 1
     /// The scene's versions `recordTimelines` last recorded at.
-    var timelinesRecorded = (structure: -1, value: -1)
+    private var timelinesRecorded = (structure: -1, value: -1)
     /// No watchdog deadline of a running transition is earlier than this (a lower bound; `.max` when none runs).
-    var earliestWatchdog: Int64 = .max
+    private(set) var earliestWatchdog: Int64 = .max
     /// Transitions that have started and not ended.
-    var activeTransitionCount = 0
+    private(set) var activeTransitionCount = 0
     /// Modal presentations, bottom first.
-    var presentations: [Presentation] = []
+    private(set) var presentations: [Presentation] = []
     /// Transitions held on their own clock (interactive, finishing or cancelling).
-    var drivenTransitions: [Transition] = []
+    private(set) var drivenTransitions: [Transition] = []
     /// Ids handed to queued requests, not yet started.
-    var reservedTransitionIDs: Set<String> = []
-    var queuedOutcomes: [String: QueuedOutcome] = [:]
-    var queuedOutcomeOrder: [String] = []
-    /// The transition whose animator code is running now: animation blocks opened meanwhile belong to it.
-    var currentTransition: Transition?
-    /// Journals of the animator calls running now, innermost last (see SceneJournal).
-    var journals: [SceneJournal] = []
-    var nextJournalEpoch = 0
-    /// The number of the last `captureBaseline` walk (views it reached carry it in `View.baselineMark`).
-    var baselineMark = 0
+    private(set) var reservedTransitionIDs: Set<String> = []
+    private(set) var queuedOutcomes: [String: QueuedOutcome] = [:]
+    private var queuedOutcomeOrder: [String] = []
 
     /// A transition that begins: filed by id and in start order, counted as running.
     func register(_ transition: Transition) {
         transitionsByID[transition.id] = transition
         transitionOrder.append(transition)
         activeTransitionCount += 1
+    }
+
+    /// A transition now driven on its own clock (interactive, finishing or cancelling).
+    func noteDriven(_ transition: Transition) { drivenTransitions.append(transition) }
+
+    /// Forgets the driven transitions that are no longer driven (or `transition` alone).
+    func releaseDriven(_ transition: Transition? = nil) {
+        if let transition {
+            drivenTransitions.removeAll { $0 === transition }
+        } else {
+            drivenTransitions.removeAll { $0.drive == nil }
+        }
+    }
+
+    /// A modal presentation goes on top.
+    func addPresentation(_ record: Presentation) { presentations.append(record) }
+
+    /// A modal presentation ended.
+    func removePresentation(_ record: Presentation) { presentations.removeAll { $0 === record } }
+
+    /// Adds this tick to the timeline of every running transition (`tree`'s versions say whether anything
+    /// changed since the last pass).
+    func recordTimelines(_ tree: ViewTree, at now: Int64) {
+        guard activeTransitionCount > 0 else { return }
+        // Nothing changed since the last pass: every running timeline already holds this state (a transition that
+        // started since recorded it when it began).
+        guard tree.structureVersion != timelinesRecorded.structure || tree.valueVersion != timelinesRecorded.value else { return }
+        timelinesRecorded = (tree.structureVersion, tree.valueVersion)
+        for transition in transitionOrder where !transition.isEnded {
+            guard let container = transition.timelineRoot else { continue }
+            transition.timeline.record(container, at: now, structureVersion: tree.structureVersion, valueVersion: tree.valueVersion)
+        }
     }
 
     /// The watchdog looks at the transition again at `deadline` (scene ns) at the latest.
@@ -81,6 +107,147 @@ final class TransitionLedger {
             endedCount -= 1
             endedBytes -= forgotten.retainedBytes
         }
+    }
+
+    // MARK: Admitting and queueing
+
+    /// Applies `when_busy` when the container is running a transition: rejects, queues (returning the queued
+    /// start), or jumps the running one to its end. Nil means: go ahead now.
+    func admit(_ container: ContainerViewController, _ policy: WhenBusy?, kind: TransitionKind,
+               retry: @escaping (String) throws(EngineError) -> TransitionStart, in scene: Scene)
+        throws(EngineError) -> TransitionStart?
+    {
+        guard let active = container.activeTransition else { return nil }
+        switch policy ?? container.whenBusy {
+        case .reject:
+            throw EngineError(.invalidState, "container '\(container.id)' is running transition '\(active.id)'",
+                              id: active.id)
+        case .queue:
+            guard container.queue.count < Scene.maxQueuedPerContainer else {
+                throw EngineError(.limitExceeded, "container '\(container.id)' already has \(Scene.maxQueuedPerContainer) queued transitions")
+            }
+            let id = newTransitionID()
+            reservedTransitionIDs.insert(id)
+            container.queue.append(QueuedTransition(id: id, kind: kind, start: retry))
+            return TransitionStart(transition: nil, queuedID: id, animator: nil, duration: 0)
+        case .interrupt:
+            finishNow(active, in: scene)
+            guard container.activeTransition == nil else {
+                throw EngineError(.invalidState, "container '\(container.id)' could not end transition '\(active.id)'", id: active.id)
+            }
+            return nil
+        }
+    }
+
+    /// Starts the next queued request of an idle container. A request with nothing left to do, or no longer
+    /// valid, ends at once with `transition.completed` (`skipped: true`).
+    func startNextQueued(_ container: ContainerViewController, in scene: Scene) {
+        while container.activeTransition == nil, !container.queue.isEmpty {
+            let next = container.queue.removeFirst()
+            reservedTransitionIDs.remove(next.id)
+            var message: String?
+            var state = TransitionState.completed
+            do {
+                let start = try next.start(next.id)
+                if start.transition != nil { return }
+            } catch {
+                message = error.message
+                state = .cancelled
+            }
+            recordOutcome(
+                QueuedOutcome(id: next.id, kind: next.kind, container: container.id, state: state, message: message),
+                retention: scene.config.timelineRetention)
+            scene.emit(.transitionCompleted(EngineEvent.TransitionCompletion(
+                transition: next.id, completed: state == .completed, forced: false, skipped: true, reason: message)))
+        }
+    }
+
+    // MARK: Watching
+
+    /// The watchdog: a transition whose animator never called complete is completed after
+    /// duration × watchdog_factor + watchdog_grace_ms of scene time.
+    func checkWatchdogs(in scene: Scene) {
+        guard scene.now >= earliestWatchdog else { return }
+        var earliest = Int64.max
+        earliestWatchdog = .max  // transitions started from here on (the queue's next) lower it again
+        defer { earliestWatchdog = min(earliestWatchdog, earliest) }
+        // Suspended while interactive; a finish or cancel ramp sets a new deadline.
+        for transition in transitionOrder where !transition.isEnded && transition.state != .interactive
+            && transition.drive?.ramp == nil
+        {
+            guard scene.now >= transition.watchdogDeadline else {
+                earliest = min(earliest, transition.watchdogDeadline)
+                continue
+            }
+            transition.problems.append(TransitionProblem(
+                .neverCompleted, "complete was not called within the watchdog's allowance"))
+            scene.emit(.watchdog(transition: transition.id, animator: transition.animatorName))
+            finishNow(transition, in: scene)
+        }
+    }
+
+    /// Jumps a running transition to its end: its animations finish at once (their completions run), and if the
+    /// animator still has not completed it, the engine does (forced).
+    func finishNow(_ transition: Transition, in scene: Scene) {
+        finishNow(transition, known: nil, in: scene)
+        scene.clock.dropRemoved()
+    }
+
+    /// `finishNow`, with the transition's running animations already found (`known`, for the first round) and the
+    /// clock's removed animations left in place for the caller to drop in one pass: so that finishing every
+    /// transition of a scene walks the clock's animations once, not once per transition.
+    private func finishNow(_ transition: Transition, known: [PropertyAnimation]?, in scene: Scene) {
+        if transition.drive != nil {
+            jumpDriven(transition, in: scene)
+            scene.clock.runPendingCompletions()
+        }
+        var rounds = 0
+        var known = transition.drive == nil ? known : nil
+        while !transition.isEnded, rounds < 16 {
+            rounds += 1
+            let own: [PropertyAnimation]
+            if let found = known {
+                own = found.filter { !$0.removed }
+                known = nil
+            } else {
+                own = scene.clock.animations(of: transition)
+            }
+            if own.isEmpty && scene.clock.pendingCompletions.isEmpty { break }
+            for animation in own { scene.clock.finishAtOnce(animation) }
+            scene.clock.runPendingCompletions()
+        }
+        if !transition.isEnded {
+            transition.forced = true
+            let cancelled = transition.context?.transitionWasCancelled ?? false
+            completeTransition(transition, didComplete: !cancelled, forced: true, in: scene)
+        }
+    }
+
+    /// Forces every running transition of the scene to its end (scene.destroy, daemon shutdown). `forced`: each
+    /// reports `forced: true` however it ends (scene.destroy: the scene is going, not the transition finishing).
+    func finishAllTransitions(forced: Bool, in scene: Scene) {
+        if forced {
+            for transition in transitionOrder where !transition.isEnded { transition.forced = true }
+        }
+        // Each transition's animations, found in one pass (filtering the clock per transition was quadratic: 9 s
+        // to stop 4 000 running transitions). Animations a completion starts are found by the rounds after the first.
+        func byTransition() -> [ObjectIdentifier: [PropertyAnimation]] {
+            var found: [ObjectIdentifier: [PropertyAnimation]] = [:]
+            for animation in scene.clock.running where !animation.removed {
+                guard let transition = animation.group.transition else { continue }
+                found[ObjectIdentifier(transition), default: []].append(animation)
+            }
+            return found
+        }
+        var animations = byTransition()
+        for transition in transitionOrder where !transition.isEnded {
+            // Removed animations stay in place until the end, so the count grows only when a completion started
+            // new animations: then they are looked for again (they may belong to a transition still to finish).
+            let before = scene.clock.running.count
+            finishNow(transition, known: animations[ObjectIdentifier(transition)] ?? [], in: scene)
+            if scene.clock.running.count != before { animations = byTransition() }
+        }
+        scene.clock.dropRemoved()
     }
 
     /// A transition id no transition has: `t-N`, N increasing.

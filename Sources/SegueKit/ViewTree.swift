@@ -1,27 +1,50 @@
 /// A scene's view tree: the window, every view by id and by serial, the versions timelines key their samples on,
-/// and the views whose presentation changed in the current tick. It files views, moves them (`place`, `detach`)
-/// and marks changes (`markChanged`); `Scene` journals each change first (SceneJournal) and calls these.
+/// and the views whose presentation changed in the current tick. It makes and files views (`makeView`), adds,
+/// inserts, moves and removes them (`add`, `insert`, `place`, `detach`, `bringToFront`, `discard`), sets the
+/// properties that are not animated (`setHidden`, `setZ`) and marks changes (`markChanged`), each change recorded
+/// in the open journals first; nothing else writes its state.
 final class ViewTree {
     /// The root of the tree.
     let window: View
-    var viewsByID: [String: View] = [:]
-    var viewsBySerial: [Int: View] = [:]
+    private(set) var viewsByID: [String: View] = [:]
+    private(set) var viewsBySerial: [Int: View] = [:]
     /// The serial the next view gets (serials increase with creation: the engine's deterministic order).
-    var nextViewSerial = 0
+    private(set) var nextViewSerial = 0
     /// Increases whenever a view moves in the tree, is destroyed, or changes `hidden` or `z` (timelines reuse the
     /// tree's shape while it stays the same).
-    var structureVersion = 0
+    private(set) var structureVersion = 0
     /// Increases whenever a property is set outside an animation block.
-    var valueVersion = 0
+    private(set) var valueVersion = 0
+    /// The number of the last `nextBaselineMark` (views a transition's baseline reached carry it in
+    /// `View.baselineMark`).
+    private var baselineMark = 0
     /// Views whose presentation changed in this tick (one `frame` event entry each). Written by the frame loop
     /// without an exclusivity check per append: the tree is only touched on its scene's thread.
-    @exclusivity(unchecked) var dirtyViews: [View] = []
+    @exclusivity(unchecked) private(set) var dirtyViews: [View] = []
+    /// Where each change is recorded before it is made.
+    let journals: JournalStack
 
-    init(size: Size) {
+    init(size: Size, journals: JournalStack) {
+        self.journals = journals
         window = View(id: "window", serial: 0, frame: Rect(x: 0, y: 0, w: size.w, h: size.h), color: .clear)
         nextViewSerial = 1
         viewsByID["window"] = window
         viewsBySerial[0] = window
+    }
+
+    /// Makes a new view and files it (not yet in the tree): refused past `limit` views or for an id in use.
+    func makeView(id: String?, frame: Rect, color: Color, limit: Int, scene: String) throws(EngineError) -> View {
+        guard viewsByID.count < limit else {
+            throw EngineError(.limitExceeded, "scene '\(scene)' has \(limit) views (limits.max_views_per_scene)")
+        }
+        let serial = nextViewSerial
+        let viewID = id ?? "v-\(serial)"
+        guard viewsByID[viewID] == nil else {
+            throw EngineError(.invalidParams, "a view with id '\(viewID)' already exists", param: "id")
+        }
+        let view = View(id: viewID, serial: serial, frame: frame, color: color)
+        insert(view)
+        return view
     }
 
     /// Files a new view under its id and serial.
@@ -31,11 +54,226 @@ final class ViewTree {
         viewsBySerial[view.serial] = view
     }
 
-    /// Takes a view out of the indexes (it stays an object others may hold).
-    func remove(_ view: View) {
+    /// addSubview: `view` goes on top of `superview`'s subviews, when it may go there (`canAdd`).
+    func add(_ view: View, to superview: View, maxDepth: Int) -> Bool {
+        guard canAdd(view, to: superview, maxDepth: maxDepth) else { return false }
+        journals.touch(view)
+        journals.touch(view.superview)
+        journals.touch(superview)
+        place(view, in: superview)
+        return true
+    }
+
+    /// insertSubview(_:at:), when `view` may go there.
+    func insert(_ view: View, into superview: View, at index: Int, maxDepth: Int) {
+        guard canAdd(view, to: superview, maxDepth: maxDepth) else { return }
+        journals.touch(view)
+        journals.touch(view.superview)
+        journals.touch(superview)
+        place(view, in: superview, at: index)
+    }
+
+    /// removeFromSuperview.
+    func removeFromSuperview(_ view: View) {
+        journals.touch(view)
+        journals.touch(view.superview)
+        detach(view)
+    }
+
+    /// bringSubviewToFront.
+    func bringToFront(_ view: View) {
+        structureVersion &+= 1
+        guard let superview = view.superview else { return }
+        journals.touch(superview)
+        superview.subviews.removeAll { $0 === view }
+        superview.subviews.append(view)
+    }
+
+    /// isHidden: not animated; reported in `frame` events when it changes.
+    func setHidden(_ view: View, _ hidden: Bool) {
+        guard view.hidden != hidden else { return }
+        journals.touch(view)
+        view.hidden = hidden
+        structureVersion &+= 1
+        markChanged(view, ViewProperty.hidden.changeBit)
+    }
+
+    /// zPosition: not animated (set at once, also inside a block); reported in `frame` events when it changes.
+    func setZ(_ view: View, _ z: Double) {
+        guard view.z != z, z.isFinite else { return }
+        journals.touch(view)
+        view.z = z
+        structureVersion &+= 1
+        markChanged(view, ViewProperty.z.changeBit)
+    }
+
+    /// A property was set outside an animation block (timelines sample again).
+    @inline(__always)
+    func valuesChanged() { valueVersion &+= 1 }
+
+    /// Views moved or were put back wholesale (a journal's or a baseline's restore).
+    func restored() {
+        structureVersion &+= 1
+        valueVersion &+= 1
+    }
+
+    /// A new mark for one walk over views (a transition's baseline: each view once).
+    func nextBaselineMark() -> Int {
+        baselineMark &+= 1
+        return baselineMark
+    }
+
+    /// Takes one view out of the scene (its animations removed from the clock's bookkeeping, not yet dropped
+    /// from its list), leaving its place in the hierarchy to the caller.
+    func discard(_ view: View, clock: AnimationClock) {
+        journals.touch(view)
+        view.superview = nil
+        view.subviews = []
+        for property in ViewProperty.allCases {
+            if let animation = view.animations[property.rawValue] {
+                journals.touch(animation.group)
+                journals.noteStopped(animation)
+                clock.setRemoved(animation)
+                animation.group.remaining -= 1
+                view.animations[property.rawValue] = nil
+            }
+        }
+        view.isAlive = false
         viewsByID[view.id] = nil
         viewsBySerial[view.serial] = nil
     }
+
+    /// Undoes the view changes a journal recorded (the scene closed it first): the views made since go, the
+    /// views it recorded get their values and places back (newest record first, so each view ends with the state
+    /// of its first record), and every view that was in the scene is reported changed in the next frame.
+    func restore(_ journal: CallJournal, clock: AnimationClock) {
+        restored()
+        // Views made since the journal opened go away, each on its own: their parents are views of before, whose
+        // subviews are restored below, or made since and going too; a view of before the call moved under a new
+        // one is no subview to destroy, it goes back where it was.
+        if nextViewSerial > journal.nextViewSerial {
+            for serial in journal.nextViewSerial..<nextViewSerial {
+                if let view = viewsBySerial[serial] { discard(view, clock: clock) }
+            }
+        }
+        for state in journal.views.reversed() {
+            let view = state.view
+            view.model = state.model
+            view.presentation = state.presentation
+            view.superview = state.superview
+            view.subviews = state.subviews
+            view.hidden = state.hidden
+            view.z = state.z
+        }
+        for view in viewsBySerial.values where view.serial < journal.nextViewSerial {
+            markChanged(view, ViewChanges.all.rawValue)
+        }
+    }
+
+    /// Forgets this tick's changes without reporting them (nobody listens to frames); true when a view still in
+    /// the scene changed (the frame counts as sent).
+    func dropChanges() -> Bool {
+        let anyAlive = dirtyViews.contains { $0.isAlive }
+        for view in dirtyViews { view.dirty = 0 }
+        dirtyViews.removeAll(keepingCapacity: true)
+        return anyAlive
+    }
+
+    /// Hands this tick's changed views, alive ones in creation order with what changed, to `views` (a frame
+    /// event's storage) and starts the next tick's list.
+    func takeChanges(into views: inout FrameViews) {
+        // The views in creation order: sorted only when they are not in it already (the look is one walk).
+        if !ViewTree.inSerialOrder(dirtyViews) { dirtyViews.sort { $0.serial < $1.serial } }
+        views.reserve(views: dirtyViews.count, values: 7)
+        let layout = ViewPropertyLayout.shared
+        dirtyViews.withUnsafeBufferPointer { dirty in
+            for view in dirty {
+                let changes = ViewChanges(rawValue: view.dirty)
+                view.dirty = 0
+                guard view.isAlive else { continue }
+                views.append(view, changes: changes, layout: layout)
+            }
+        }
+        dirtyViews.removeAll(keepingCapacity: true)
+    }
+
+    /// Whether `views` are in creation order.
+    static func inSerialOrder(_ views: [View]) -> Bool {
+        views.withUnsafeBufferPointer { all in
+            var previous = Int.min
+            for view in all {
+                guard view.serial > previous else { return false }
+                previous = view.serial
+            }
+            return true
+        }
+    }
+
+    /// A transition's baseline: the subtrees of `first`, `second` and `third` as they are now, each view once.
+    func captureBaseline(_ first: View, _ second: View, _ third: View, maxDepth: Int) -> TransitionBaseline {
+        // Each view once: marked with this capture's number (no set of serials built per transition start).
+        baselineMark &+= 1
+        let mark = baselineMark
+        var states: [CallJournal.ViewState] = []
+        states.reserveCapacity(8)
+        func walk(_ view: View, depth: Int) {
+            guard view.baselineMark != mark else { return }
+            view.baselineMark = mark
+            states.append(CallJournal.ViewState(view))
+            guard depth < maxDepth else { return }
+            for sub in view.subviews { walk(sub, depth: depth + 1) }
+        }
+        walk(first, depth: 0)
+        walk(second, depth: 0)
+        walk(third, depth: 0)
+        return TransitionBaseline(views: states, nextViewSerial: nextViewSerial)
+    }
+
+    /// Puts every view of a baseline back where it was (values, order, superviews); views made since and left in
+    /// those subtrees are destroyed.
+    func restore(_ baseline: TransitionBaseline, clock: AnimationClock) {
+        restored()
+        // Views made during the transition that are still inside the restored subtrees.
+        var made: [View] = []
+        for state in baseline.views {
+            for sub in state.view.subviews where sub.serial >= baseline.nextViewSerial && sub.owner == nil {
+                made.append(sub)
+            }
+        }
+        for view in made where view.isAlive { destroy(view, clock: clock) }
+        for state in baseline.views where state.view.isAlive {
+            let view = state.view
+            journals.touch(view)
+            journals.touch(view.superview)
+            for sub in state.subviews where sub.superview !== view { journals.touch(sub); journals.touch(sub.superview) }
+            for property in ViewProperty.allCases { clock.removeAnimation(of: view, property, finished: false) }
+            view.model = state.model
+            view.presentation = state.presentation
+            if let old = view.superview, old !== state.superview { old.subviews.removeAll { $0 === view } }
+            view.superview = state.superview?.isAlive == true ? state.superview : nil
+            view.subviews = state.subviews.filter(\.isAlive)
+            for sub in view.subviews where sub.superview !== view {
+                sub.superview?.subviews.removeAll { $0 === sub }
+                sub.superview = view
+            }
+            view.hidden = state.hidden
+            view.z = state.z
+            markChanged(view, ViewChanges.all.rawValue)
+        }
+        clock.dropRemoved()
+    }
+
+    /// Removes a view (and its subviews) from the scene for good.
+    func destroy(_ view: View, clock: AnimationClock) {
+        for subview in view.subviews { destroy(subview, clock: clock) }
+        removeFromSuperview(view)
+        discard(view, clock: clock)
+        clock.dropRemoved()
+    }
+
+    /// The frame loop's access to this tick's changed views (appending without a call per view).
+    @inline(__always)
+    func withChangedViews<R>(_ body: (inout [View]) -> R) -> R { body(&dirtyViews) }
 
     /// Moves `view` into `superview`, on top or at `index` (clamped), out of its old superview first.
     func place(_ view: View, in superview: View, at index: Int? = nil) {
@@ -74,6 +312,13 @@ final class ViewTree {
             current = v.superview
         }
         return depth + subtreeHeight(view, maxDepth: maxDepth) <= maxDepth
+    }
+
+    /// scene.tree's view part: the subtree from `view`, with presentation values when asked.
+    func node(_ view: View, presentation: Bool) -> ViewNode {
+        ViewNode(id: view.id, model: view.model, presentation: presentation ? view.presentation : nil,
+                 hidden: view.hidden, z: view.z,
+                 subviews: view.subviews.map { node($0, presentation: presentation) })
     }
 
     func subtreeHeight(_ view: View, maxDepth: Int) -> Int {

@@ -41,7 +41,7 @@ public struct CheckCase: Sendable, Equatable {
         switch operation {
         case .selectForward: base = interactive == nil ? "select forward" : "select"
         case .selectBackward: base = "select backward"
-        default: base = kind
+        case .push, .pop, .present, .dismiss: base = kind
         }
         if let style { base += " (\(style.rawValue))" }
         if let gesture { return (operation == .selectForward ? "select" : base) + ": " + gesture.name }

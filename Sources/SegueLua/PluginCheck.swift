@@ -305,7 +305,7 @@ public final class PluginCheck {
                 problems.add(.extraViews, "views left in the container: \(extra.map(\.id).joined(separator: ", "))")
             }
             expected = [(from, .appeared), (to, presenterStays ? .appeared : .disappeared)]
-        default:
+        case (.selectForward, _), (.selectBackward, _), (.push, _), (.pop, _), (.present, false):
             let shown = cancelled ? from : to
             let gone = cancelled ? to : from
             if shown.view.superview !== containerView {

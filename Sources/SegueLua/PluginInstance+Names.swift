@@ -33,7 +33,7 @@ extension PluginInstance {
             switch self {
             case .curve: .unknownCurve
             case .animationOption, .transitionOption: .unknownOption
-            default: .unknownName
+            case .viewProperty, .contextField, .interactionField, .presentationField: .unknownName
             }
         }
 
@@ -42,7 +42,7 @@ extension PluginInstance {
             switch self {
             case .interactionField: "; kept (a plugin's own values belong in tr.state)"
             case .presentationField: "; kept (a plugin's own values belong in pc.state)"
-            default: "; ignored"
+            case .viewProperty, .contextField, .animationOption, .transitionOption, .curve: "; ignored"
             }
         }
     }

@@ -59,7 +59,7 @@ struct TransitionStartEncodingTests {
         // A duration that is not a whole number, and a state after the transition ended.
         let again = try scene.select(container, index: 1, animated: true)
         let t = try #require(again.transition)
-        scene.setDuration(t, 0.28)
+        scene.ledger.setDuration(t, 0.28, in: scene)
         _ = scene.advance(by: 5_000_000_000)
         let (typed, former) = TransitionStartEncodingTests.bytes(again)
         #expect(typed == former)

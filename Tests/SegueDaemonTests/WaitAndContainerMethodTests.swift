@@ -2,6 +2,7 @@ import SegueJSON
 import Testing
 
 @testable import SegueDaemon
+import SegueKit
 
 @Suite("transition.wait and the container methods")
 struct WaitAndContainerMethodTests {
@@ -90,6 +91,12 @@ struct WaitAndContainerMethodTests {
         #expect(try h.errorCode("container.create", ["kind": "tab", "delegate": "nobody"]) == -32001)
         let badRule = try h.call("container.set_delegate", ["container": "tabs", "rules": [["when": ["kind": "fly"], "animator": "x"]]])
         #expect(badRule.last?["error"]?["data"]?["param"] == "rules")
+        // An unknown kind or direction is refused with the values a rule may name.
+        let kinds = TransitionKind.allCases.map(\.rawValue).joined(separator: ", ")
+        #expect(badRule.last?["error"]?["message"]?.stringValue == "rules[0].when.kind must be one of \(kinds), got 'fly'")
+        let badDirection = try h.call("container.set_delegate", ["container": "tabs", "rules": [["when": ["direction": "up"], "animator": "x"]]])
+        #expect(badDirection.last?["error"]?["code"] == -32602)
+        #expect(badDirection.last?["error"]?["message"]?.stringValue == "rules[0].when.direction must be one of forward, backward, got 'up'")
         // when_busy queue over the protocol: the queued id is returned and transition.get knows it.
         let first = try h.result("container.select", ["container": "tabs", "index": 1])
         #expect(first?["state"] == "animating")

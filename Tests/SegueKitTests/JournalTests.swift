@@ -73,7 +73,7 @@ final class JournalProbe: Animator {
     func transitionDuration(using context: TransitionContext) -> Double { 0.5 }
     func animateTransition(using context: TransitionContext) {
         DefaultSlideAnimator().animateTransition(using: context)
-        recorded.append(context.scene.ledger.journals.last?.views.count ?? -1)
+        recorded.append(context.scene.journals.entries.last?.views.count ?? -1)
     }
     func animationEnded(_ completed: Bool, context: TransitionContext) {}
 }
@@ -121,7 +121,7 @@ struct JournalTests {
             lines.append("running \(animation.view.id) \(animation.property) \(animation.removed) \(g.remaining) \(g.finished) \(g.done)")
         }
         lines.append("pending \(scene.clock.pendingCompletions.count) timers \(scene.clock.timers.count) blocks \(scene.clock.blockStack.count)")
-        lines.append("dirty \(scene.dirtyViews.map(\.id).sorted())")
+        lines.append("dirty \(scene.tree.dirtyViews.map(\.id).sorted())")
         return lines
     }
 
@@ -135,7 +135,7 @@ struct JournalTests {
         let t1 = try #require(try vandalScene.select(vandalContainer, index: 1, animator: "vandal").transition)
         let t2 = try #require(try cleanScene.select(cleanContainer, index: 1, animator: "vandal").transition)
         #expect(t1.failedOver && t2.failedOver)
-        #expect(vandalScene.ledger.journals.isEmpty)
+        #expect(vandalScene.journals.entries.isEmpty)
         #expect(state(of: vandalScene) == state(of: cleanScene))
         // The same frames and events from here on, to the end of both transitions.
         for _ in 0..<150 {

@@ -83,14 +83,14 @@ extension ContainerBehaviour {
     /// The from side disappears, the to side appears (when the container is on screen).
     func beginAppearance(_ t: Transition, in scene: Scene, animated: Bool) {
         guard t.container.isVisible else { return }
-        scene.beginAppearance(t.from, appearing: false, animated: animated)
-        scene.beginAppearance(t.to, appearing: true, animated: animated)
+        scene.controllers.beginAppearance(t.from, appearing: false, animated: animated, in: scene)
+        scene.controllers.beginAppearance(t.to, appearing: true, animated: animated, in: scene)
     }
 
     func expectsToView(_ t: Transition) -> Bool { true }
 
     func reverseAppearance(_ t: Transition, in scene: Scene, animated: Bool) {
-        scene.reverseAppearance(t.from, t.to, animated: animated)
+        scene.controllers.reverseAppearance(t.from, t.to, animated: animated, in: scene)
     }
 
     /// The to-view leaves and the from-view is back in the container view.

@@ -28,14 +28,14 @@ public class CustomContainer: ContainerBehaviour {
 
     /// The first item becomes the selected child (seed 000 adds only it).
     func install(_ container: ContainerViewController, in scene: Scene) throws(EngineError) {
-        if !container.items.isEmpty { scene.addSelectedChild(container.items[0], of: container, index: 0) }
+        if !container.items.isEmpty { scene.controllers.addSelectedChild(container.items[0], of: container, index: 0, in: scene) }
     }
 
     /// A.will_move_to_parent(nil), B.will_move_to_parent(container); B becomes a child.
     func beginContainment(_ t: Transition, in scene: Scene) {
         let container = t.container
-        scene.willMove(t.from, to: nil)
-        scene.willMove(t.to, to: container)
+        scene.controllers.willMove(t.from, to: nil, in: scene)
+        scene.controllers.willMove(t.to, to: container, in: scene)
         container.children.append(t.to)
         t.to.parent = container
     }
@@ -46,52 +46,17 @@ public class CustomContainer: ContainerBehaviour {
         container.children.removeAll { $0 === t.from }
         t.from.parent = nil
         container.selectedIndex = t.toIndex
-        scene.endAppearance(t.from, animated: animated)
-        scene.endAppearance(t.to, animated: animated)
-        scene.didMove(t.from, to: nil)
-        scene.didMove(t.to, to: container)
+        scene.controllers.endAppearance(t.from, animated: animated, in: scene)
+        scene.controllers.endAppearance(t.to, animated: animated, in: scene)
+        scene.controllers.didMove(t.from, to: nil, in: scene)
+        scene.controllers.didMove(t.to, to: container, in: scene)
     }
 
     func undoContainment(_ t: Transition, in scene: Scene, animated: Bool) {
         let container = t.container
         container.children.removeAll { $0 === t.to }
         t.to.parent = nil
-        scene.didMove(t.to, to: nil)
-        scene.didMove(t.from, to: container)
-    }
-}
-
-extension Scene {
-    /// container.select: switches a custom, tab or paging container to `index` (the page, for paging).
-    public func select(_ container: ContainerViewController, index: Int, animated: Bool = true, interactive: Interactivity = .none,
-                       animator requested: String? = nil, whenBusy: WhenBusy? = nil,
-                       id reserved: String? = nil) throws(EngineError) -> TransitionStart
-    {
-        guard let kind = container.behaviour as? CustomContainer else {
-            throw .invalidParams("container", "'\(container.id)' is a \(container.kind) container: use \(container.requests)")
-        }
-        let count = kind.selectableCount(of: container)
-        guard index >= 0, index < count else {
-            throw .invalidParams("index", "index \(index) is out of range 0..<\(count)")
-        }
-        if container.selectedIndex == index, container.activeTransition == nil {
-            return .nothing
-        }
-        let request = TransitionRequest(animated: animated, interactive: interactive, animator: requested,
-                                        whenBusy: whenBusy, id: reserved)
-        return try startTransition(on: container, kind: .select, request, retry: { [unowned self] r throws(EngineError) in
-            try self.select(container, index: index, animated: r.animated, interactive: r.interactive,
-                            animator: r.animator, whenBusy: r.whenBusy, id: r.id)
-        }) { () throws(EngineError) -> TransitionPlan? in
-            if container.selectedIndex == index { return nil }
-            let to = try kind.viewController(at: index, of: container, in: self)
-            guard let fromIndex = container.selectedIndex, let from = container.selected else {
-                addSelectedChild(to, of: container, index: index)  // nothing selected yet: no transition
-                return nil
-            }
-            return TransitionPlan(op: TransitionOperation(
-                kind: .select, container: container, from: from, to: to, fromIndex: fromIndex, toIndex: index,
-                direction: index >= fromIndex ? .forward : .backward))
-        }
+        scene.controllers.didMove(t.to, to: nil, in: scene)
+        scene.controllers.didMove(t.from, to: container, in: scene)
     }
 }

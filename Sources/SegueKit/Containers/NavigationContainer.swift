@@ -9,25 +9,25 @@ final class NavigationContainer: ContainerBehaviour {
 
     /// The items are the stack: all children, the top on screen.
     func install(_ container: ContainerViewController, in scene: Scene) {
-        scene.adoptAll(container.items, of: container, shown: container.items.count - 1)
+        scene.controllers.adoptAll(container.items, of: container, shown: container.items.count - 1, in: scene)
     }
 
     func beginContainment(_ t: Transition, in scene: Scene) {
         let container = t.container
         switch t.kind {
         case .push:
-            scene.willMove(t.to, to: container)
+            scene.controllers.willMove(t.to, to: container, in: scene)
             container.items.append(t.to)
             container.children.append(t.to)
             t.to.parent = container
         case .pop:
-            scene.willMove(t.from, to: nil)
-            for vc in t.leaving { scene.willMove(vc, to: nil) }
+            scene.controllers.willMove(t.from, to: nil, in: scene)
+            for vc in t.leaving { scene.controllers.willMove(vc, to: nil, in: scene) }
             container.items = t.newStack
         case .set:
-            for vc in t.leaving { scene.willMove(vc, to: nil) }
+            for vc in t.leaving { scene.controllers.willMove(vc, to: nil, in: scene) }
             for vc in t.entering {
-                scene.willMove(vc, to: container)
+                scene.controllers.willMove(vc, to: container, in: scene)
                 container.children.append(vc)
                 vc.parent = container
             }
@@ -44,28 +44,28 @@ final class NavigationContainer: ContainerBehaviour {
         switch t.kind {
         case .push:
             container.selectedIndex = container.items.count - 1
-            scene.endAppearance(from, animated: animated)
-            scene.endAppearance(to, animated: animated)
-            scene.didMove(to, to: container)
+            scene.controllers.endAppearance(from, animated: animated, in: scene)
+            scene.controllers.endAppearance(to, animated: animated, in: scene)
+            scene.controllers.didMove(to, to: container, in: scene)
         case .pop:
-            scene.removeChildren([from] + t.leaving, of: container)
+            scene.controllers.removeChildren([from] + t.leaving, of: container, in: scene)
             for vc in [from] + t.leaving { vc.parent = nil }
             container.selectedIndex = container.items.count - 1
-            scene.endAppearance(from, animated: animated)
-            scene.endAppearance(to, animated: animated)
-            scene.didMove(from, to: nil)
-            for vc in t.leaving { scene.didMove(vc, to: nil) }
+            scene.controllers.endAppearance(from, animated: animated, in: scene)
+            scene.controllers.endAppearance(to, animated: animated, in: scene)
+            scene.controllers.didMove(from, to: nil, in: scene)
+            for vc in t.leaving { scene.controllers.didMove(vc, to: nil, in: scene) }
         case .set:
-            scene.removeChildren(t.leaving, of: container)
+            scene.controllers.removeChildren(t.leaving, of: container, in: scene)
             for vc in t.leaving {
                 vc.parent = nil
                 if vc.view.superview === container.view { scene.removeFromSuperview(vc.view) }
             }
             container.selectedIndex = container.items.count - 1
-            scene.endAppearance(from, animated: animated)
-            scene.endAppearance(to, animated: animated)
-            for vc in t.leaving { scene.didMove(vc, to: nil) }
-            for vc in t.entering { scene.didMove(vc, to: container) }
+            scene.controllers.endAppearance(from, animated: animated, in: scene)
+            scene.controllers.endAppearance(to, animated: animated, in: scene)
+            for vc in t.leaving { scene.controllers.didMove(vc, to: nil, in: scene) }
+            for vc in t.entering { scene.controllers.didMove(vc, to: container, in: scene) }
         case .select, .present, .dismiss, .column, .displayMode:
             break
         }
@@ -78,152 +78,21 @@ final class NavigationContainer: ContainerBehaviour {
             container.items = t.oldStack
             container.children.removeAll { $0 === t.to }
             t.to.parent = nil
-            scene.didMove(t.to, to: nil)
+            scene.controllers.didMove(t.to, to: nil, in: scene)
         case .pop:
             container.items = t.oldStack
-            scene.didMove(t.from, to: container)
-            for vc in t.leaving { scene.didMove(vc, to: container) }
+            scene.controllers.didMove(t.from, to: container, in: scene)
+            for vc in t.leaving { scene.controllers.didMove(vc, to: container, in: scene) }
         case .set:
             container.items = t.oldStack
-            scene.removeChildren(t.entering, of: container)
+            scene.controllers.removeChildren(t.entering, of: container, in: scene)
             for vc in t.entering {
                 vc.parent = nil
-                scene.didMove(vc, to: nil)
+                scene.controllers.didMove(vc, to: nil, in: scene)
             }
-            for vc in t.leaving { scene.didMove(vc, to: container) }
+            for vc in t.leaving { scene.controllers.didMove(vc, to: container, in: scene) }
         case .select, .present, .dismiss, .column, .displayMode:
             break
-        }
-    }
-}
-
-extension Scene {
-    /// nav.push: `vc` goes on top of the stack.
-    public func push(_ nav: ContainerViewController, _ vc: ViewController, animated: Bool = true, interactive: Interactivity = .none,
-                     animator requested: String? = nil, whenBusy: WhenBusy? = nil,
-                     id reserved: String? = nil) throws(EngineError) -> TransitionStart
-    {
-        try requireNavigation(nav)
-        guard !nav.items.contains(where: { $0 === vc }) else {
-            throw .invalidParams("vc", "'\(vc.id)' is already on the stack of '\(nav.id)'")
-        }
-        try requireFree(vc, param: "vc")
-        let request = TransitionRequest(animated: animated, interactive: interactive, animator: requested,
-                                        whenBusy: whenBusy, id: reserved)
-        return try startTransition(on: nav, kind: .push, request, retry: { [unowned self] r throws(EngineError) in
-            try self.push(nav, vc, animated: r.animated, interactive: r.interactive, animator: r.animator,
-                          whenBusy: r.whenBusy, id: r.id)
-        }) { () throws(EngineError) -> TransitionPlan? in
-            guard let from = nav.items.last else {
-                try setStack(nav, [vc], animated: false)
-                return nil
-            }
-            return TransitionPlan(op: TransitionOperation(
-                kind: .push, container: nav, from: from, to: vc, fromIndex: nav.items.count - 1,
-                toIndex: nav.items.count, direction: .forward))
-        }
-    }
-
-    /// nav.pop (`toRoot` false) and nav.pop_to_root.
-    public func pop(_ nav: ContainerViewController, toRoot: Bool = false, animated: Bool = true, interactive: Interactivity = .none,
-                    animator requested: String? = nil, whenBusy: WhenBusy? = nil,
-                    id reserved: String? = nil) throws(EngineError) -> TransitionStart
-    {
-        try requireNavigation(nav)
-        guard nav.items.count > 1 || nav.activeTransition != nil else {
-            throw EngineError(.invalidState, "the stack of '\(nav.id)' holds only its root: there is nothing to pop", id: nav.id)
-        }
-        let request = TransitionRequest(animated: animated, interactive: interactive, animator: requested,
-                                        whenBusy: whenBusy, id: reserved)
-        return try startTransition(on: nav, kind: .pop, request, retry: { [unowned self] r throws(EngineError) in
-            try self.pop(nav, toRoot: toRoot, animated: r.animated, interactive: r.interactive, animator: r.animator,
-                         whenBusy: r.whenBusy, id: r.id)
-        }) { () throws(EngineError) -> TransitionPlan? in
-            guard nav.items.count > 1, let from = nav.items.last else {
-                throw EngineError(.invalidState, "the stack of '\(nav.id)' holds only its root: there is nothing to pop", id: nav.id)
-            }
-            let toIndex = toRoot ? 0 : nav.items.count - 2
-            return TransitionPlan(
-                op: TransitionOperation(kind: .pop, container: nav, from: from, to: nav.items[toIndex],
-                                        fromIndex: nav.items.count - 1, toIndex: toIndex, direction: .backward),
-                leaving: Array(nav.items[(toIndex + 1)..<(nav.items.count - 1)].reversed()),
-                newStack: Array(nav.items[0...toIndex]))
-        }
-    }
-
-    /// nav.set: replaces the whole stack. When the top changes this is a transition (`set`): forward when the
-    /// new top was not on the stack (like a push), backward otherwise (like a pop).
-    public func setStack(_ nav: ContainerViewController, _ vcs: [ViewController], animated: Bool = true, interactive: Interactivity = .none,
-                         animator requested: String? = nil, whenBusy: WhenBusy? = nil,
-                         id reserved: String? = nil) throws(EngineError) -> TransitionStart
-    {
-        try requireNavigation(nav)
-        guard !vcs.isEmpty else { throw .invalidParams("vcs", "the stack needs at least one view controller") }
-        // Sets, not searches of the stack per view controller: a stack of thousands stays linear.
-        var seen = Set<ObjectIdentifier>()
-        let onStack = Set(nav.items.map(ObjectIdentifier.init))
-        let held = itemsOfAnyContainer()
-        for vc in vcs {
-            guard seen.insert(ObjectIdentifier(vc)).inserted else { throw .invalidParams("vcs", "'\(vc.id)' appears twice") }
-            if !onStack.contains(ObjectIdentifier(vc)) { try requireFree(vc, param: "vcs", held: held) }
-        }
-        let request = TransitionRequest(animated: animated, interactive: interactive, animator: requested,
-                                        whenBusy: whenBusy, id: reserved)
-        return try startTransition(on: nav, kind: .set, request, retry: { [unowned self] r throws(EngineError) in
-            try self.setStack(nav, vcs, animated: r.animated, interactive: r.interactive, animator: r.animator,
-                              whenBusy: r.whenBusy, id: r.id)
-        }) { () -> TransitionPlan? in
-            let old = nav.items
-            let leaving = old.filter { !seen.contains(ObjectIdentifier($0)) }
-            let entering = vcs.filter { !onStack.contains(ObjectIdentifier($0)) }
-            guard let from = old.last, let to = vcs.last, from !== to else {
-                replaceStackInPlace(nav, vcs, leaving: leaving, entering: entering)
-                return nil
-            }
-            let toWasOnStack = onStack.contains(ObjectIdentifier(to))
-            return TransitionPlan(
-                op: TransitionOperation(kind: .set, container: nav, from: from, to: to, fromIndex: old.count - 1,
-                                        toIndex: vcs.count - 1, direction: toWasOnStack ? .backward : .forward),
-                leaving: leaving, entering: entering, newStack: vcs)
-        }
-    }
-
-    /// nav.set when the top stays (or the stack was empty): containment only, no transition.
-    func replaceStackInPlace(_ nav: ContainerViewController, _ vcs: [ViewController], leaving: [ViewController],
-                             entering: [ViewController])
-    {
-        let old = nav.items
-        for vc in leaving { willMove(vc, to: nil) }
-        for vc in entering { willMove(vc, to: nav) }
-        let visible = nav.isVisible
-        if visible, let from = old.last, from !== vcs.last { beginAppearance(from, appearing: false, animated: false) }
-        nav.items = vcs
-        removeChildren(leaving, of: nav)
-        for vc in leaving {
-            vc.parent = nil
-            if vc.view.superview === nav.view { removeFromSuperview(vc.view) }
-        }
-        for vc in entering {
-            nav.children.append(vc)
-            vc.parent = nav
-        }
-        if let top = vcs.last, top.view.superview !== nav.view {
-            addSubview(top.view, to: nav.view)
-            set(top.view, frame: nav.view.model.bounds)
-            if visible { beginAppearance(top, appearing: true, animated: false) }
-        }
-        if visible {
-            for vc in leaving { endAppearance(vc) }
-            if let top = vcs.last { endAppearance(top) }
-        }
-        nav.selectedIndex = vcs.count - 1
-        for vc in leaving { didMove(vc, to: nil) }
-        for vc in entering { didMove(vc, to: nav) }
-    }
-
-    func requireNavigation(_ nav: ContainerViewController) throws(EngineError) {
-        guard nav.containerKind == .navigation else {
-            throw .invalidParams("container", "'\(nav.id)' is a \(nav.kind) container, not a navigation container")
         }
     }
 }

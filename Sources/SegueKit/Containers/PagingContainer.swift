@@ -42,7 +42,7 @@ public final class PagingContainer: CustomContainer {
     override func install(_ container: ContainerViewController, in scene: Scene) throws(EngineError) {
         guard pageCount > 0 else { return }
         let first = try pageViewController(container, page: 0, in: scene)
-        scene.addSelectedChild(first, of: container, index: 0)
+        scene.controllers.addSelectedChild(first, of: container, index: 0, in: scene)
     }
 
     /// Seed 004's data source with reuse: the view controller showing `page`. One already showing it is reused;
@@ -64,7 +64,7 @@ public final class PagingContainer: CustomContainer {
             var n = nextPageVC
             while scene.viewController("\(container.id).vc\(n)") != nil { n += 1 }
             nextPageVC = n + 1
-            vc = try scene.createViewController(id: "\(container.id).vc\(n)", title: nil, color: nil)
+            vc = try scene.controllers.createViewController(id: "\(container.id).vc\(n)", title: nil, color: nil, in: scene)
         } else {
             guard let reusable = alive.first(where: { $0.parent == nil }) else {
                 throw EngineError(.invalidState, "every view controller of paging container '\(container.id)' is on screen")
@@ -76,26 +76,5 @@ public final class PagingContainer: CustomContainer {
         pageOf[vc.id] = page
         touch(vc)
         return vc
-    }
-}
-
-/// How a paging container makes its pages (seed 004's data source).
-public struct PageTemplate: Sendable, Equatable {
-    public var titlePrefix: String
-    public var colors: [Color]
-
-    public init(titlePrefix: String = "Page ", colors: [Color] = []) {
-        self.titlePrefix = titlePrefix
-        self.colors = colors
-    }
-
-    public static let defaultColors: [Color] = ["#ff3b30", "#ff9500", "#ffcc00", "#34c759", "#007aff", "#5856d6"]
-        .compactMap { Color(hex: $0) }
-
-    func title(of page: Int) -> String { titlePrefix + String(page) }
-
-    func color(of page: Int) -> Color {
-        let palette = colors.isEmpty ? PageTemplate.defaultColors : colors
-        return palette.isEmpty ? .white : palette[page % palette.count]
     }
 }

@@ -14,13 +14,13 @@ final class PresentationHost: ContainerBehaviour {
 
     func beginContainment(_ t: Transition, in scene: Scene) {}
 
-    func beginAppearance(_ t: Transition, in scene: Scene, animated: Bool) { scene.modalWillBegin(t, animated: animated) }
+    func beginAppearance(_ t: Transition, in scene: Scene, animated: Bool) { scene.ledger.modalWillBegin(t, animated: animated, in: scene) }
 
     func expectsToView(_ t: Transition) -> Bool { t.kind != .dismiss }
 
-    func finish(_ t: Transition, in scene: Scene, animated: Bool) { scene.modalFinish(t, animated: animated) }
+    func finish(_ t: Transition, in scene: Scene, animated: Bool) { scene.ledger.modalFinish(t, animated: animated, in: scene) }
 
     func undoViews(_ t: Transition, in scene: Scene) {}  // the presentation's views are the plugin's and the host's
 
-    func undoContainment(_ t: Transition, in scene: Scene, animated: Bool) { scene.modalUndo(t, animated: animated) }
+    func undoContainment(_ t: Transition, in scene: Scene, animated: Bool) { scene.ledger.modalUndo(t, animated: animated, in: scene) }
 }

@@ -1,40 +1,3 @@
-/// UISplitViewController's columns.
-public enum SplitColumn: String, Sendable, CaseIterable {
-    case primary, supplementary, secondary
-}
-
-/// UISplitViewController.Style (the column styles; `unspecified`, the classic interface, is not modelled).
-public enum SplitStyle: String, Sendable, CaseIterable {
-    case doubleColumn = "double_column"
-    case tripleColumn = "triple_column"
-}
-
-/// UISplitViewController.DisplayMode. `automatic` is a preference only: the mode in effect never is automatic.
-public enum SplitDisplayMode: String, Sendable, CaseIterable {
-    case automatic
-    case secondaryOnly = "secondary_only"
-    case oneBesideSecondary = "one_beside_secondary"
-    case oneOverSecondary = "one_over_secondary"
-    case twoBesideSecondary = "two_beside_secondary"
-    case twoOverSecondary = "two_over_secondary"
-    case twoDisplaceSecondary = "two_displace_secondary"
-
-    /// The modes that show two sidebars, for triple-column splits only.
-    var showsTwo: Bool { self == .twoBesideSecondary || self == .twoOverSecondary || self == .twoDisplaceSecondary }
-}
-
-/// What `container.create {kind: "split"}` chooses besides the columns.
-public struct SplitConfiguration: Sendable, Equatable {
-    /// Nil: double column for two children, triple for three.
-    public var style: SplitStyle?
-    public var displayMode: SplitDisplayMode
-
-    public init(style: SplitStyle? = nil, displayMode: SplitDisplayMode = .automatic) {
-        self.style = style
-        self.displayMode = displayMode
-    }
-}
-
 /// What a split view's transition changes.
 enum SplitChange {
     /// `split.set_column`: the column's view controller `old` is replaced by `new`.
@@ -210,17 +173,17 @@ public final class SplitContainer: ContainerBehaviour {
         displayMode = resolve(preferredDisplayMode, in: scene.size)
         if scene.traits.horizontal == .compact {
             let nav = try scene.makeCollapsedNavigation(of: container, split: self)
-            scene.willMove(nav, to: container)
+            scene.controllers.willMove(nav, to: container, in: scene)
             container.children.append(nav)
             nav.parent = container
             scene.addSubview(nav.view, to: container.view)
             scene.set(nav.view, frame: container.view.model.bounds)
-            scene.adoptAll(nav.items, of: nav, shown: nav.items.count - 1)
-            scene.didMove(nav, to: container)
+            scene.controllers.adoptAll(nav.items, of: nav, shown: nav.items.count - 1, in: scene)
+            scene.controllers.didMove(nav, to: container, in: scene)
             collapsedNavigation = nav
             return
         }
-        for vc in columns { scene.willMove(vc, to: container) }
+        for vc in columns { scene.controllers.willMove(vc, to: container, in: scene) }
         for vc in columns {
             container.children.append(vc)
             vc.parent = container
@@ -231,15 +194,15 @@ public final class SplitContainer: ContainerBehaviour {
             else { continue }
             place(column, vc, frame: f, in: container, scene: scene)
         }
-        for vc in columns { scene.didMove(vc, to: container) }
+        for vc in columns { scene.controllers.didMove(vc, to: container, in: scene) }
     }
 
     func beginContainment(_ t: Transition, in scene: Scene) {
         let container = t.container
         switch t.change.split {
         case .column(let column, let old, let new)?:
-            scene.willMove(old, to: nil)
-            scene.willMove(new, to: container)
+            scene.controllers.willMove(old, to: nil, in: scene)
+            scene.controllers.willMove(new, to: container, in: scene)
             container.children.append(new)
             new.parent = container
             setColumn(column, new, in: container)
@@ -277,12 +240,12 @@ public final class SplitContainer: ContainerBehaviour {
         switch t.change.split {
         case .column(let column, _, _)?:
             guard visibleColumns(displayMode).contains(column) else { return }
-            scene.beginAppearance(t.from, appearing: false, animated: animated)
-            scene.beginAppearance(t.to, appearing: true, animated: animated)
+            scene.controllers.beginAppearance(t.from, appearing: false, animated: animated, in: scene)
+            scene.controllers.beginAppearance(t.to, appearing: true, animated: animated, in: scene)
         case .displayMode(let old, let new)?:
             let (hiding, showing) = changedColumns(old, new)
-            for vc in hiding { scene.beginAppearance(vc, appearing: false, animated: animated) }
-            for vc in showing { scene.beginAppearance(vc, appearing: true, animated: animated) }
+            for vc in hiding { scene.controllers.beginAppearance(vc, appearing: false, animated: animated, in: scene) }
+            for vc in showing { scene.controllers.beginAppearance(vc, appearing: true, animated: animated, in: scene) }
         case nil:
             break
         }
@@ -304,10 +267,10 @@ public final class SplitContainer: ContainerBehaviour {
             if let f = frame(of: column, mode: displayMode, bounds: bounds), new.view.superview === container.view {
                 scene.set(new.view, frame: f)
             }
-            scene.endAppearance(old, animated: animated)
-            scene.endAppearance(new, animated: animated)
-            scene.didMove(old, to: nil)
-            scene.didMove(new, to: container)
+            scene.controllers.endAppearance(old, animated: animated, in: scene)
+            scene.controllers.endAppearance(new, animated: animated, in: scene)
+            scene.controllers.didMove(old, to: nil, in: scene)
+            scene.controllers.didMove(new, to: container, in: scene)
         case .displayMode(let old, let new)?:
             displayMode = new
             let (hiding, showing) = changedColumns(old, new)
@@ -318,8 +281,8 @@ public final class SplitContainer: ContainerBehaviour {
                 if vc.view.superview !== container.view { place(column, vc, frame: f, in: container, scene: scene) }
                 scene.set(vc.view, frame: f)
             }
-            for vc in hiding { scene.endAppearance(vc, animated: animated) }
-            for vc in showing { scene.endAppearance(vc, animated: animated) }
+            for vc in hiding { scene.controllers.endAppearance(vc, animated: animated, in: scene) }
+            for vc in showing { scene.controllers.endAppearance(vc, animated: animated, in: scene) }
         case nil:
             break
         }
@@ -350,17 +313,17 @@ public final class SplitContainer: ContainerBehaviour {
 
     func reverseAppearance(_ t: Transition, in scene: Scene, animated: Bool) {
         guard case .displayMode(let old, let new)? = t.change.split else {
-            scene.reverseAppearance(t.from, t.to, animated: animated)
+            scene.controllers.reverseAppearance(t.from, t.to, animated: animated, in: scene)
             return
         }
         let (hiding, showing) = changedColumns(old, new)
         for vc in showing where vc.appearance == .appearing {
-            scene.beginAppearance(vc, appearing: false, animated: animated)
-            scene.endAppearance(vc, animated: animated)
+            scene.controllers.beginAppearance(vc, appearing: false, animated: animated, in: scene)
+            scene.controllers.endAppearance(vc, animated: animated, in: scene)
         }
         for vc in hiding where vc.appearance == .disappearing {
-            scene.beginAppearance(vc, appearing: true, animated: animated)
-            scene.endAppearance(vc, animated: animated)
+            scene.controllers.beginAppearance(vc, appearing: true, animated: animated, in: scene)
+            scene.controllers.endAppearance(vc, animated: animated, in: scene)
         }
     }
 
@@ -370,8 +333,8 @@ public final class SplitContainer: ContainerBehaviour {
         setColumn(column, old, in: container)
         container.children.removeAll { $0 === new }
         new.parent = nil
-        scene.didMove(new, to: nil)
-        scene.didMove(old, to: container)
+        scene.controllers.didMove(new, to: nil, in: scene)
+        scene.controllers.didMove(old, to: container, in: scene)
     }
 
     // MARK: show/hide
@@ -395,327 +358,6 @@ public final class SplitContainer: ContainerBehaviour {
             return mode == .twoOverSecondary ? .oneOverSecondary : .oneBesideSecondary
         case (.doubleColumn, .supplementary, true):
             return nil
-        }
-    }
-}
-
-/// The built-in animator of a split's transitions: 0.35 s ease-in-out. A column change cross-fades the new view
-/// controller in over the old one; a display-mode change moves every column to its new frame, the columns coming
-/// in from off the left edge and the ones going out back to it.
-final class SplitAnimator: Animator {
-    static let name = "default-split"
-    let split: SplitContainer
-
-    init(split: SplitContainer) { self.split = split }
-
-    var name: String { SplitAnimator.name }
-
-    func transitionDuration(using context: TransitionContext) -> Double { SplitContainer.duration }
-
-    func animateTransition(using context: TransitionContext) {
-        let scene = context.scene
-        let container = context.containerView
-        let bounds = container.model.bounds
-        let split = self.split
-        var changes: () -> Void = {}
-        var faded: View?
-        switch context.transition.change.split {
-        case .column(let column, _, _)?:
-            guard split.visibleColumns(split.displayMode).contains(column) else { break }
-            let to = context.toViewController.view
-            let old = context.fromViewController.view
-            faded = old
-            if let index = container.subviews.firstIndex(where: { $0 === old }) {
-                scene.insertSubview(to, into: container, at: index + 1)
-            } else {
-                scene.addSubview(to, to: container)
-            }
-            scene.set(to, frame: context.finalFrame(for: context.toViewController))
-            scene.set(to, alpha: 0)
-            changes = {
-                scene.set(to, alpha: 1)
-                scene.set(old, alpha: 0)
-            }
-        case .displayMode(let old, let new)?:
-            changes = {
-                for column in SplitColumn.allCases {
-                    guard let vc = split.viewController(of: column), vc.view.superview === container else { continue }
-                    let target = split.frame(of: column, mode: new, bounds: bounds)
-                        ?? split.frame(of: column, mode: old, bounds: bounds).map(split.offscreen)
-                    if let target { scene.set(vc.view, frame: target) }
-                }
-            }
-        case nil:
-            break
-        }
-        // A block that animates nothing (a hidden column) completes at the next tick.
-        scene.animate(AnimationOptions(duration: SplitContainer.duration, timing: .curve(.easeInOut)), changes) {
-            [anchor = scene.anchor] _ in
-            guard let scene = anchor.object else { return }
-            if let faded, faded.isAlive { scene.set(faded, alpha: 1) }
-            context.completeTransition(!context.transitionWasCancelled)
-        }
-    }
-
-    func animationEnded(_ completed: Bool, context: TransitionContext) {}
-}
-
-extension Scene {
-    func requireSplit(_ container: ContainerViewController) throws(EngineError) -> SplitContainer {
-        guard let split = container.split else {
-            throw .invalidParams("container", "'\(container.id)' is a \(container.kind) container, not a split container")
-        }
-        return split
-    }
-
-    func requireColumn(_ column: SplitColumn, of split: SplitContainer) throws(EngineError) {
-        if column == .supplementary, split.style == .doubleColumn {
-            throw .invalidParams("column", "a double_column split has no supplementary column")
-        }
-    }
-
-    /// split.set_column (setViewController(_:for:)): `vc` takes the column's place. Expanded, a transition with a
-    /// custom container's select order (appearance only when the column is on screen); collapsed, the secondary is
-    /// pushed on the navigation stack and a sidebar is replaced in it (nav.set).
-    public func setColumn(_ container: ContainerViewController, _ column: SplitColumn, to vc: ViewController,
-                          animated: Bool = true, interactive: Interactivity = .none, animator requested: String? = nil,
-                          whenBusy: WhenBusy? = nil, id reserved: String? = nil) throws(EngineError) -> TransitionStart
-    {
-        let split = try requireSplit(container)
-        try requireColumn(column, of: split)
-        guard let current = split.viewController(of: column) else { return .nothing }
-        if current === vc { return .nothing }
-        try requireFree(vc, param: "vc")
-        if let nav = split.collapsedNavigation {
-            let start: TransitionStart
-            if column == .secondary {
-                start = try push(nav, vc, animated: animated, interactive: interactive, animator: requested,
-                                 whenBusy: whenBusy, id: reserved)
-            } else {
-                let stack = nav.items.map { $0 === current ? vc : $0 }
-                start = try setStack(nav, stack, animated: animated, interactive: interactive, animator: requested,
-                                     whenBusy: whenBusy, id: reserved)
-            }
-            split.setColumn(column, vc, in: container)
-            return start
-        }
-        let request = TransitionRequest(animated: animated, interactive: interactive, animator: requested,
-                                        whenBusy: whenBusy, id: reserved)
-        return try startTransition(on: container, kind: .column, request, retry: { [unowned self] r throws(EngineError) in
-            try self.setColumn(container, column, to: vc, animated: r.animated, interactive: r.interactive,
-                               animator: r.animator, whenBusy: r.whenBusy, id: r.id)
-        }) { () -> TransitionPlan? in
-            TransitionPlan(
-                op: TransitionOperation(kind: .column, container: container, from: current, to: vc, fromIndex: nil,
-                                        toIndex: nil, direction: nil),
-                split: .column(column, old: current, new: vc))
-        }
-    }
-
-    /// split.set_display_mode (preferredDisplayMode): a transition to the mode it resolves to; nothing when that is
-    /// the mode in effect; while collapsed, stored and applied on expand.
-    public func setDisplayMode(_ container: ContainerViewController, _ mode: SplitDisplayMode, animated: Bool = true,
-                               interactive: Interactivity = .none, animator requested: String? = nil,
-                               whenBusy: WhenBusy? = nil, id reserved: String? = nil) throws(EngineError)
-        -> TransitionStart
-    {
-        let split = try requireSplit(container)
-        if mode.showsTwo, split.style == .doubleColumn {
-            throw .invalidParams("display_mode", "'\(mode.rawValue)' needs style triple_column")
-        }
-        let request = TransitionRequest(animated: animated, interactive: interactive, animator: requested,
-                                        whenBusy: whenBusy, id: reserved)
-        return try changeDisplayMode(container, split, preferred: mode, request)
-    }
-
-    /// split.show_column / split.hide_column (show(_:), hide(_:)): the display mode that shows or hides the column
-    /// (SplitContainer.mode(showing:)); the secondary cannot be hidden.
-    public func showColumn(_ container: ContainerViewController, _ column: SplitColumn, show: Bool,
-                           animated: Bool = true, interactive: Interactivity = .none, animator requested: String? = nil,
-                           whenBusy: WhenBusy? = nil, id reserved: String? = nil) throws(EngineError) -> TransitionStart
-    {
-        let split = try requireSplit(container)
-        try requireColumn(column, of: split)
-        if column == .secondary, !show {
-            throw .invalidParams("column", "the secondary column is always shown: hide a sidebar instead")
-        }
-        let base = split.isCollapsed ? split.resolve(split.preferredDisplayMode, in: size) : split.displayMode
-        guard let mode = split.mode(showing: column, show, from: base) else { return .nothing }
-        let request = TransitionRequest(animated: animated, interactive: interactive, animator: requested,
-                                        whenBusy: whenBusy, id: reserved)
-        return try changeDisplayMode(container, split, preferred: mode, request)
-    }
-
-    func changeDisplayMode(_ container: ContainerViewController, _ split: SplitContainer, preferred: SplitDisplayMode,
-                           _ request: TransitionRequest) throws(EngineError) -> TransitionStart
-    {
-        if split.isCollapsed {
-            split.preferredDisplayMode = preferred
-            return .nothing
-        }
-        return try startTransition(on: container, kind: .displayMode, request, retry: { [unowned self] r throws(EngineError) in
-            try self.changeDisplayMode(container, split, preferred: preferred, r)
-        }) { () -> TransitionPlan? in
-            split.preferredDisplayMode = preferred
-            let old = split.displayMode
-            let new = split.resolve(preferred, in: size)
-            guard new != old else { return nil }
-            let (hiding, showing) = split.changedColumns(old, new)
-            return TransitionPlan(
-                op: TransitionOperation(kind: .displayMode, container: container, from: hiding.first ?? split.secondary,
-                                        to: showing.first ?? split.secondary, fromIndex: nil, toIndex: nil,
-                                        direction: nil),
-                split: .displayMode(from: old, to: new))
-        }
-    }
-
-    // MARK: Collapse and expand (size classes)
-
-    /// After a resize: split views collapse in a horizontally compact scene and expand in a regular one; an
-    /// expanded split whose `automatic` mode now resolves differently takes the new mode (no transition, like the
-    /// layout pass it is part of). In creation order.
-    func adaptSplitViews() {
-        for vc in allViewControllers {
-            guard let container = vc as? ContainerViewController, let split = container.split else { continue }
-            if traits.horizontal == .compact {
-                if !split.isCollapsed { collapse(container, split) }
-            } else if split.isCollapsed {
-                expand(container, split)
-            } else if container.activeTransition == nil {
-                let mode = split.resolve(split.preferredDisplayMode, in: size)
-                if mode != split.displayMode { applyDisplayMode(container, split, mode) }
-            }
-        }
-    }
-
-    /// The navigation container a split collapses into: `SPLITID.nav`, its stack the columns.
-    func makeCollapsedNavigation(of container: ContainerViewController, split: SplitContainer) throws(EngineError)
-        -> ContainerViewController
-    {
-        var id = "\(container.id).nav"
-        var n = 2
-        while viewControllersByID[id] != nil || view(id + ".view") != nil {
-            id = "\(container.id).nav-\(n)"
-            n += 1
-        }
-        let view = try makeView(id: id + ".view", frame: container.view.model.bounds, color: .white)
-        let nav = ContainerViewController(id: id, title: nil, view: view, behaviour: NavigationContainer(),
-                                          items: split.columns, whenBusy: container.whenBusy)
-        viewControllersByID[id] = nav
-        return nav
-    }
-
-    /// Collapse: the columns move into `SPLITID.nav` (primary at the root, the secondary on top). The sidebars that
-    /// were on screen disappear; the secondary stays; the navigation container appears. Not animated.
-    func collapse(_ container: ContainerViewController, _ split: SplitContainer) {
-        if let running = container.activeTransition { finishNow(running) }
-        guard !split.isCollapsed, let nav = try? makeCollapsedNavigation(of: container, split: split) else { return }
-        let stack = split.columns
-        let shown = split.visibleChildren(of: container)
-        let visible = container.isVisible
-        for vc in stack { willMove(vc, to: nav) }
-        willMove(nav, to: container)
-        if visible {
-            for vc in shown where vc !== split.secondary { beginAppearance(vc, appearing: false, animated: false) }
-            nav.appearance = .appearing
-            emit(.viewWillAppear(vc: nav.id, animated: false))
-        }
-        for vc in shown { removeFromSuperview(vc.view) }
-        container.children = [nav]
-        nav.parent = container
-        nav.children = stack
-        for vc in stack { vc.parent = nav }
-        nav.selectedIndex = stack.count - 1
-        addSubview(nav.view, to: container.view)
-        set(nav.view, frame: container.view.model.bounds)
-        addSubview(split.secondary.view, to: nav.view)
-        set(split.secondary.view, frame: nav.view.model.bounds)
-        split.collapsedNavigation = nav
-        if visible {
-            for vc in shown where vc !== split.secondary { endAppearance(vc) }
-            if split.secondary.appearance != .appeared {
-                beginAppearance(split.secondary, appearing: true, animated: false)
-                endAppearance(split.secondary)
-            }
-            nav.appearance = .appeared
-            emit(.viewDidAppear(vc: nav.id, animated: false))
-        }
-        for vc in stack { didMove(vc, to: nav) }
-        didMove(nav, to: container)
-    }
-
-    /// Expand: the columns come back from `SPLITID.nav` in the preferred display mode (a change made while
-    /// collapsed applies now); view controllers pushed beyond the columns leave; the navigation container goes.
-    func expand(_ container: ContainerViewController, _ split: SplitContainer) {
-        guard let nav = split.collapsedNavigation else { return }
-        if let running = nav.activeTransition { finishNow(running) }
-        if let running = container.activeTransition { finishNow(running) }
-        let mode = split.resolve(split.preferredDisplayMode, in: size)
-        let columns = split.columns
-        let stack = nav.items
-        let extras = stack.filter { vc in !columns.contains { $0 === vc } }
-        let top = stack.last
-        let showing = split.visibleColumns(mode).compactMap(split.viewController(of:))
-        let visible = container.isVisible
-        for vc in columns { willMove(vc, to: container) }
-        for vc in extras { willMove(vc, to: nil) }
-        willMove(nav, to: nil)
-        if visible {
-            nav.appearance = .disappearing
-            emit(.viewWillDisappear(vc: nav.id, animated: false))
-            if let top, !showing.contains(where: { $0 === top }) { beginAppearance(top, appearing: false, animated: false) }
-            for vc in showing { beginAppearance(vc, appearing: true, animated: false) }
-        }
-        for vc in stack where vc.view.superview === nav.view { removeFromSuperview(vc.view) }
-        removeFromSuperview(nav.view)
-        nav.items = []
-        nav.children = []
-        nav.selectedIndex = nil
-        for vc in extras { vc.parent = nil }
-        container.children = columns
-        for vc in columns { vc.parent = container }
-        split.collapsedNavigation = nil
-        split.displayMode = mode
-        let bounds = container.view.model.bounds
-        for column in split.visibleColumns(mode) {
-            guard let vc = split.viewController(of: column), let f = split.frame(of: column, mode: mode, bounds: bounds)
-            else { continue }
-            split.place(column, vc, frame: f, in: container, scene: self)
-        }
-        if visible {
-            if let top, !showing.contains(where: { $0 === top }) { endAppearance(top) }
-            for vc in showing { endAppearance(vc) }
-            nav.appearance = .disappeared
-            emit(.viewDidDisappear(vc: nav.id, animated: false))
-        }
-        for vc in columns { didMove(vc, to: container) }
-        for vc in extras { didMove(vc, to: nil) }
-        didMove(nav, to: nil)
-        nav.parent = nil
-        viewControllersByID[nav.id] = nil
-        destroyView(nav.view)
-    }
-
-    /// An expanded split takes `mode` at once (a layout pass: appearance not animated, no transition).
-    func applyDisplayMode(_ container: ContainerViewController, _ split: SplitContainer, _ mode: SplitDisplayMode) {
-        let (hiding, showing) = split.changedColumns(split.displayMode, mode)
-        let visible = container.isVisible
-        if visible {
-            for vc in hiding { beginAppearance(vc, appearing: false, animated: false) }
-            for vc in showing { beginAppearance(vc, appearing: true, animated: false) }
-        }
-        for vc in hiding { removeFromSuperview(vc.view) }
-        split.displayMode = mode
-        let bounds = container.view.model.bounds
-        for column in split.visibleColumns(mode) {
-            guard let vc = split.viewController(of: column), let f = split.frame(of: column, mode: mode, bounds: bounds)
-            else { continue }
-            if vc.view.superview !== container.view { split.place(column, vc, frame: f, in: container, scene: self) }
-            set(vc.view, frame: f)
-        }
-        if visible {
-            for vc in hiding { endAppearance(vc) }
-            for vc in showing { endAppearance(vc) }
         }
     }
 }

@@ -7,7 +7,7 @@ final class TabContainer: CustomContainer {
 
     /// Every item becomes a child; the first is selected and on screen.
     override func install(_ container: ContainerViewController, in scene: Scene) throws(EngineError) {
-        scene.adoptAll(container.items, of: container, shown: 0)
+        scene.controllers.adoptAll(container.items, of: container, shown: 0, in: scene)
     }
 
     override func beginContainment(_ t: Transition, in scene: Scene) {}  // the children stay children
@@ -15,8 +15,8 @@ final class TabContainer: CustomContainer {
     override func finish(_ t: Transition, in scene: Scene, animated: Bool) {
         scene.removeFromSuperview(t.from.view)
         t.container.selectedIndex = t.toIndex
-        scene.endAppearance(t.from, animated: animated)
-        scene.endAppearance(t.to, animated: animated)
+        scene.controllers.endAppearance(t.from, animated: animated, in: scene)
+        scene.controllers.endAppearance(t.to, animated: animated, in: scene)
     }
 
     override func undoContainment(_ t: Transition, in scene: Scene, animated: Bool) {}

@@ -208,6 +208,15 @@ public enum ModelRange: Sendable, Equatable {
         }
     }
 
+    /// A presentation value pulled into the range, as a picture draws it (events carry it raw: a spring may overshoot).
+    public func pinned(_ value: Double) -> Double {
+        switch self {
+        case .finite: value
+        case .clamped(let lower, let upper): min(max(value, lower), upper)
+        case .atLeast(let lower): max(value, lower)
+        }
+    }
+
     /// How the range reads in docs and messages (nil for any finite value).
     public var description: String? {
         switch self {

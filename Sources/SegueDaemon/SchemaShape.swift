@@ -2,7 +2,7 @@ import SegueJSON
 
 /// The shape of a JSON value as a method's descriptor declares it: enough for rpc.discover's OpenRPC document (JSON
 /// Schema) and for a reader, not a validator — the handler's `Params` reads remain what is enforced.
-indirect enum Shape: Sendable {
+indirect enum SchemaShape: Sendable {
     case string, boolean, number, integer, any
     /// JSON `null`: `.either([.id, .null])` for "an id or null" (an `.any` there would match an id twice, and
     /// JSON Schema's `oneOf` rejects a value two of its shapes match).
@@ -13,26 +13,26 @@ indirect enum Shape: Sendable {
     case literal(String)
     /// One of these strings.
     case oneOf([String])
-    case array(Shape)
+    case array(SchemaShape)
     /// An object with these members; `open` when it may carry more (results may grow, docs/PROTOCOL.md says).
     case object([Field], open: Bool = true)
     /// One of several shapes.
-    case either([Shape])
+    case either([SchemaShape])
     /// A shape defined once in the document's `components.schemas`.
     case ref(String)
 
     /// A member of an object shape, or a method's parameter.
     struct Field: Sendable {
         let name: String
-        let shape: Shape
+        let shape: SchemaShape
         let required: Bool
         let summary: String
 
-        static func required(_ name: String, _ shape: Shape, _ summary: String = "") -> Field {
+        static func required(_ name: String, _ shape: SchemaShape, _ summary: String = "") -> Field {
             Field(name: name, shape: shape, required: true, summary: summary)
         }
 
-        static func optional(_ name: String, _ shape: Shape, _ summary: String = "") -> Field {
+        static func optional(_ name: String, _ shape: SchemaShape, _ summary: String = "") -> Field {
             Field(name: name, shape: shape, required: false, summary: summary)
         }
     }

@@ -1,15 +1,6 @@
-/// The options of UIView.transition(from:to:duration:options:).
-public enum ViewTransitionStyle: String, Sendable, CaseIterable {
-    case flipFromLeft = "flip_from_left", flipFromRight = "flip_from_right"
-    case flipFromTop = "flip_from_top", flipFromBottom = "flip_from_bottom"
-    case curlUp = "curl_up", curlDown = "curl_down"
-    case crossDissolve = "cross_dissolve"
-}
-
-extension Scene {
-    /// The perspective UIKit's flips use: m34 = −1/500.
-    public static let flipPerspective = 500.0
-
+/// UIView.transition(from:to:duration:options:completion:) on the clock: a snapshot of `from` and `to` animated
+/// in its place (flips, curls, cross-dissolve).
+extension AnimationClock {
     /// UIView.transition(from:to:duration:options:completion:). As in UIKit the model changes at once: `to`
     /// takes `from`'s place in its superview and `from` leaves it. On screen, a snapshot of `from` stands in for it
     /// while the transition plays, and goes away at the end:
@@ -20,39 +11,37 @@ extension Scene {
     ///   uncovering `to`; curl_down as `to` turning down about its top edge onto the snapshot;
     /// - cross_dissolve fades the snapshot out while `to` fades in.
     /// `completion(finished)` runs when it is over.
-    public func transitionViews(from: View, to: View, duration: Double, style: ViewTransitionStyle,
-                                completion: ((Bool) -> Void)?) throws(EngineError)
+    func transitionViews(from: View, to: View, duration: Double, style: ViewTransitionStyle,
+                                completion: ((Bool) -> Void)?, in scene: Scene) throws(EngineError)
     {
         guard let superview = from.superview else {
             throw .invalidParams("from", "from_view is not in a superview: there is nothing to replace")
         }
         guard from !== to else { throw .invalidParams("to", "from_view and to_view are the same view") }
-        guard to.superview === superview || canAdd(to, to: superview) else {
-            throw .invalidParams("to", "to_view cannot go into from_view's superview (it contains it, or the tree is too deep)")
+        guard to.superview === superview || scene.canAdd(to, to: superview) else {
+            throw .invalidParams("to", "to_view cannot go into from_view's superview (it contains it, or the scene.tree is too deep)")
         }
-        let duration = min(max(duration.isFinite ? duration : 0, 0), config.maxDurationS)
-        // The snapshot: from_view as it looks now.
-        let snapshot = try makeView(frame: from.presentation.frame, color: from.presentation.color)
+        let duration = min(max(duration.isFinite ? duration : 0, 0), scene.config.maxDurationS)
+        // The snapshot: from_view as it looks scene.now.
+        let snapshot = try scene.makeView(frame: from.presentation.frame, color: from.presentation.color)
         snapshot.presentation = from.presentation
         snapshot.model = from.presentation
         snapshot.hidden = from.hidden
         snapshot.z = from.z
-        markDirty(snapshot, .hidden)
+        tree.markChanged(snapshot, ViewProperty.hidden.changeBit)
 
         // The model: to_view takes from_view's place.
-        if to.superview === superview { removeFromSuperview(to) }
+        if to.superview === superview { scene.removeFromSuperview(to) }
         let index = superview.subviews.firstIndex { $0 === from } ?? superview.subviews.count
-        insertSubview(to, into: superview, at: index)
-        removeFromSuperview(from)
+        scene.insertSubview(to, into: superview, at: index)
+        scene.removeFromSuperview(from)
         let below = style == .curlDown
-        insertSubview(snapshot, into: superview, at: below ? index : index + 1)
+        scene.insertSubview(snapshot, into: superview, at: below ? index : index + 1)
 
-        clock.nextGroupID += 1
-        let group = AnimationGroup(id: clock.nextGroupID, completion: { [anchor, shot = snapshot.anchor] finished in
+        let group = newGroup(completion: { [anchor = scene.anchor, shot = snapshot.anchor] finished in
             if let scene = anchor.object, let snapshot = shot.object, snapshot.isAlive { scene.destroyView(snapshot) }
             completion?(finished)
         })
-        group.transition = ledger.currentTransition
         let half = AnimationOptions(duration: duration / 2, timing: .curve(.easeIn))
         let toTransform = Array(to.model.transform.values)
         let p = Transform3D.perspective(Scene.flipPerspective)
@@ -73,10 +62,10 @@ extension Scene {
         func run(_ view: View, _ property: ViewProperty, options: AnimationOptions, from: [Double], to: [Double],
                  path: ((Double) -> [Double])?)
         {
-            touch(view)
+            scene.touch(view)
             view.presentation.set(property, from)
-            markDirty(view, property)
-            tree.valueVersion &+= 1
+            tree.markChanged(view, property.changeBit)
+            scene.tree.valuesChanged()
             addAnimation(view, property, from: from, to: to, options: options, group: group, path: path)
         }
         let snapshotTransform = Array(snapshot.presentation.transform.values)
@@ -92,7 +81,7 @@ extension Scene {
             second.timing = .curve(.easeOut)
             let inPath = turn(toTransform, axis: axis, from: -sign * .pi / 2, to: 0)
             run(to, .transform, options: second, from: inPath(0), to: toTransform, path: inPath)
-            after(duration / 2) { [anchor, shot = snapshot.anchor] in
+            scene.after(duration / 2) { [anchor = scene.anchor, shot = snapshot.anchor] in
                 guard let scene = anchor.object, let snapshot = shot.object, snapshot.isAlive else { return }
                 scene.set(snapshot, hidden: true)
             }
@@ -111,9 +100,6 @@ extension Scene {
             run(snapshot, .alpha, options: options, from: [snapshot.presentation.alpha], to: [0], path: nil)
             run(to, .alpha, options: options, from: [0], to: [to.model.alpha], path: nil)
         }
-        if group.remaining == 0, !group.done {
-            group.done = true
-            clock.pendingCompletions.append((group, true))
-        }
+        completeIfEmpty(group)
     }
 }

@@ -1,8 +1,9 @@
 import SegueJSON
 import SegueKit
 
-/// The protocol's value shapes (docs/PROTOCOL.md "Value shapes").
-enum Shapes {
+/// The protocol's values in JSON (docs/PROTOCOL.md "Value shapes"): geometry, transforms and a view's values written
+/// and read.
+enum ValueJSON {
     static func rect(_ r: Rect) -> JSONValue {
         .object(JSONObject([("x", .number(r.x)), ("y", .number(r.y)), ("w", .number(r.w)), ("h", .number(r.h))]))
     }
@@ -57,18 +58,6 @@ enum Shapes {
         case .rect: return rect(Rect(x: v[i], y: v[i + 1], w: v[i + 2], h: v[i + 3]))
         case .transform: return transform(Transform3D(values: Array(v)))
         case .color: return .string(Color(r: v[i], g: v[i + 1], b: v[i + 2], a: v[i + 3]).hex)
-        }
-    }
-
-    /// A kind's shape in the protocol's schema (OpenRPC, `rpc.discover`).
-    static func shape(_ kind: ViewValueKind) -> Shape {
-        switch kind {
-        case .number: .number
-        case .boolean: .boolean
-        case .point: .ref("point")
-        case .rect: .ref("rect")
-        case .transform: .ref("transform")
-        case .color: .ref("color")
         }
     }
 }

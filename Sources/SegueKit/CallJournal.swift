@@ -6,7 +6,7 @@
 /// Journals nest (an animator's call can complete its transition, which starts the container's next queued one):
 /// a change is recorded in every open journal, and `restore` applies view and group states newest first, so the
 /// state a journal keeps for a view is the one from before its call even when it was recorded more than once.
-final class SceneJournal {
+final class CallJournal {
     /// A view's state in the tree and its values (also a transition's baseline for cancel).
     struct ViewState {
         let view: View

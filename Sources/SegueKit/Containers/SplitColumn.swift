@@ -1,0 +1,4 @@
+/// UISplitViewController's columns.
+public enum SplitColumn: String, Sendable, CaseIterable {
+    case primary, supplementary, secondary
+}

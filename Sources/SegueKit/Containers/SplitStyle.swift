@@ -1,0 +1,5 @@
+/// UISplitViewController.Style (the column styles; `unspecified`, the classic interface, is not modelled).
+public enum SplitStyle: String, Sendable, CaseIterable {
+    case doubleColumn = "double_column"
+    case tripleColumn = "triple_column"
+}

@@ -1,0 +1,12 @@
+/// A presentation controller (UIPresentationController): a presentation plugin.
+public protocol PresentationController: AnyObject {
+    var name: String { get }
+    /// `removes_presenter_view` (shouldRemovePresentersView).
+    var removesPresenterView: Bool { get }
+    /// `frame_of_presented_view(pc)`: nil means the whole container.
+    func frameOfPresentedView(_ presentation: Presentation) throws(AnimatorFault) -> Rect?
+    /// will_begin, did_end, dismissal_will_begin, dismissal_did_end and layout (`completed` for the did_ends).
+    func call(_ hook: String, _ presentation: Presentation, completed: Bool?) throws(AnimatorFault)
+    /// The presentation is over: forget what was kept for it.
+    func presentationEnded(_ presentation: Presentation)
+}

@@ -1,0 +1,49 @@
+/// How a transition is driven interactively (docs/DESIGN.md §3, percent driven): whether it started interactive,
+/// its interaction plugin, its own time's offset from the scene's, the coordinator's interaction-change handlers,
+/// its scrub, finish and cancel phases and the speed of the last finish or cancel.
+struct TransitionInteractivity {
+    var startedInteractive = false
+    var interactionName: String?
+    var interaction: (any InteractionController)?
+    var timeOffset: Int64 = 0
+    var changeHandlers: [(_ cancelled: Bool, _ velocity: Double) -> Void] = []
+    var phases: [TransitionPhase] = []
+    var completionSpeed: Double?
+}
+
+extension Transition {
+    /// Started with `interactive` (paused at 0, driven by update/finish/cancel).
+    public internal(set) var startedInteractive: Bool {
+        get { interactive.startedInteractive }
+        _modify { yield &interactive.startedInteractive }
+    }
+    /// The interaction plugin `gesture.pan` is routed to, if any.
+    public internal(set) var interactionName: String? {
+        get { interactive.interactionName }
+        _modify { yield &interactive.interactionName }
+    }
+    var interaction: (any InteractionController)? {
+        get { interactive.interaction }
+        _modify { yield &interactive.interaction }
+    }
+    /// Scene time minus the transition's own time (grows when a driven transition is handed back to the clock).
+    var timeOffset: Int64 {
+        get { interactive.timeOffset }
+        _modify { yield &interactive.timeOffset }
+    }
+    /// `ctx.coordinator:on_interaction_change` handlers, in registration order.
+    var interactionChangeHandlers: [(_ cancelled: Bool, _ velocity: Double) -> Void] {
+        get { interactive.changeHandlers }
+        _modify { yield &interactive.changeHandlers }
+    }
+    /// Scrub, finish and cancel phases, for render.timeline (scene ns; `end` nil while open).
+    public internal(set) var phases: [TransitionPhase] {
+        get { interactive.phases }
+        _modify { yield &interactive.phases }
+    }
+    /// The speed and curve of the last finish or cancel.
+    public internal(set) var completionSpeed: Double? {
+        get { interactive.completionSpeed }
+        _modify { yield &interactive.completionSpeed }
+    }
+}

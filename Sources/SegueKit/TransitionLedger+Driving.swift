@@ -1,0 +1,270 @@
+/// Driving transitions on their own clock (Core Animation's paused layer with a timeOffset, docs/DESIGN.md §3,
+/// percent driven): the ledger holds interactive, finishing and cancelling transitions, scrubs them, ramps them to
+/// their end or start and hands them back to the scene's clock.
+extension TransitionLedger {
+    /// The transition's percent now (transition.get's `percent`).
+    func percent(of t: Transition, in scene: Scene) -> Double {
+        switch t.state {
+        case .completed: return 1
+        case .cancelled: return 0
+        case .queued: return 0
+        case .animating, .interactive, .finishing, .cancelling:
+            guard t.duration > 0 else { return 0 }
+            let local = t.drive?.local ?? (scene.now - t.timeOffset)
+            let p = min(1, max(0, Double(local - t.startedAt) / 1e9 / t.duration))
+            return (p * 1e9).rounded() / 1e9  // no 0.7000000000000001 from the nanosecond clock
+        }
+    }
+
+    /// Takes the transition's running animations out of the scene's list and holds them at its current time.
+    func beginDriving(_ t: Transition, in scene: Scene) {
+        guard t.drive == nil, !t.isEnded else { return }
+        let local = min(scene.now - t.timeOffset, t.startedAt + Int64((t.duration * 1e9).rounded()))
+        let drive = TransitionDrive(local: local)
+        drive.animations = scene.clock.hold(t)
+        for animation in drive.animations { t.timeline.stopped(animation, at: scene.now) }
+        t.drive = drive
+        t.state = .interactive
+        t.context?.isInteractive = true
+        noteDriven(t)
+        t.phases.append(TransitionPhase(kind: .scrub, start: scene.now, end: nil))
+        scene.tree.valuesChanged()
+    }
+
+    /// transition.pause: a running transition becomes interactive at its current percent (one finishing after
+    /// an interaction is caught again mid-ramp).
+    func pauseTransition(_ t: Transition, in scene: Scene) throws(EngineError) {
+        guard !t.isEnded else { throw EngineError(.invalidState, "transition '\(t.id)' has ended", id: t.id) }
+        guard t.state == .animating || t.state == .finishing else {
+            throw EngineError(.invalidState, "transition '\(t.id)' is \(t.state.rawValue): only a running transition can be paused", id: t.id)
+        }
+        guard let drive = t.drive else {
+            beginDriving(t, in: scene)
+            return
+        }
+        drive.ramp = nil
+        closeOpenPhase(t, in: scene)
+        t.phases.append(TransitionPhase(kind: .scrub, start: scene.now, end: nil))
+        t.state = .interactive
+        t.context?.isInteractive = true
+    }
+
+    /// transition.update: sets the transition's time to p·duration; each animation's own curve still applies.
+    func updateTransition(_ t: Transition, percent p: Double, in scene: Scene) throws(EngineError) {
+        guard t.state == .interactive, let drive = t.drive else {
+            throw EngineError(.invalidState, "transition '\(t.id)' is \(t.state.rawValue), not interactive", id: t.id)
+        }
+        guard p.isFinite else { throw .invalidParams("percent", "percent must be a number in 0…1") }
+        let clamped = min(max(p, 0), 1)
+        drive.local = t.startedAt + Int64((clamped * t.duration * 1e9).rounded())
+        scrub(drive, in: scene)
+        scene.emit(.transitionUpdated(transition: t.id, percent: clamped))
+        scene.tree.valuesChanged()
+        if !scene.clock.isTicking {
+            scene.recordTimelines()
+            scene.emitFrame()
+        }
+    }
+
+    func scrub(_ drive: TransitionDrive, in scene: Scene) {
+        for animation in drive.animations where !animation.removed {
+            let view = animation.view
+            scene.touch(view)
+            scene.tree.markChanged(view, 0)
+            animation.scrub(toElapsed: drive.local - animation.begin)
+        }
+    }
+
+    /// transition.finish (`cancel` false) and transition.cancel: interaction ends (`interaction_ended`, the
+    /// coordinator's handlers), then the transition runs forward over (1 − p)·duration / speed, or backward over
+    /// p·duration / speed, with the completion curve.
+    func endInteraction(_ t: Transition, cancel: Bool, speed requestedSpeed: Double? = nil,
+                               curve requestedCurve: CubicBezier? = nil, in scene: Scene) throws(EngineError)
+    {
+        guard t.state == .interactive, let drive = t.drive else {
+            throw EngineError(.invalidState, "transition '\(t.id)' is \(t.state.rawValue), not interactive", id: t.id)
+        }
+        var speed = requestedSpeed
+        var curve = requestedCurve
+        if let interaction = t.interaction {
+            if speed == nil {
+                do {
+                    if let s = try interaction.completionSpeed(t) {
+                        if !s.isFinite || s <= 0 {
+                            scene.warn(interaction.name, "completion_speed returned \(s); using 1")
+                            speed = 1
+                        } else {
+                            speed = s
+                        }
+                    }
+                } catch {
+                    scene.warnRaised(interaction.name, "completion_speed", error.message, then: "; using 1")
+                }
+            }
+            if curve == nil {
+                do { curve = try interaction.completionCurve(t) } catch {
+                    scene.warnRaised(interaction.name, "completion_curve", error.message, then: "; using ease_in_out")
+                }
+            }
+        }
+        let s = min(max(speed ?? 1, 0.01), 100)
+        startRamp(t, drive, cancel: cancel, speed: s, curve: curve ?? .easeInOut, in: scene)
+    }
+
+    func startRamp(_ t: Transition, _ drive: TransitionDrive, cancel: Bool, speed: Double, curve: CubicBezier, in scene: Scene) {
+        t.completionSpeed = speed
+        if cancel { t.context?.transitionWasCancelled = true }
+        closeOpenPhase(t, in: scene)
+        scene.emit(.interactionEnded(transition: t.id, cancelled: cancel, completionVelocity: speed))
+        let saved = scene.clock.enter(t)
+        for handler in t.interactionChangeHandlers { handler(cancel, speed) }
+        scene.clock.leave(restoring: saved)
+        guard !t.isEnded, t.drive === drive else { return }
+        let end = t.startedAt + Int64((t.duration * 1e9).rounded())
+        let target = cancel ? t.startedAt : end
+        let length = Int64((Double(abs(target - drive.local)) / speed).rounded())
+        drive.ramp = TransitionDrive.Ramp(from: drive.local, to: target, start: scene.now, length: length, curve: curve, cancel: cancel)
+        t.state = cancel ? .cancelling : .finishing
+        t.phases.append(TransitionPhase(kind: cancel ? .cancel : .finish, start: scene.now, end: nil))
+        let allowance = Double(length) * scene.config.watchdogFactor + Double(scene.config.watchdogGraceMs) * 1e6
+        t.watchdogDeadline = scene.now + Int64(min(allowance, 1e17))
+        watch(until: t.watchdogDeadline)
+        if length == 0 {
+            advanceRamp(t, drive, in: scene)
+            if !scene.clock.isTicking { scene.clock.runPendingCompletions() }
+        }
+    }
+
+    /// Each tick: the ramps of finishing and cancelling transitions move on.
+    func advanceDrives(in scene: Scene) {
+        guard !drivenTransitions.isEmpty else { return }
+        for t in drivenTransitions {
+            guard let drive = t.drive, drive.ramp != nil else { continue }
+            advanceRamp(t, drive, in: scene)
+        }
+        releaseDriven()
+    }
+
+    func advanceRamp(_ t: Transition, _ drive: TransitionDrive, in scene: Scene) {
+        guard let ramp = drive.ramp else { return }
+        let u = ramp.length > 0 ? min(1, Double(scene.now - ramp.start) / Double(ramp.length)) : 1
+        let eased = ramp.curve.value(at: u)
+        drive.local = u >= 1 ? ramp.to : ramp.from + Int64((Double(ramp.to - ramp.from) * eased).rounded())
+        scene.tree.valuesChanged()
+        if ramp.cancel { scrub(drive, in: scene) } else { runForward(drive, in: scene) }
+        guard u >= 1 else { return }
+        endRamp(t, drive, cancelled: ramp.cancel, in: scene)
+    }
+
+    /// The ramp is over. Forward: the animations still running go back on the scene's clock (shifted so they go
+    /// on from where they are). Backward: every animation is at its start and ends (finished = true); the
+    /// animator's completions then call complete(false), which puts the tree back as it was.
+    func endRamp(_ t: Transition, _ drive: TransitionDrive, cancelled: Bool, in scene: Scene) {
+        t.drive = nil
+        drive.ramp = nil
+        closeOpenPhase(t, in: scene)
+        if cancelled {
+            for animation in drive.animations where !animation.removed {
+                scene.touch(animation.view)
+                animation.scrub(toElapsed: drive.local - animation.begin)
+                retire(animation, in: scene)
+            }
+        } else {
+            let shift = scene.now - drive.local
+            t.timeOffset = shift
+            for animation in drive.animations where !animation.removed {
+                let moved = PropertyAnimation(copying: animation, begin: animation.begin + shift)
+                moved.createdAt = scene.now
+                scene.clock.noteStarted(moved)
+                scene.clock.setRemoved(animation)
+                animation.view.animations[animation.property.rawValue] = moved
+                t.timeline.started(moved)
+                scene.clock.resume(moved)
+            }
+        }
+        drive.animations.removeAll()
+    }
+
+    /// Forward at the drive's time: an animation that reaches its end completes now, as it would on the clock.
+    func runForward(_ drive: TransitionDrive, in scene: Scene) {
+        for animation in drive.animations where !animation.removed {
+            let view = animation.view
+            scene.touch(view)
+            scene.tree.markChanged(view, 0)
+            if animation.evaluate(at: drive.local) { retire(animation, in: scene) }
+        }
+        drive.animations.removeAll { $0.removed }
+    }
+
+    func closeOpenPhase(_ t: Transition, in scene: Scene) {
+        if let i = t.phases.lastIndex(where: { $0.end == nil }) { t.phases[i].end = scene.now }
+    }
+
+    /// An animation of a driven transition reached its end.
+    func retire(_ animation: PropertyAnimation, in scene: Scene) {
+        guard !animation.removed else { return }
+        let view = animation.view
+        scene.tree.markChanged(view, 0)
+        view.dirty |= animation.property.changeBit
+        if view.animations[animation.property.rawValue] === animation {
+            scene.clock.removeAnimation(of: view, animation.property, finished: true)
+        } else {
+            scene.clock.setRemoved(animation)
+        }
+    }
+
+    /// finishNow for a driven transition: a cancel in progress ends at the start; anything else ends forward.
+    func jumpDriven(_ t: Transition, in scene: Scene) {
+        guard let drive = t.drive else { return }
+        if drive.ramp == nil {
+            startRamp(t, drive, cancel: false, speed: 100, curve: .linear, in: scene)
+        }
+        guard let ramp = drive.ramp, t.drive === drive else { return }
+        drive.local = ramp.to
+        if ramp.cancel { scrub(drive, in: scene) } else { runForward(drive, in: scene) }
+        endRamp(t, drive, cancelled: ramp.cancel, in: scene)
+        releaseDriven()
+    }
+
+    /// gesture.pan for a transition with an interaction plugin. A plugin that raises is reported and the
+    /// transition cancelled; one that leaves the transition interactive after `ended` has it finished past
+    /// half-way and cancelled under it (with a warning).
+    func pan(_ t: Transition, _ gesture: PanGesture, in scene: Scene) throws(EngineError) {
+        guard let interaction = t.interaction else {
+            throw EngineError(.invalidState, "transition '\(t.id)' has no interaction plugin (start it with interactive: \"<plugin>\")", id: t.id)
+        }
+        guard t.state == .interactive else {
+            throw EngineError(.invalidState, "transition '\(t.id)' is \(t.state.rawValue), not interactive", id: t.id)
+        }
+        let saved = scene.clock.enter(t)
+        defer { scene.clock.leave(restoring: saved) }
+        do {
+            try interaction.handle(gesture, transition: t)
+        } catch {
+            scene.warnRaised(interaction.name, gesture.phase.rawValue, error.message, then: "; the transition is cancelled")
+            if t.state == .interactive { try? endInteraction(t, cancel: true, in: scene) }
+            return
+        }
+        if gesture.phase == .ended || gesture.phase == .cancelled, t.state == .interactive {
+            let finish = gesture.phase == .ended && percent(of: t, in: scene) > 0.5
+            scene.warn(interaction.name, "ended left transition '\(t.id)' interactive; \(finish ? "finishing" : "cancelling") it")
+            try? endInteraction(t, cancel: !finish, in: scene)
+        }
+    }
+
+    /// `coordinator:alongside(animations, completion)`: animations in step with the transition, over what is left
+    /// of its duration with ease_in_out; scrubbed, finished and reversed with it.
+    func animateAlongside(_ t: Transition, _ changes: () -> Void, completion: ((Bool) -> Void)?, in scene: Scene) {
+        let remaining = max(0, t.duration - percent(of: t, in: scene) * t.duration)
+        let saved = scene.clock.enter(t)
+        scene.beginAnimations(AnimationOptions(duration: remaining, timing: .curve(.easeInOut)), completion: completion)
+        changes()
+        scene.commitAnimations()
+        scene.clock.leave(restoring: saved)
+    }
+
+    /// `coordinator:on_interaction_change(fn)`.
+    func onInteractionChange(_ t: Transition, _ handler: @escaping (_ cancelled: Bool, _ velocity: Double) -> Void, in scene: Scene) {
+        t.interactionChangeHandlers.append(handler)
+    }
+}
