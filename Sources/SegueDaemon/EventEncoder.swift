@@ -144,6 +144,21 @@ public enum EventEncoder {
         out.append(UInt8(ascii: "]"))
     }
 
+    /// `{"x":…,"y":…,"w":…,"h":…}` from four packed values (a view's frame and every rect property alike); the
+    /// caller reserved the room.
+    @inline(__always)
+    private static func appendRect(_ values: UnsafeBufferPointer<Double>, at i: Int, to out: inout JSONOutput) {
+        out.appendReserved(#"{"x":"#)
+        out.appendNumber(values[i])
+        out.appendReserved(#","y":"#)
+        out.appendNumber(values[i + 1])
+        out.appendReserved(#","w":"#)
+        out.appendNumber(values[i + 2])
+        out.appendReserved(#","h":"#)
+        out.appendNumber(values[i + 3])
+        out.appendReserved(UInt8(ascii: "}"))
+    }
+
     /// A view's fields after its id, and its closing brace: the frame, then each changed property that frame
     /// events carry, in change-flag order, in the shape of its kind (`ViewProperty.info`, through `layout`).
     ///
@@ -160,15 +175,8 @@ public enum EventEncoder {
         var i = Int(entry.start)
         let changes = entry.changes.rawValue
         if changes & layout.frame != 0 {
-            out.appendReserved(#","frame":{"x":"#)
-            out.appendNumber(values[i])
-            out.appendReserved(#","y":"#)
-            out.appendNumber(values[i + 1])
-            out.appendReserved(#","w":"#)
-            out.appendNumber(values[i + 2])
-            out.appendReserved(#","h":"#)
-            out.appendNumber(values[i + 3])
-            out.appendReserved(UInt8(ascii: "}"))
+            out.appendReserved(#","frame":"#)
+            appendRect(values, at: i, to: &out)
             i += 4
         }
         var bits = changes & layout.sent
@@ -191,15 +199,7 @@ public enum EventEncoder {
                 out.appendReserved(UInt8(ascii: "}"))
                 i += 2
             case .rect:
-                out.appendReserved(#"{"x":"#)
-                out.appendNumber(values[i])
-                out.appendReserved(#","y":"#)
-                out.appendNumber(values[i + 1])
-                out.appendReserved(#","w":"#)
-                out.appendNumber(values[i + 2])
-                out.appendReserved(#","h":"#)
-                out.appendNumber(values[i + 3])
-                out.appendReserved(UInt8(ascii: "}"))
+                appendRect(values, at: i, to: &out)
                 i += 4
             case .transform:
                 if entry.affine.rawValue & (1 << UInt64(bit)) != 0 {

@@ -119,14 +119,8 @@ public final class PluginCheck {
 
     private func run(_ checkCase: CheckCase) -> [Problem] {
         if let script = checkCase.gesture { return runGesture(checkCase, script) }
-        let scene = Scene(id: "check-\(plugin)", size: size, clock: .manual)
-        let recorder = Recorder()
-        scene.sink = recorder
-        scene.animatorProvider = host
-        defer {
-            scene.finishAllTransitions()
-            host.forget(scene: scene)
-        }
+        let (scene, recorder) = makeScene("check-\(plugin)")
+        defer { discard(scene) }
         do throws(EngineError) {
             let setup = try prepare(checkCase, in: scene)
             let from = setup.from, to = setup.to
@@ -352,14 +346,8 @@ public final class PluginCheck {
                 + "scene) moved the percent forward: the plugin never called tr.update with a growing percent")]
         }
         let extent = direction.dx != 0 ? size.w : size.h
-        let scene = Scene(id: "check-\(plugin)", size: size, clock: .manual)
-        let recorder = Recorder()
-        scene.sink = recorder
-        scene.animatorProvider = host
-        defer {
-            scene.finishAllTransitions()
-            host.forget(scene: scene)
-        }
+        let (scene, recorder) = makeScene("check-\(plugin)")
+        defer { discard(scene) }
         do throws(EngineError) {
             let setup = try prepare(checkCase, in: scene)
             guard let t = try setup.start().transition else {
@@ -398,13 +386,8 @@ public final class PluginCheck {
         if let known = directions[checkCase.kind] { return known }
         var best: (direction: (dx: Double, dy: Double), percent: Double)?
         for direction in [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)] {
-            let scene = Scene(id: "check-\(plugin)-probe", size: size, clock: .manual)
-            scene.sink = Recorder()
-            scene.animatorProvider = host
-            defer {
-                scene.finishAllTransitions()
-                host.forget(scene: scene)
-            }
+            let (scene, _) = makeScene("check-\(plugin)-probe")
+            defer { discard(scene) }
             guard let setup = try? prepare(checkCase, in: scene), let t = (try? setup.start())?.transition else { continue }
             let extent = (direction.0 != 0 ? size.w : size.h) * 0.3
             _ = try? scene.pan(t, PanGesture(phase: .began, translation: Point(x: 0, y: 0), velocity: Point(x: 0, y: 0)))
@@ -417,6 +400,21 @@ public final class PluginCheck {
         }
         directions[checkCase.kind] = .some(best?.direction)
         return best?.direction
+    }
+
+    /// A private manual scene for one case (or one probe), its events recorded, its animators from the host.
+    private func makeScene(_ id: String) -> (Scene, Recorder) {
+        let scene = Scene(id: id, size: size, clock: .manual)
+        let recorder = Recorder()
+        scene.sink = recorder
+        scene.animatorProvider = host
+        return (scene, recorder)
+    }
+
+    /// Ends a case's scene: its transitions finished, its plugin states released.
+    private func discard(_ scene: Scene) {
+        scene.finishAllTransitions()
+        host.forget(scene: scene)
     }
 
     static func format(_ x: Double) -> String {
