@@ -552,8 +552,13 @@ extension PluginInstance {
                 let damping = state.numberField(spring, SEGUE_KEY_DAMPING) ?? 0.5
                 let velocity = state.numberField(spring, SEGUE_KEY_VELOCITY) ?? 0
                 guard damping > 0 else { return .failure(LuaError("spring.damping must be > 0 (a damping ratio)")) }
-                guard let uikit = Spring(dampingRatio: damping, initialVelocity: velocity, duration: max(options.duration, 1e-3))
+                guard let uikit = Spring(dampingRatio: damping, initialVelocity: velocity, duration: options.duration)
                 else { return .failure(LuaError("spring: damping and velocity must be finite numbers")) }
+                // UIKit's ratio form has no overdamped spring (Framer's converter clamps the same way).
+                if damping > Spring.ratioFormMaxDamping {
+                    warn(.other, "spring.damping \(damping) is over 1 (UIKit's damping ratio "
+                        + "form has no overdamped spring): clamped to 1")
+                }
                 options.timing = .spring(uikit)
             }
             // As in UIKit, a spring animation has no curve: a curve given beside it is ignored, and said so.

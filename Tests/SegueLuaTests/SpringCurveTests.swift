@@ -45,4 +45,24 @@ struct SpringCurveTests {
         scene.advance(by: 500_000_000)
         #expect(recorder.types("plugin.warning").isEmpty)
     }
+
+    @Test("a damping ratio over 1 is clamped to 1 with a plugin.warning, as UIKit's ratio form (Framer's converter)")
+    func overdampedRatioClamped() throws {
+        let (scene, container, _, b, recorder) = try sceneWithPlugins([
+            "over.lua": animatorSource(duration: "0.5", animate: """
+                ctx.container:add(to)
+                to.alpha = 0
+                segue.animate({ duration = 0.5, spring = { damping = 4, velocity = 0 } },
+                  function() to.alpha = 1 end, function() ctx:complete(not ctx.cancelled) end)
+                """),
+        ])
+        _ = try scene.select(container, index: 1, animator: "over")
+        let warnings = recorder.messages("plugin.warning")
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("spring.damping 4.0 is over 1") == true, "\(warnings)")
+        #expect(warnings.first?.contains("clamped to 1") == true)
+        scene.advance(by: 100_000_000)
+        let critical = try #require(Spring(dampingRatio: 1, initialVelocity: 0, duration: 0.5))
+        #expect(abs(b.view.presentation.alpha - critical.progress(at: 0.1)) < 1e-9)
+    }
 }
