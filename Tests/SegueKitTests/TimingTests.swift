@@ -140,6 +140,24 @@ struct TimingTests {
         #expect(Spring(dampingRatio: 0.5, initialVelocity: .infinity, duration: 1) == nil)
     }
 
+    @Test("the system curve: ζ = 500/(2·√3000) ≈ 4.56, monotone, 75 % at 0.1 s, at its target at 0.5 s")
+    func systemCurve() {
+        let spring = Spring.system
+        #expect(abs(spring.zeta - 4.564354645876384) < 1e-12)
+        #expect(Spring.systemDuration == 0.5)
+        var last = 0.0
+        for i in 0...500 {
+            let p = Timing.spring(spring).progress(at: Double(i) / 1000, duration: Spring.systemDuration)
+            #expect(p >= last, "not monotone at \(i) ms")
+            #expect(p <= 1)
+            last = p
+        }
+        #expect(abs(spring.progress(at: 0.1) - 0.7457) < 1e-4)
+        // No visible jump when it snaps at 0.5 s: 1.01e-3 of the distance is left (0.4 pt across a 390 pt screen).
+        #expect(1 - spring.progress(at: 0.5 - 1e-9) < 1.02e-3)
+        #expect(Timing.spring(spring).progress(at: 0.5, duration: 0.5) == 1)
+    }
+
     @Test("CASpringAnimation form: the duration is the settling time")
     func physicalSpring() throws {
         let (spring, duration) = try #require(Spring.physical(mass: 1, stiffness: 100, damping: 10, velocity: 0))
