@@ -16,7 +16,7 @@ struct MovieCommand: ParsableCommand {
             the movie: palettegen and paletteuse), .webm (VP9) or .mp4 (H.264, yuv420p; an odd width or height is \
             padded by a pixel). The picture is the scene's size in pixels (--size, default 320x480).
 
-            Frames: fps × the transition's span (start to end: its duration for most animators), rounded to the \
+            Frames: fps times the transition's span (start to end: its duration for most animators), rounded to the \
             nearest whole number, a half up, at least 1; frame i is the scene at i/fps s. A GIF plays at most 50 \
             fps (its delays are hundredths of a second).
 
@@ -38,7 +38,7 @@ struct MovieCommand: ParsableCommand {
               completion: Completions.plugins)
     var animator: String
 
-    @Option(help: "Frames per second: 1…60 (a GIF at most 50).")
+    @Option(help: "Frames per second, 1 to 60 (a GIF at most 50; default 30).")
     var fps: Int = 30
 
     @Option(help: "The movie file to write: FILE.gif, FILE.webm or FILE.mp4.",
