@@ -10,6 +10,8 @@ public enum MovieError: Error, Sendable, Equatable, CustomStringConvertible {
     case io(String)
     /// The daemon's `render.frames` answer is not what it documents.
     case badFrames(String)
+    /// The frames are larger than a movie is made at (`MovieFrames.maxSide`).
+    case tooLarge(width: Int, height: Int)
 
     public var description: String {
         switch self {
@@ -25,6 +27,9 @@ public enum MovieError: Error, Sendable, Equatable, CustomStringConvertible {
             return message
         case .badFrames(let message):
             return "the daemon's render.frames answer: \(message)"
+        case .tooLarge(let width, let height):
+            return "a movie of \(width)×\(height) pixels is larger than the \(MovieFrames.maxSide) on a side made here: "
+                + "ask for a smaller size"
         }
     }
 }

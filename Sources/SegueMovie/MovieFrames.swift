@@ -2,6 +2,9 @@ import SegueJSON
 
 /// A `render.frames` answer as a movie needs it: the frames' SVGs, in order, with their rate and size.
 public struct MovieFrames: Sendable {
+    /// The longest side a movie is made at, in pixels (each frame is one PNG of that size on disk).
+    public static let maxSide = 4096
+
     public var fps: Int
     public var width: Int
     public var height: Int
@@ -24,6 +27,9 @@ public struct MovieFrames: Sendable {
             !frames.isEmpty
         else {
             throw .badFrames("no fps, width, height or frames")
+        }
+        guard width <= MovieFrames.maxSide, height <= MovieFrames.maxSide else {
+            throw .tooLarge(width: width, height: height)
         }
         var svgs: [String] = []
         for (i, frame) in frames.enumerated() {

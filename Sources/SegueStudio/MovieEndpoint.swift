@@ -90,8 +90,13 @@ enum MovieEndpoint {
             if case .rpc = error { return .text(400, "render.frames: \(error)") }
             return .text(502, "the daemon: \(error)")
         }
+        let frames: MovieFrames
         do throws(MovieError) {
-            let frames = try MovieFrames(renderFrames: result)
+            frames = try MovieFrames(renderFrames: result)
+        } catch {
+            return .text(400, "\(error)")
+        }
+        do throws(MovieError) {
             let bytes = try maker.bytes(frames, format: request.format)
             return Response(status: 200, type: request.format.mimeType, body: bytes, fileName: request.fileName)
         } catch {

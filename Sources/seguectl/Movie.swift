@@ -14,7 +14,8 @@ struct MovieCommand: ParsableCommand {
             rsvg-convert (Debian's librsvg2-bin) and encodes them with ffmpeg (Debian's ffmpeg), in a temporary \
             folder it removes after. The file's extension picks the format: .gif (looping, with a palette made for \
             the movie: palettegen and paletteuse), .webm (VP9) or .mp4 (H.264, yuv420p; an odd width or height is \
-            padded by a pixel). The picture is the scene's size in pixels (--size, default 320x480).
+            padded by a pixel). The picture is the scene's size in pixels (--size, default 320x480; at most 4096 on a \
+            side).
 
             Frames: fps times the transition's span (start to end: its duration for most animators), rounded to the \
             nearest whole number, a half up, at least 1; frame i is the scene at i/fps s. A GIF plays at most 50 \
@@ -87,7 +88,7 @@ struct MovieCommand: ParsableCommand {
             printError("seguectl: \(error)")
             switch error {
             case .toolFailed, .timedOut, .badFrames: throw ExitCode(1)
-            case .missingTool, .io: throw ExitCode(2)
+            case .missingTool, .io, .tooLarge: throw ExitCode(2)
             }
         }
     }

@@ -85,6 +85,9 @@ struct MovieCommandTests {
         #expect(noOut.status == 2 && noOut.err.contains("--out"), "\(noOut.err)")
         let kind = try ctl(["movie", "flip", "--kind", "sideways", "--out", path])
         #expect(kind.status == 2)
+        let huge = try ctl(["movie", "flip", "--size", "5000x100", "--out", path, "--spawn"])
+        #expect(huge.status == 2 && huge.err.contains("5000×100 pixels is larger than the 4096"), "\(huge.err)")
+        #expect(!FileManager.default.fileExists(atPath: path))
     }
 
     @Test("without ffmpeg on the PATH: an error naming the Debian package, exit 2, before any daemon is started")

@@ -117,5 +117,7 @@ struct MovieMakerTests {
         let read = try MovieFrames(renderFrames: answer)
         #expect(read.svgs == ["<svg/>", "<svg></svg>"] && read.fps == 30 && read.width == 320)
         #expect(throws: MovieError.self) { try MovieFrames(renderFrames: ["fps": 30, "width": 1, "height": 1, "frames": []]) }
+        let huge: JSONValue = ["fps": 30, "width": 4097, "height": 10, "frames": [["index": 0, "time": 0, "svg": "<svg/>"]]]
+        #expect(throws: MovieError.tooLarge(width: 4097, height: 10)) { try MovieFrames(renderFrames: huge) }
     }
 }
