@@ -152,8 +152,9 @@ extension Daemon {
         params["scene"] = .string(scene.id)
         params["interactive"] = .string(name)
         params["animated"] = true
-        // All or nothing: a busy container refuses rather than queueing a transition the gesture could not drive.
-        params["when_busy"] = "reject"
+        // All or nothing: a busy container refuses rather than queueing a transition the gesture could not drive
+        // (modal.* have no queue: a busy presentation is refused already).
+        if !operation.method.hasPrefix("modal.") { params["when_busy"] = "reject" }
         if let info { params["info"] = Daemon.json(info) }
         let result: MethodResult
         do throws(RPCError) {

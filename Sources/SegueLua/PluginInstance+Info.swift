@@ -9,7 +9,9 @@ extension PluginInstance {
         switch value {
         case .null: state.pushNil()
         case .bool(let b): state.push(b)
-        case .number(let n): state.push(n)
+        case .number(let n):
+            // JSON does not tell 12 from 12.0; Lua does (tostring, string.format("%d")): whole numbers are integers.
+            if n.rounded() == n, n.magnitude < 9.0e15 { state.push(Int(n)) } else { state.push(n) }
         case .string(let s): state.push(s)
         case .array(let items):
             state.newTable(arrayCount: Int32(clamping: items.count))
