@@ -372,6 +372,7 @@ extension PluginInstance {
             if let error = s.call(args: 1, results: 1, topLevel: false) { return .error(error.message) }
             return .results(1)
         }
+        if name == 0, s.string(at: 2) == "info" { return contextInfo(s) }
         return contextGet(s, name: name)
     }
 
