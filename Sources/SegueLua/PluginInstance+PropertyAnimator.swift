@@ -9,6 +9,9 @@ extension PluginInstance {
     static let systemSpringPlaceholder = (timing: Timing.spring(Spring(omega: 2 * Double.pi / 0.5, zeta: 1, velocity: 0)),
                                           duration: 0.5)
 
+    /// How many property animators one plugin state may make (they live as long as the state).
+    static let maxPropertyAnimators = 10_000
+
     func registerPropertyAnimatorAPI(_ table: Int32) {
         func add(_ name: String, _ fn: @escaping (PluginInstance, LuaState) -> HostResult) {
             let me = Unmanaged.passUnretained(self)  // as registerHostAPI's `add`
@@ -25,6 +28,10 @@ extension PluginInstance {
             case .success(let t): timing = t ?? (.curve(.easeInOut), duration)
             case .failure(let e): return .error("segue.property_animator: \(e.message)")
             }
+            // The sandbox has no finalizers, so the state keeps every animator it made: bounded.
+            guard me.propertyAnimators.count < PluginInstance.maxPropertyAnimators else {
+                return .error("segue.property_animator: too many property animators in this plugin (\(PluginInstance.maxPropertyAnimators)); reuse them")
+            }
             let id = me.nextAnimatorID
             me.nextAnimatorID += 1
             // A spring's own course (a physical spring's settling time) is the animator's duration.
@@ -33,10 +40,6 @@ extension PluginInstance {
             me.propertyAnimators[id] = animator
             s.push(id)
             return .results(1)
-        }
-        add("pa_forget") { me, s in
-            if let id = s.number(at: 1) { me.propertyAnimators[Int(id)] = nil }
-            return .results(0)
         }
         add("pa_get") { me, s in
             guard let a = me.animator(at: 1) else { return .error("the property animator is gone") }

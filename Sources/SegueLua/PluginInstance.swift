@@ -69,8 +69,8 @@ final class PluginInstance {
     @exclusivity(unchecked) var activityCache = ActivityCache()
     /// Unknown names this state has warned about (`kind\0name`), so each is reported once.
     var warnedNames: Set<String> = []
-    /// The property animators the plugin made (`segue.property_animator`), by the number their table holds;
-    /// forgotten when the table is collected.
+    /// The property animators the plugin made (`segue.property_animator`), by the number their table holds (kept
+    /// for the state's life: the sandbox has no finalizers; at most `maxPropertyAnimators`).
     var propertyAnimators: [Int: PropertyAnimator] = [:]
     var nextAnimatorID = 1
     /// The prelude's `function(t) return pa_ids[t] end`: a property animator table's number.

@@ -105,15 +105,7 @@ function segue.view(opts) return host.new_view(opts or {}) end
 
 -- The transition context --------------------------------------------------------------------------------
 local ctx_get = host.ctx_get
-local identity_transform = lock(setmetatable({}, {
-  __index = T.identity,
-  __newindex = function() error("ctx.target_transform is read-only", 2) end,
-  __pairs = function() return next, T.identity, nil end,
-  __metatable = "locked",
-}))
 local ctx_methods = {
-  -- UIViewControllerContextTransitioning.targetTransform: identity, as no size transition of segued rotates.
-  target_transform = identity_transform,
   view = host.ctx_view,  -- the host function itself: no Lua frame per call (its errors are its own messages)
   vc = function(self, key) return host.ctx_vc(self, key) end,
   initial_frame = function(self, k) return host.ctx_frame(self, k, false) end,
@@ -132,6 +124,13 @@ local function lock(t)
   locked[t] = true
   return t
 end
+-- UIViewControllerContextTransitioning.targetTransform: identity, as no size transition of segued rotates.
+ctx_methods.target_transform = lock(setmetatable({}, {
+  __index = T.identity,
+  __newindex = function() error("ctx.target_transform is read-only", 2) end,
+  __pairs = function() return next, T.identity, nil end,
+  __metatable = "locked",
+}))
 -- The transition coordinator (ctx.coordinator, pc.coordinator): a locked host table. Its methods sit behind
 -- __index (pairs still lists them, through __pairs), so no field can be added or replaced, and its metatable is
 -- protected.
@@ -252,7 +251,7 @@ segue.now = host.now
 -- Property animators (UIViewPropertyAnimator): a locked table per animator, its number in `pa_ids` (weak keys);
 -- methods are called with a colon, fields read and written through the host.
 local pa_ids = setmetatable({}, { __mode = "k" })
-local pa_call, pa_get, pa_set, pa_forget = host.pa_call, host.pa_get, host.pa_set, host.pa_forget
+local pa_call, pa_get, pa_set = host.pa_call, host.pa_get, host.pa_set
 local pa_options = host.names("property animator option")
 local pa_methods = {}
 for _, m in next, { "add_animations", "add_completion", "start", "pause", "continue", "stop", "finish" } do
@@ -271,7 +270,6 @@ local pa_meta = {
   __newindex = function(t, k, v) return pa_set(pa_ids[t], k, v) end,
   __pairs = function() return next, pa_methods, nil end,
   __tostring = function(t) return "property_animator(" .. tostring(pa_ids[t]) .. ")" end,
-  __gc = function(t) local id = pa_ids[t]; if id then pa_forget(id) end end,
   __metatable = "locked",
 }
 host.set_pa_lookup(function(t) return pa_ids[t] end)

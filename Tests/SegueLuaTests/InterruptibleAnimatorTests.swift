@@ -97,7 +97,10 @@ struct InterruptibleAnimatorTests {
         let t = try #require(try scene.select(c, index: 1, animator: "bad").transition)
         scene.advance(to: 2000 * Self.ms)
         #expect(t.state == .completed)
-        let warnings = recorder.messages("plugin.warning").joined(separator: "|")
+        let warnings = recorder.events.compactMap { event -> String? in
+            if case .failedOver(_, _, let reason) = event.payload { return reason }
+            return nil
+        }.joined(separator: "|")
         #expect(warnings.contains("must return a property animator"), "\(warnings)")
     }
 
@@ -129,7 +132,12 @@ struct InterruptibleAnimatorTests {
         let (scene, c, _, _, _) = try sceneWithPlugins([
             "slide.lua": Self.slide,
             "late.lua": """
-                return segue.interaction { name = "late", wants_interactive_start = false }
+                return segue.interaction {
+                  name = "late",
+                  wants_interactive_start = false,
+                  changed = function(tr, g) end,
+                  ended = function(tr, g) end,
+                }
                 """,
         ])
         let t = try #require(try scene.select(c, index: 1, interactive: .plugin("late"), animator: "slide").transition)

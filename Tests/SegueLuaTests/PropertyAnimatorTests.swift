@@ -39,6 +39,7 @@ struct PropertyAnimatorTests {
             pa:start()
             return pa.state .. " " .. tostring(pa.running)
             """)
+        #expect(setup.errorMessage == nil)
         #expect(setup.value == "active true")
         scene.advance(to: 500 * Self.ms)
         #expect(Self.close(Self.alpha(scene, lua), 0.5))
@@ -175,7 +176,7 @@ struct PropertyAnimatorTests {
             """)
         scene.advance(to: 500 * Self.ms)
         #expect(run(lua, "return pa.state .. ' ' .. tostring(pa.running) .. ' ' .. #log .. ' ' .. pa.fraction_complete").value
-            == "active false 0 1")
+            == "active false 0 1.0")
         // Reversed and continued from the end, it runs back.
         _ = run(lua, "pa.pauses_on_completion = false; pa.reversed = true; pa:continue()")
         scene.advance(to: 800 * Self.ms)
@@ -274,7 +275,8 @@ struct PropertyAnimatorTests {
 
     @Test("every call in every state: legal ones move the state machine, illegal ones raise naming the state")
     func stateMachine() throws {
-        let (_, lua) = try Self.setUp()
+        let (scene, lua) = try Self.setUp()
+        defer { withExtendedLifetime(scene) {} }
         let lines = (run(lua, Self.matrix).value ?? "").split(separator: "\n").map(String.init)
         var table: [String: String] = [:]
         for line in lines {
@@ -305,7 +307,8 @@ struct PropertyAnimatorTests {
         ok("running.stop_false", "stopped")
         ok("running.stop_true", "inactive")
         fails("running.finish", "is active, not stopped", "active")
-        ok("running.reversed", "active")
+        // Reversed at fraction 0, it has nothing to run back: it ends at the start at once.
+        ok("running.reversed", "inactive")
         fails("running.fraction", "running (pause it first)", "active")
         fails("running.interruptible", "only while inactive, the animator is active", "active")
         ok("running.add_animations", "active")
@@ -365,7 +368,8 @@ struct PropertyAnimatorTests {
 
     @Test("an add_animations block that raises reports the error to the caller")
     func blockRaises() throws {
-        let (_, lua) = try Self.setUp()
+        let (scene, lua) = try Self.setUp()
+        defer { withExtendedLifetime(scene) {} }
         let message = run(lua, """
             pa = segue.property_animator { duration = 1 }
             pa:add_animations(function() error("boom") end)
@@ -435,7 +439,8 @@ struct PropertyAnimatorTests {
 
     @Test("the animator table is locked as ctx is")
     func locked() throws {
-        let (_, lua) = try Self.setUp()
+        let (scene, lua) = try Self.setUp()
+        defer { withExtendedLifetime(scene) {} }
         #expect(run(lua, "pa = segue.property_animator { duration = 1 }; return getmetatable(pa)").value == "locked")
         #expect(run(lua, "rawset(pa, 'x', 1)").errorMessage?.contains("locked") == true)
         #expect(run(lua, "setmetatable(pa, {})").errorMessage != nil)
