@@ -425,7 +425,9 @@ final class AnimationClock {
     /// Undoes what a failed call did to the clock: exactly the animations that ran before run again, in their
     /// order, with their groups' counts; the animations, completions, blocks and timers the call added are dropped.
     func restore(_ journal: CallJournal) {
-        for animation in journal.started where !animation.removed && !animation.held {
+        // A property animator's animations are held too, but go with the failed call like the clock's.
+        for animation in journal.started
+        where !animation.removed && (!animation.held || animation.group.propertyAnimator != nil) {
             setRemoved(animation)
             animation.group.done = true
             animation.group.completion = nil
