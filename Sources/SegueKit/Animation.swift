@@ -195,6 +195,8 @@ final class AnimationGroup {
     private var transitionAnchor: Anchor<Transition>?
     /// The last journal that recorded the group's counts.
     var journalEpoch = 0
+    /// The property animator whose block made the group: its animations are held by it, off the clock.
+    weak var propertyAnimator: PropertyAnimator?
 
     init(id: Int, completion: ((Bool) -> Void)?) {
         self.id = id

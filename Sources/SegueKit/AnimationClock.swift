@@ -28,6 +28,8 @@ final class AnimationClock {
     private(set) var isTicking = false
     /// The transition whose animator code is running now: animation blocks opened meanwhile belong to it.
     private(set) var currentTransition: Transition?
+    /// The property animators that are active or stopped (PropertyAnimator): the clock moves the running ones.
+    private(set) var propertyAnimators: [PropertyAnimator] = []
     /// The tree whose views the animations write.
     let tree: ViewTree
     /// Where each change is recorded before it is made.
@@ -174,8 +176,9 @@ final class AnimationClock {
             if velocity.contains(where: { $0 != 0 && $0.isFinite }) { carried = velocity.map { $0.isFinite ? $0 : 0 } }
         }
         removeAnimation(of: view, property, finished: false)
-        // A driven transition's animations start at its own time and stay with it.
-        let drive = group.transition?.drive
+        // A driven transition's animations start at its own time and stay with it (a property animator's are its
+        // own, whatever transition made them).
+        let drive = group.propertyAnimator == nil ? group.transition?.drive : nil
         let begin = (drive?.local ?? now) + Int64((options.delay * 1e9).rounded())
         let affinePath = explicitPath == nil && property == .transform ? AffinePath(from: from, to: values) : nil
         let path = explicitPath ?? affinePath?.closure
@@ -187,7 +190,11 @@ final class AnimationClock {
         journals.touch(group)
         group.remaining += 1
         view.animations[property.rawValue] = animation
-        if let drive {
+        if let animator = group.propertyAnimator {
+            animation.held = true
+            animator.adopt(animation)
+            tree.valuesChanged()
+        } else if let drive {
             animation.held = true
             drive.animations.append(animation)
             tree.valuesChanged()
@@ -331,6 +338,54 @@ final class AnimationClock {
         }
     }
 
+    // MARK: Property animators
+
+    func noteAnimatorRunning(_ animator: PropertyAnimator) {
+        if !propertyAnimators.contains(where: { $0 === animator }) { propertyAnimators.append(animator) }
+    }
+
+    func noteAnimatorInactive(_ animator: PropertyAnimator) { propertyAnimators.removeAll { $0 === animator } }
+
+    /// True when some property animator runs (the scene is not idle).
+    var animatorRunning: Bool { propertyAnimators.contains { $0.isRunning } }
+
+    /// Opens a block whose animations `animator` holds (linear over its duration: the animator applies its
+    /// timing).
+    func beginAnimatorBlock(_ animator: PropertyAnimator) {
+        let group = newGroup(completion: nil)
+        group.propertyAnimator = animator
+        let options = AnimationOptions(duration: max(animator.duration, 1e-3), timing: .curve(.linear))
+        blockStack.append(AnimationBlock(options: options, group: group, keyframes: nil))
+    }
+
+    /// Sets a property's model and presentation values at once, whatever block is open.
+    func setOutsideBlocks(_ view: View, _ property: ViewProperty, _ values: [Double]) {
+        guard view.isAlive, values.count == property.count else { return }
+        removeAnimation(of: view, property, finished: false)
+        journals.touch(view)
+        let offset = property.offset
+        view.model.channels.withUnsafeMutableBufferPointer { c in for k in 0..<values.count { c[offset + k] = values[k] } }
+        view.presentation.channels.withUnsafeMutableBufferPointer { c in
+            for k in 0..<values.count { c[offset + k] = values[k] }
+        }
+        tree.markChanged(view, property.changeBit)
+        tree.valuesChanged()
+    }
+
+    /// Sets a property's model value only (a stopped property animator's: the view keeps what it shows).
+    func setModel(_ view: View, _ property: ViewProperty, _ values: [Double]) {
+        guard view.isAlive, values.count == property.count else { return }
+        journals.touch(view)
+        let offset = property.offset
+        view.model.channels.withUnsafeMutableBufferPointer { c in for k in 0..<values.count { c[offset + k] = values[k] } }
+    }
+
+    /// Moves the running property animators to `now` (their completions run here).
+    func advanceAnimators(in scene: Scene) {
+        guard !propertyAnimators.isEmpty else { return }
+        for animator in propertyAnimators where animator.isRunning { animator.advance(in: scene) }
+    }
+
     // MARK: Completions and timers
 
     /// Runs the completions waiting (each as part of its group's transition), including those they cause.
@@ -370,7 +425,9 @@ final class AnimationClock {
     /// Undoes what a failed call did to the clock: exactly the animations that ran before run again, in their
     /// order, with their groups' counts; the animations, completions, blocks and timers the call added are dropped.
     func restore(_ journal: CallJournal) {
-        for animation in journal.started where !animation.removed && !animation.held {
+        // A property animator's animations are held too, but go with the failed call like the clock's.
+        for animation in journal.started
+        where !animation.removed && (!animation.held || animation.group.propertyAnimator != nil) {
             setRemoved(animation)
             animation.group.done = true
             animation.group.completion = nil

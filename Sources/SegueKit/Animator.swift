@@ -15,6 +15,20 @@ public protocol Animator: AnyObject {
     func animateTransition(using context: TransitionContext) throws(AnimatorFault)
     /// animationEnded(_:).
     func animationEnded(_ completed: Bool, context: TransitionContext) throws(AnimatorFault)
+    /// True when the animator offers interruptibleAnimator(using:).
+    var offersInterruptibleAnimator: Bool { get }
+    /// True when the animator has animateTransition of its own (else its interruptible animator is started).
+    var hasAnimateTransition: Bool { get }
+    /// interruptibleAnimator(using:): called once per transition; a fault when the answer is no property animator.
+    func interruptibleAnimator(using context: TransitionContext) throws(AnimatorFault) -> PropertyAnimator
+}
+
+extension Animator {
+    public var offersInterruptibleAnimator: Bool { false }
+    public var hasAnimateTransition: Bool { true }
+    public func interruptibleAnimator(using context: TransitionContext) throws(AnimatorFault) -> PropertyAnimator {
+        throw AnimatorFault("the animator has no interruptible_animator")
+    }
 }
 
 /// Finds animators by name for a scene (the Lua plugin host implements this).
@@ -123,12 +137,21 @@ public protocol InteractionController: AnyObject {
     func transitionEnded(_ transition: Transition)
     /// `gesture_began(g, scene_info)`: the operation to start for a gesture that has no transition yet.
     func gestureBegan(_ gesture: PanGesture, sceneInfo: SceneInfo) throws(AnimatorFault) -> GestureChoice
+    /// UIViewControllerInteractiveTransitioning.wantsInteractiveStart: false lets an interactive start run until
+    /// the interaction pauses it.
+    var wantsInteractiveStart: Bool { get }
+    /// startInteractiveTransition(_:) of a fully custom interaction (`start(ctx)`); false when it has none.
+    func startInteractiveTransition(_ transition: Transition, context: TransitionContext) throws(AnimatorFault) -> Bool
 }
 
 extension InteractionController {
     public func gestureBegan(_ gesture: PanGesture, sceneInfo: SceneInfo) throws(AnimatorFault) -> GestureChoice {
         .unsupported
     }
+    public var wantsInteractiveStart: Bool { true }
+    public func startInteractiveTransition(_ transition: Transition, context: TransitionContext) throws(AnimatorFault)
+        -> Bool
+    { false }
 }
 
 extension AnimatorProvider {

@@ -229,6 +229,7 @@ public final class Scene {
         clock.move(to: time)
         clock.evaluate()
         ledger.advanceDrives(in: self)
+        clock.advanceAnimators(in: self)
         clock.runPendingCompletions()
         clock.fireTimers()
         checkWatchdogs()

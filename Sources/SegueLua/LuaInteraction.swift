@@ -8,6 +8,9 @@ final class LuaInteraction: InteractionController {
     let instance: PluginInstance
     let ref: Int32
 
+    /// The contexts handed to `start(ctx)`, by transition: forgotten when it ends.
+    private var handedOut: [String: ObjectIdentifier] = [:]
+
     init(name: String, instance: PluginInstance, ref: Int32) {
         self.name = name
         self.instance = instance
@@ -147,5 +150,29 @@ final class LuaInteraction: InteractionController {
         let base = instance.state.top
         defer { instance.state.setTop(base) }
         _ = dispatch("forget", transition, gesture: nil, results: 0)
+        if let key = handedOut.removeValue(forKey: transition.id) { instance.forgetContext(key) }
+    }
+
+    /// `wants_interactive_start` (default true).
+    var wantsInteractiveStart: Bool {
+        let state = instance.state
+        let base = state.top
+        defer { state.setTop(base) }
+        state.pushRef(ref)
+        return state.rawField(-1, "wants_interactive_start") != LUA_TBOOLEAN || state.bool(at: -1)
+    }
+
+    /// `start(ctx)`: a fully custom interaction drives the transition itself through ctx:update/finish/cancel.
+    func startInteractiveTransition(_ transition: Transition, context: TransitionContext) throws(AnimatorFault) -> Bool {
+        let state = instance.state
+        let base = state.top
+        defer { state.setTop(base) }
+        state.pushRef(ref)
+        guard state.rawField(-1, "start") == LUA_TFUNCTION else { return false }
+        if instance.pushContext(context) { handedOut[transition.id] = ObjectIdentifier(context) }
+        if let error = instance.callPlugin(args: 1, results: 0, function: "start") {
+            throw AnimatorFault("start: \(error.message)")
+        }
+        return true
     }
 }

@@ -44,6 +44,7 @@ extension PluginInstance {
         }
         registerInteractionAPI(table)
         registerNameAPI(table)
+        registerPropertyAnimatorAPI(table)
         add("view_get") { me, s in me.viewGet(s) }
         add("view_set") { me, s in me.viewSet(s) }
         add("view_same") { me, s in
@@ -528,7 +529,9 @@ extension PluginInstance {
         return .success(options)
     }
 
-    func animationOptions(at i: Int32, defaultTiming: Timing = .curve(.easeInOut)) -> Result<AnimationOptions, LuaError> {
+    func animationOptions(at i: Int32, defaultTiming: Timing = .curve(.easeInOut), defaultDuration: Double = 0.2)
+        -> Result<AnimationOptions, LuaError>
+    {
         // The six options' types (and numbers) in one shim call; the spring and the curve are read again only
         // when given.
         var types: (Int32, Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0, 0)
@@ -539,7 +542,7 @@ extension PluginInstance {
                                     v.baseAddress?.assumingMemoryBound(to: Double.self))
             }
         }
-        let duration = types.0 == LUA_TNUMBER ? values.0 : 0.2
+        let duration = types.0 == LUA_TNUMBER ? values.0 : defaultDuration
         guard duration.isFinite, duration >= 0 else { return .failure(LuaError("duration must be a number ≥ 0")) }
         let delay = types.1 == LUA_TNUMBER ? values.1 : 0
         guard delay.isFinite, delay >= 0 else { return .failure(LuaError("delay must be a number ≥ 0")) }

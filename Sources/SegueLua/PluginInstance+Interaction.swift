@@ -85,6 +85,14 @@ extension PluginInstance {
             if let failure { return .error(failure.message) }
             return .results(0)
         }
+        add("coord_in_view") { me, s in
+            guard me.context(at: 1) != nil else { return .error(me.deadContext) }
+            guard me.view(at: 2) != nil else {
+                return .error("coordinator:alongside_in(view, animations, completion?): view must be a live view")
+            }
+            return .results(0)
+        }
+        add("coord_field") { me, s in me.coordinatorField(s) }
         add("coord_change") { me, s in
             guard let ctx = me.context(at: 1) else { return .error(me.deadContext) }
             guard s.type(at: 2) == LUA_TFUNCTION else {

@@ -14,6 +14,7 @@ extension PluginInstance {
         case curve = "curve"
         case interactionField = "tr field"
         case presentationField = "pc field"
+        case propertyAnimatorOption = "property animator option"
 
         /// The valid names of this kind (built once: `view_set` asks on every property write).
         var names: [String] {
@@ -25,6 +26,7 @@ extension PluginInstance {
             case .curve: PluginInstance.curveNames
             case .interactionField: ["percent", "duration", "kind", "container", "state", "update", "finish", "cancel"]
             case .presentationField: ["container", "presented", "presenting", "presented_view", "coordinator", "state"]
+            case .propertyAnimatorOption: ["duration", "curve", "spring"]
             }
         }
 
@@ -32,7 +34,7 @@ extension PluginInstance {
         var warningCode: PluginWarning.Code {
             switch self {
             case .curve: .unknownCurve
-            case .animationOption, .transitionOption: .unknownOption
+            case .animationOption, .transitionOption, .propertyAnimatorOption: .unknownOption
             case .viewProperty, .contextField, .interactionField, .presentationField: .unknownName
             }
         }
@@ -42,7 +44,8 @@ extension PluginInstance {
             switch self {
             case .interactionField: "; kept (a plugin's own values belong in tr.state)"
             case .presentationField: "; kept (a plugin's own values belong in pc.state)"
-            case .viewProperty, .contextField, .animationOption, .transitionOption, .curve: "; ignored"
+            case .viewProperty, .contextField, .animationOption, .transitionOption, .curve, .propertyAnimatorOption:
+                "; ignored"
             }
         }
     }
@@ -56,7 +59,7 @@ extension PluginInstance {
     static let viewNames = viewProperties + viewReadOnly + viewMethods
     static let contextFields = [
         "id", "container", "kind", "duration", "animated", "interactive", "cancelled", "presentation_style",
-        "from_index", "to_index", "direction", "coordinator", "info",
+        "from_index", "to_index", "direction", "coordinator", "info", "target_transform",
     ]
     static let contextMethods = [
         "view", "vc", "initial_frame", "final_frame", "complete", "update", "finish", "cancel", "pause",

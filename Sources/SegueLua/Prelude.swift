@@ -124,6 +124,13 @@ local function lock(t)
   locked[t] = true
   return t
 end
+-- UIViewControllerContextTransitioning.targetTransform: identity, as no size transition of segued rotates.
+ctx_methods.target_transform = lock(setmetatable({}, {
+  __index = T.identity,
+  __newindex = function() error("ctx.target_transform is read-only", 2) end,
+  __pairs = function() return next, T.identity, nil end,
+  __metatable = "locked",
+}))
 -- The transition coordinator (ctx.coordinator, pc.coordinator): a locked host table. Its methods sit behind
 -- __index (pairs still lists them, through __pairs), so no field can be added or replaced, and its metatable is
 -- protected.
@@ -131,9 +138,34 @@ local function coordinator_read_only(self, k)
   error("the transition coordinator is read-only (setting '" .. tostring(k) .. "')", 2)
 end
 local function coordinator_name() return "coordinator" end
+-- The coordinator context (UIViewControllerTransitionCoordinatorContext) handed to alongside's functions: a locked
+-- table whose fields are read live from the transition.
+local coord_field = host.coord_field
+local function coordinator_context(ctx)
+  return lock(setmetatable({}, {
+    __index = function(_, k) return coord_field(ctx, k) end,
+    __newindex = function(_, k)
+      error("the coordinator context is read-only (setting '" .. tostring(k) .. "')", 2)
+    end,
+    __tostring = function() return "coordinator_context" end,
+    __metatable = "locked",
+  }))
+end
+local function alongside(ctx, animations, completion)
+  if type(animations) ~= "function" or (completion ~= nil and type(completion) ~= "function") then
+    return host.coord_alongside(ctx, animations, completion)  -- its own error
+  end
+  local cctx = coordinator_context(ctx)
+  return host.coord_alongside(ctx, function() return animations(cctx) end,
+    completion and function() return completion(cctx) end)
+end
 local function coordinator_of(ctx)
   local methods = {
-    alongside = function(self, animations, completion) return host.coord_alongside(ctx, animations, completion) end,
+    alongside = function(self, animations, completion) return alongside(ctx, animations, completion) end,
+    alongside_in = function(self, view, animations, completion)
+      host.coord_in_view(ctx, view)
+      return alongside(ctx, animations, completion)
+    end,
     on_interaction_change = function(self, fn) return host.coord_change(ctx, fn) end,
   }
   return lock(setmetatable({}, {
@@ -215,6 +247,42 @@ function segue.after(seconds, fn)
   return host.after(seconds, fn)
 end
 segue.now = host.now
+
+-- Property animators (UIViewPropertyAnimator): a locked table per animator, its number in `pa_ids` (weak keys);
+-- methods are called with a colon, fields read and written through the host.
+local pa_ids = setmetatable({}, { __mode = "k" })
+local pa_call, pa_get, pa_set = host.pa_call, host.pa_get, host.pa_set
+local pa_options = host.names("property animator option")
+local pa_methods = {}
+for _, m in next, { "add_animations", "add_completion", "start", "pause", "continue", "stop", "finish" } do
+  pa_methods[m] = function(self, ...)
+    local id = pa_ids[self]
+    if id == nil then error("pa:" .. m .. "(...): call it with a colon on a property animator (pa:" .. m .. "(...))", 2) end
+    return pa_call(id, m, ...)
+  end
+end
+local pa_meta = {
+  __index = function(t, k)
+    local m = pa_methods[k]
+    if m ~= nil then return m end
+    return pa_get(pa_ids[t], k)
+  end,
+  __newindex = function(t, k, v) return pa_set(pa_ids[t], k, v) end,
+  __pairs = function() return next, pa_methods, nil end,
+  __tostring = function(t) return "property_animator(" .. tostring(pa_ids[t]) .. ")" end,
+  __metatable = "locked",
+}
+host.set_pa_lookup(function(t) return pa_ids[t] end)
+function segue.property_animator(opts)
+  if type(opts) ~= "table" then
+    error("segue.property_animator expects a table {duration=, curve= | spring=}, got " .. type(opts), 2)
+  end
+  check_keys(opts, pa_options, "property animator option")
+  local id = host.pa_new(opts)
+  local pa = setmetatable({}, pa_meta)
+  pa_ids[pa] = id
+  return lock(pa)
+end
 function segue.log(...)
   local parts = {}
   for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end

@@ -67,9 +67,23 @@
 ---@field cancelled boolean
 ---@field completion_velocity number
 
+---The coordinator context (UIViewControllerTransitionCoordinatorContext): locked, read-only, read live.
+---@class (exact) segue.CoordinatorContext
+---@field percent_complete number
+---@field cancelled boolean
+---@field interactive boolean
+---@field initially_interactive boolean
+---@field interruptible boolean true when an interruptible animator drives the transition
+---@field completion_curve segue.Curve the last finish's or cancel's curve (ease_in_out before)
+---@field completion_velocity number the last completion speed (1 before)
+---@field target_transform segue.Transform identity
+---@field animated boolean
+---@field duration number
+
 ---The transition coordinator.
 ---@class (exact) segue.Coordinator
----@field alongside fun(self: segue.Coordinator, animations: fun(), completion?: fun(finished: boolean)) animates in step with the transition
+---@field alongside fun(self: segue.Coordinator, animations: fun(cctx: segue.CoordinatorContext), completion?: fun(cctx: segue.CoordinatorContext)) animates in step with the transition
+---@field alongside_in fun(self: segue.Coordinator, view: segue.View, animations: fun(cctx: segue.CoordinatorContext), completion?: fun(cctx: segue.CoordinatorContext)) animateAlongsideTransition(in:)
 ---@field on_interaction_change fun(self: segue.Coordinator, fn: fun(info: segue.InteractionInfo)) called once when an interactive transition's interaction ends
 
 ---The transition context (UIViewControllerContextTransitioning). Read-only.
@@ -87,6 +101,7 @@
 ---@field presentation_style? segue.PresentationStyle
 ---@field coordinator segue.Coordinator
 ---@field info? table the request's info: a read-only copy
+---@field target_transform segue.Transform targetTransform: identity unless a size transition rotates
 ---@field view fun(self: segue.Context, key: "from"|"to"): segue.View? nil where the animator must not touch that view
 ---@field vc fun(self: segue.Context, key: "from"|"to"): segue.ViewController
 ---@field initial_frame fun(self: segue.Context, key_or_vc: "from"|"to"|segue.ViewController): segue.Rect
@@ -173,8 +188,9 @@
 ---@field api? integer default 1
 ---@field kinds? segue.TransitionKind[] the kinds it is written for (plugins.check runs only those)
 ---@field duration number|fun(ctx: segue.Context): number transitionDuration(using:)
----@field animate fun(ctx: segue.Context) animateTransition(using:)
+---@field animate? fun(ctx: segue.Context) animateTransition(using:) (may be left out with interruptible_animator)
 ---@field ended? fun(completed: boolean) animationEnded(_:)
+---@field interruptible_animator? fun(ctx: segue.Context): segue.PropertyAnimator interruptibleAnimator(using:): asked once per transition
 
 ---@class (exact) segue.InteractionDescription
 ---@field name? string
@@ -187,6 +203,8 @@
 ---@field completion_speed? fun(tr: segue.InteractiveTransition): number
 ---@field completion_curve? fun(tr: segue.InteractiveTransition): segue.Curve
 ---@field gesture_began? fun(g: segue.Gesture, scene_info: segue.SceneInfo): segue.GestureOperation? what a gesture with no transition starts; nil refuses
+---@field wants_interactive_start? boolean default true
+---@field start? fun(ctx: segue.Context) a fully custom interaction: drives the transition with ctx:update/finish/cancel
 
 ---@class (exact) segue.DelegateDescription
 ---@field name? string
@@ -280,6 +298,29 @@ function segue.keyframes(opts, keyframes, completion) end
 ---@param opts segue.ViewTransitionOptions
 ---@param completion? fun(finished: boolean)
 function segue.transition(from_view, to_view, opts, completion) end
+
+---A property animator (UIViewPropertyAnimator). Methods are called with a colon.
+---@class (exact) segue.PropertyAnimator
+---@field state "inactive"|"active"|"stopped" read-only
+---@field running boolean read-only
+---@field reversed boolean
+---@field fraction_complete number 0…1; writable while paused
+---@field scrubs_linearly boolean default true
+---@field pauses_on_completion boolean
+---@field interruptible boolean writable while inactive
+---@field duration number read-only
+---@field add_animations fun(self: segue.PropertyAnimator, fn: fun(), delay_factor?: number)
+---@field add_completion fun(self: segue.PropertyAnimator, fn: fun(position: "end"|"start"|"current"))
+---@field start fun(self: segue.PropertyAnimator, after?: number)
+---@field pause fun(self: segue.PropertyAnimator)
+---@field continue fun(self: segue.PropertyAnimator, timing?: {curve?: segue.Curve, spring?: segue.Spring|"system", duration?: number}, duration_factor?: number)
+---@field stop fun(self: segue.PropertyAnimator, without_finishing: boolean)
+---@field finish fun(self: segue.PropertyAnimator, at: "end"|"start"|"current")
+
+---UIViewPropertyAnimator(duration:timingParameters:).
+---@param opts {duration: number, curve?: segue.Curve, spring?: segue.Spring|"system"}
+---@return segue.PropertyAnimator
+function segue.property_animator(opts) end
 
 ---Runs `fn` after a delay on the scene's clock.
 ---@param seconds number
