@@ -390,6 +390,24 @@ extension Daemon {
             ]),
             errors: [.notFound, .invalidState, .pluginError]
         ) { d, p, c throws(RPCError) in try d.renderTimeline(p, c) },
+        "render.frames": MethodEntry(
+            "A transition as a movie's frames: one SVG of the whole scene per 1/fps (seguectl movie encodes them).",
+            params: SchemaShape.Field.renderParams + [
+                .optional("fps", .integer, "1…120; default 30"), .optional("labels", .boolean, "default true"),
+            ],
+            result: .object([
+                .required("fps", .integer),
+                .required("width", .integer),
+                .required("height", .integer),
+                .required("span", .number),
+                .required("frames", .array(.object([
+                    .required("index", .integer), .required("time", .number), .required("svg", .string),
+                ]))),
+                .required("transition", .ref("transition")),
+                .renderEvents,
+            ]),
+            errors: [.notFound, .invalidState, .pluginError, .limitExceeded]
+        ) { d, p, c throws(RPCError) in try d.renderFrames(p, c) },
         "transition.get": MethodEntry(
             "A transition (running, ended or queued).",
             params: [.scene, .required("transition", .id)],
@@ -438,18 +456,30 @@ extension Daemon {
             result: .ref("interactive_state"), errors: [.notFound, .invalidState]
         ) { d, p, c throws(RPCError) in try d.transitionEnd(p, c, cancel: true) },
         "gesture.pan": MethodEntry(
-            "A pan sample, routed to the transition's interaction plugin; a began with start starts the transition.",
-            params: [
-                .scene,
-                .optional("transition", .id),
-                .required("phase", .oneOf(PanGesture.Phase.allCases.map(\.rawValue))),
-                .optional("translation", .ref("point")),
-                .optional("velocity", .ref("point")),
-                .optional("start", .object([.required("method", .string), .optional("params", .object([]))]),
-                          "a transition-starting request"),
+            "A pan sample, routed to the transition's interaction plugin; a began with start starts the transition, "
+                + "a began with interaction asks that plugin's gesture_began what to start.",
+            params: SchemaShape.Field.gestureParams + [
+                .optional("translation", .ref("point"), "points; default {x: 0, y: 0}"),
+                .optional("velocity", .ref("point"), "points per second; default {x: 0, y: 0}"),
             ],
-            result: .ref("interactive_state"), errors: [.notFound, .invalidState, .pluginError]
-        ) { d, p, c throws(RPCError) in try d.gesturePan(p, c) },
+            result: .ref("gesture_result"), errors: [.notFound, .invalidState, .pluginError]
+        ) { d, p, c throws(RPCError) in try d.gesture(p, c, kind: .pan) },
+        "gesture.pinch": MethodEntry(
+            "A pinch sample (UIPinchGestureRecognizer's scale and velocity), routed as gesture.pan's.",
+            params: SchemaShape.Field.gestureParams + [
+                .optional("scale", .number, "> 0; default 1"),
+                .optional("velocity", .number, "scale per second; default 0"),
+            ],
+            result: .ref("gesture_result"), errors: [.notFound, .invalidState, .pluginError]
+        ) { d, p, c throws(RPCError) in try d.gesture(p, c, kind: .pinch) },
+        "gesture.rotate": MethodEntry(
+            "A rotation sample (UIRotationGestureRecognizer's rotation and velocity), routed as gesture.pan's.",
+            params: SchemaShape.Field.gestureParams + [
+                .optional("rotation", .number, "radians; default 0"),
+                .optional("velocity", .number, "radians per second; default 0"),
+            ],
+            result: .ref("gesture_result"), errors: [.notFound, .invalidState, .pluginError]
+        ) { d, p, c throws(RPCError) in try d.gesture(p, c, kind: .rotate) },
         "modal.present": MethodEntry(
             "Presents a view controller from another (fullScreen, custom, overFullScreen), with a presentation plugin.",
             params: [
@@ -617,17 +647,18 @@ extension Daemon {
         let interactive: Interactivity
     }
 
-    /// Reads the shared options (`animated`, `interactive`, `animator`, `when_busy`), checks that nothing else was
-    /// given, starts the transition with `start` and returns its result.
-    func startTransition(_ p: Params, _ start: (StartOptions) throws(EngineError) -> TransitionStart) throws(RPCError)
-        -> TransitionStart
+    /// Reads the shared options (`animated`, `interactive`, `animator`, `when_busy`, `info`), checks that nothing
+    /// else was given, starts the transition with `start` (carrying `info`) and returns its result.
+    func startTransition(_ p: Params, _ scene: Scene, _ start: (StartOptions) throws(EngineError) -> TransitionStart)
+        throws(RPCError) -> TransitionStart
     {
         let animated = try p.bool("animated") ?? true
         let options = StartOptions(animated: animated, animator: try p.string("animator"), whenBusy: try whenBusy(p),
                                    interactive: try interactivity(p))
+        let info = try transitionInfo(p)
         try p.finish()
         do throws(EngineError) {
-            return try start(options)
+            return try scene.withTransitionInfo(info) { () throws(EngineError) in try start(options) }
         } catch {
             // A busy container, a pop of a root: the container is the parameter at fault.
             throw RPCError(error, param: error.code == .invalidState ? "container" : nil)
@@ -645,7 +676,7 @@ extension Daemon {
         let container = try container(p, scene)
         let column = try splitColumn(p)
         let vc = try viewController(p, scene, key: "vc")
-        return try startTransition(p) { o throws(EngineError) in
+        return try startTransition(p, scene) { o throws(EngineError) in
             try scene.setColumn(container, column, to: vc, animated: o.animated, interactive: o.interactive,
                                 animator: o.animator, whenBusy: o.whenBusy)
         }
@@ -655,7 +686,7 @@ extension Daemon {
         let scene = try scene(p, c)
         let container = try container(p, scene)
         let column = try splitColumn(p)
-        return try startTransition(p) { o throws(EngineError) in
+        return try startTransition(p, scene) { o throws(EngineError) in
             try scene.showColumn(container, column, show: show, animated: o.animated, interactive: o.interactive,
                                  animator: o.animator, whenBusy: o.whenBusy)
         }
@@ -667,7 +698,7 @@ extension Daemon {
         guard let name = try p.oneOf("display_mode", SplitDisplayMode.allCases.map(\.rawValue)),
             let mode = SplitDisplayMode(rawValue: name)
         else { throw .invalidParams("display_mode", "missing parameter 'display_mode'") }
-        return try startTransition(p) { o throws(EngineError) in
+        return try startTransition(p, scene) { o throws(EngineError) in
             try scene.setDisplayMode(container, mode, animated: o.animated, interactive: o.interactive,
                                      animator: o.animator, whenBusy: o.whenBusy)
         }
@@ -695,7 +726,7 @@ extension Daemon {
         let scene = try scene(p, c)
         let nav = try container(p, scene)
         let vc = try viewController(p, scene, key: "vc")
-        return try startTransition(p) { o throws(EngineError) in
+        return try startTransition(p, scene) { o throws(EngineError) in
             try scene.push(nav, vc, animated: o.animated, interactive: o.interactive, animator: o.animator, whenBusy: o.whenBusy)
         }
     }
@@ -703,7 +734,7 @@ extension Daemon {
     func navPop(_ p: Params, _ c: ClientConnection, toRoot: Bool) throws(RPCError) -> TransitionStart {
         let scene = try scene(p, c)
         let nav = try container(p, scene)
-        return try startTransition(p) { o throws(EngineError) in
+        return try startTransition(p, scene) { o throws(EngineError) in
             try scene.pop(nav, toRoot: toRoot, animated: o.animated, interactive: o.interactive, animator: o.animator, whenBusy: o.whenBusy)
         }
     }
@@ -718,7 +749,7 @@ extension Daemon {
             guard let vc = scene.viewController(id) else { throw .notFound("view controller", id, param: "vcs") }
             vcs.append(vc)
         }
-        return try startTransition(p) { o throws(EngineError) in
+        return try startTransition(p, scene) { o throws(EngineError) in
             try scene.setStack(nav, vcs, animated: o.animated, interactive: o.interactive, animator: o.animator, whenBusy: o.whenBusy)
         }
     }
@@ -906,7 +937,7 @@ extension Daemon {
             }
         }
         guard let index else { throw .invalidParams("index", "missing parameter 'index' (or 'vc')") }
-        return try startTransition(p) { o throws(EngineError) in
+        return try startTransition(p, scene) { o throws(EngineError) in
             try scene.select(container, index: index, animated: o.animated, interactive: o.interactive, animator: o.animator, whenBusy: o.whenBusy)
         }
     }

@@ -126,6 +126,7 @@ extension Scene {
         if let end = t.endedAt { o["ended_at"] = .number(Double(end) / 1e9) }
         o["forced"] = .bool(t.forced)
         o["failed_over"] = .bool(t.failedOver)
+        if let info = t.info { o["info"] = Daemon.json(info) }
         // The transition's own problems, then the raises in its plugins' callbacks (first 16 distinct, counted).
         o["problems"] = .array(t.problems.map {
             .object(JSONObject([("code", .string($0.code.rawValue)), ("message", .string($0.message))]))

@@ -38,6 +38,10 @@ extension SchemaShape {
         ])),
         ("interactive_state", .object([.required("transition", .id), .required("state", .string),
                                        .required("percent", .number)])),
+        ("gesture_result", .either([
+            .ref("interactive_state"),
+            .object([.required("transition", .null), .required("refused", .boolean)]),
+        ])),
         ("transition", .object([
             .required("transition", .id), .required("scene", .id), .required("kind", .string), .required("from", .id),
             .required("to", .id), .optional("from_index", .integer), .optional("to_index", .integer),
@@ -47,6 +51,7 @@ extension SchemaShape {
             .required("percent", .number), .required("duration", .number), .required("started_at", .number),
             .optional("ended_at", .number), .required("forced", .boolean), .required("failed_over", .boolean),
             .required("problems", .array(.object([.required("code", .string), .required("message", .string)]))),
+            .optional("info", .object([]), "the request's info, when it gave one"),
         ])),
         ("view_node", .object(
             [.required("id", .id), .required("frame", .ref("rect"))]

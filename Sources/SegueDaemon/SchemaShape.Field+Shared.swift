@@ -10,6 +10,19 @@ extension SchemaShape.Field {
         optional("interactive", .ref("interactive"), "default false"),
         optional("animator", .string, "an animator's name: overrides every other choice"),
         optional("when_busy", .oneOf(["reject", "queue", "interrupt"]), "default: the container's (reject)"),
+        optional("info", .object([]), "caller data plugins read as ctx.info; a JSON object of at most 16 KiB encoded"),
+    ]
+
+    /// What gesture.pan, gesture.pinch and gesture.rotate share besides their own sample.
+    static let gestureParams: [SchemaShape.Field] = [
+        .scene,
+        optional("transition", .id, "the transition the gesture drives (not with start or interaction)"),
+        required("phase", .oneOf(PanGesture.Phase.allCases.map(\.rawValue)), "began, then changed, then ended or cancelled"),
+        optional("location", .ref("point"), "in the window; default the window's centre"),
+        optional("start", .object([required("method", .string), optional("params", .object([]))]),
+                 "with began: a transition-starting request to start first"),
+        optional("interaction", .id, "with began: the interaction plugin whose gesture_began chooses what to start"),
+        optional("info", .object([]), "with interaction: the started transition's info"),
     ]
 
     static let checkParams: [SchemaShape.Field] = [

@@ -9,6 +9,9 @@ struct TransitionInteractivity {
     var changeHandlers: [(_ cancelled: Bool, _ velocity: Double) -> Void] = []
     var phases: [TransitionPhase] = []
     var completionSpeed: Double?
+    /// The kind of the gesture driving it and the phase of its last sample (phases must come in order).
+    var gestureKind: PanGesture.Kind?
+    var gesturePhase: PanGesture.Phase?
 }
 
 extension Transition {

@@ -239,9 +239,12 @@ extension TransitionLedger {
         guard let interaction = t.interaction else {
             throw EngineError(.invalidState, "transition '\(t.id)' has no interaction plugin (start it with interactive: \"<plugin>\")", id: t.id)
         }
+        try checkGestureOrder(t, gesture)
         guard t.state == .interactive else {
             throw EngineError(.invalidState, "transition '\(t.id)' is \(t.state.rawValue), not interactive", id: t.id)
         }
+        t.interactive.gestureKind = gesture.kind
+        t.interactive.gesturePhase = gesture.phase
         let saved = scene.clock.enter(t)
         defer { scene.clock.leave(restoring: saved) }
         do {
@@ -255,6 +258,24 @@ extension TransitionLedger {
             let finish = gesture.phase == .ended && percent(of: t, in: scene) > 0.5
             scene.warn(interaction.name, "ended left transition '\(t.id)' interactive; \(finish ? "finishing" : "cancelling") it")
             try? endInteraction(t, cancel: !finish, in: scene)
+        }
+    }
+
+    /// A gesture's samples come as a recognizer sends them: `began` first (or not at all, when the request
+    /// started the transition interactive), `changed` any number of times, then one `ended` or `cancelled`, all
+    /// of one kind (a pan, a pinch or a rotation). Anything else is -32602 naming `phase` (or the method's kind).
+    func checkGestureOrder(_ t: Transition, _ gesture: PanGesture) throws(EngineError) {
+        if let kind = t.interactive.gestureKind, kind != gesture.kind {
+            throw .invalidParams("phase", "transition '\(t.id)' is driven by a \(kind.rawValue) gesture: a "
+                + "\(gesture.kind.rawValue) sample cannot drive it")
+        }
+        switch (t.interactive.gesturePhase, gesture.phase) {
+        case (.ended?, _), (.cancelled?, _):
+            throw .invalidParams("phase", "phase \"\(gesture.phase.rawValue)\" after the gesture \(t.interactive.gesturePhase?.rawValue ?? "") "
+                + "on transition '\(t.id)': a gesture sends nothing after ended or cancelled")
+        case (.some, .began):
+            throw .invalidParams("phase", "phase \"began\" on transition '\(t.id)', whose gesture has already begun")
+        default: break
         }
     }
 

@@ -13,6 +13,10 @@ extension TransitionLedger {
         let transition = Transition(
             id: reserved ?? scene.newTransitionID(), kind: op.kind, container: container, from: op.from, to: op.to,
             fromIndex: op.fromIndex, toIndex: op.toIndex, direction: op.direction, animator: animator, startedAt: scene.now)
+        // The request's `info` (Scene.withTransitionInfo), taken here so a transition this one starts does not
+        // inherit it.
+        transition.info = pendingInfo
+        pendingInfo = nil
         transition.change = ContainerChange(leaving: plan.leaving, entering: plan.entering, oldStack: container.items,
                                             newStack: plan.newStack ?? container.items, split: plan.split)
         let context = TransitionContext(

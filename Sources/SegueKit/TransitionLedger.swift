@@ -28,6 +28,8 @@ final class TransitionLedger {
     private(set) var reservedTransitionIDs: Set<String> = []
     private(set) var queuedOutcomes: [String: QueuedOutcome] = [:]
     private var queuedOutcomeOrder: [String] = []
+    /// The `info` of the request being started (Scene.withTransitionInfo); `begin` takes it.
+    var pendingInfo: InfoValue?
 
     /// A transition that begins: filed by id and in start order, counted as running.
     func register(_ transition: Transition) {

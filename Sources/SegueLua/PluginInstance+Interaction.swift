@@ -10,6 +10,7 @@ extension PluginInstance {
             state.pushHostFunction { s in me._withUnsafeGuaranteedRef { fn($0, s) } }
             state.setRawField(table, name)
         }
+        registerInfoAPI(table)
         add("set_interaction_hook") { me, s in
             guard s.type(at: 1) == LUA_TFUNCTION else { return .error("set_interaction_hook: bad argument") }
             s.pushValue(1)

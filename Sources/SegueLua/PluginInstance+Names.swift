@@ -58,7 +58,7 @@ extension PluginInstance {
     static let viewNames = viewProperties + viewReadOnly + viewMethods
     static let contextFields = [
         "id", "container", "kind", "duration", "animated", "interactive", "cancelled", "presentation_style",
-        "from_index", "to_index", "direction", "coordinator",
+        "from_index", "to_index", "direction", "coordinator", "info",
     ]
     static let contextMethods = [
         "view", "vc", "initial_frame", "final_frame", "complete", "update", "finish", "cancel", "pause",

@@ -41,6 +41,8 @@ final class PluginInstance {
     var animationOptionNames: Int32 = segue_noref()
     /// The prelude's dispatcher for interaction plugins.
     var interactionHook: Int32 = segue_noref()
+    /// The prelude's `readonly_copy`, which makes `ctx.info` a read-only table.
+    var infoHook: Int32 = segue_noref()
     /// The prelude's dispatcher for presentation plugins.
     var presentationHook: Int32 = segue_noref()
     /// A context handed to this state: its handle (what its proxy holds) and its proxy's registry reference.

@@ -16,7 +16,8 @@ public enum PluginKind: String, Sendable, CaseIterable {
         switch self {
         case .animator: ["name", "version", "api", "kinds", "duration", "animate", "ended"]
         case .interaction:
-            ["name", "version", "api", "kinds", "began", "changed", "ended", "completion_speed", "completion_curve"]
+            ["name", "version", "api", "kinds", "began", "changed", "ended", "completion_speed", "completion_curve",
+             "gesture_began"]
         case .delegate: ["name", "version", "api", "animator_for", "interaction_for"]
         case .presentation:
             [

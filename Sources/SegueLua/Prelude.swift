@@ -241,10 +241,32 @@ local function fields_of(kind)
 end
 local tr_fields, pc_fields = fields_of("tr field"), fields_of("pc field")
 
+-- ctx.info: a read-only copy of the request's `info` (fresh tables each read, each behind a locked proxy).
+local function readonly_copy(t)
+  for k, v in next, t do
+    if type(v) == "table" then t[k] = readonly_copy(v) end
+  end
+  return lock(setmetatable({}, {
+    __index = t,
+    __newindex = function(_, k) error("ctx.info is read-only (setting '" .. tostring(k) .. "')", 2) end,
+    __len = function() return #t end,
+    __pairs = function() return next, t, nil end,
+    __metatable = "locked",
+  }))
+end
+host.set_info_hook(readonly_copy)
+
 -- Interaction plugins: one `tr` per transition, its `state` kept between calls.
 local trs = {}
-host.set_interaction_hook(function(desc, method, id, percent, duration, kind, container, g)
+host.set_interaction_hook(function(desc, method, id, percent, duration, kind, container, g, scene_info)
   if method == "forget" then trs[id] = nil return end
+  if method == "gesture_began" then
+    -- Gesture-first interaction: no transition (and no `tr`) yet; (has it, what it chose).
+    local fn = desc.gesture_began
+    if fn == nil then return false end
+    if type(fn) ~= "function" then error("the interaction's gesture_began is not a function", 0) end
+    return true, (fn(g, scene_info))
+  end
   local tr = trs[id]
   if tr == nil then
     tr = lock(setmetatable({ state = {} }, tr_fields))

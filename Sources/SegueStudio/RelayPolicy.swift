@@ -57,10 +57,14 @@ public struct RelayPolicy: Sendable {
         "transition.cancel": .relay(),
         // `start` runs a transition-starting method: its own params.scene names a scene too.
         "gesture.pan": .relay([["scene"], ["start", "params", "scene"]]),
+        // As gesture.pan; with `interaction` the daemon runs what the plugin chose in the gesture's own scene.
+        "gesture.pinch": .relay([["scene"], ["start", "params", "scene"]]),
+        "gesture.rotate": .relay([["scene"], ["start", "params", "scene"]]),
         "events.subscribe": .relay(),
         "events.unsubscribe": .sceneless,
         "render.filmstrip": .relay(),
         "render.timeline": .relay(),
+        "render.frames": .relay(),
     ]
 
     /// The methods passed to the daemon.

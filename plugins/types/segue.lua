@@ -110,6 +110,7 @@
 ---@field cancelled boolean transitionWasCancelled
 ---@field presentation_style? segue.PresentationStyle
 ---@field coordinator segue.Coordinator
+---@field info? table the request's info: a read-only copy
 ---@field view fun(self: segue.Context, key: "from"|"to"): segue.View? nil where the animator must not touch that view
 ---@field vc fun(self: segue.Context, key: "from"|"to"): segue.ViewController
 ---@field initial_frame fun(self: segue.Context, key_or_vc: "from"|"to"|segue.ViewController): segue.Rect
@@ -120,11 +121,26 @@
 ---@field cancel fun(self: segue.Context)
 ---@field pause fun(self: segue.Context)
 
----A gesture sample from `gesture.pan`.
+---A gesture sample from `gesture.pan`, `gesture.pinch` or `gesture.rotate`.
 ---@class (exact) segue.Gesture
 ---@field phase segue.GesturePhase
----@field translation segue.Point
----@field velocity segue.Point
+---@field kind "pan"|"pinch"|"rotate"
+---@field translation? segue.Point a pan's, in points
+---@field velocity segue.Point|number a pan's in points per second; a pinch's scale per second; a rotation's radians per second
+---@field scale? number a pinch's (> 0)
+---@field rotation? number a rotation's, in radians
+---@field location segue.Point in the window
+
+---What `gesture_began` sees of the scene.
+---@class (exact) segue.SceneInfo
+---@field root? string
+---@field containers table<string, {kind: string, children: string[], selected?: integer, stack?: string[]}>
+---@field presented table<string, string> presenting id → presented id
+
+---What `gesture_began` starts.
+---@class (exact) segue.GestureOperation
+---@field method "container.select"|"nav.push"|"nav.pop"|"nav.pop_to_root"|"nav.set"|"modal.present"|"modal.dismiss"
+---@field params? table
 
 ---An interactive transition as an interaction plugin sees it. Its functions are called with a dot: `tr.update(p)`.
 ---@class (exact) segue.InteractiveTransition
@@ -168,7 +184,7 @@
 ---@field delay? number seconds
 ---@field curve? segue.Curve default ease_in_out (for keyframes too, over the whole block); ignored with a spring
 ---@field calculation_mode? segue.CalculationMode keyframes only; default linear
----@field spring? segue.Spring
+---@field spring? segue.Spring|"system" "system": UIKit's system curve, 0.5 s whatever duration says
 ---@field repeat_count? number
 ---@field autoreverse? boolean
 
@@ -195,6 +211,7 @@
 ---@field ended fun(tr: segue.InteractiveTransition, g: segue.Gesture)
 ---@field completion_speed? fun(tr: segue.InteractiveTransition): number
 ---@field completion_curve? fun(tr: segue.InteractiveTransition): segue.Curve
+---@field gesture_began? fun(g: segue.Gesture, scene_info: segue.SceneInfo): segue.GestureOperation? what a gesture with no transition starts; nil refuses
 
 ---@class (exact) segue.DelegateDescription
 ---@field name? string
