@@ -130,6 +130,8 @@ final class AnimationClock {
             }
             tree.markChanged(view, property.changeBit)
             tree.valuesChanged()
+            // An explicit animation shows over the new model value (a filled one at once, a running one next frame).
+            if !view.layerAnimations.isEmpty { showFilled(view, property) }
         }
     }
 
@@ -234,7 +236,17 @@ final class AnimationClock {
         journals.touch(view)
         tree.markChanged(view, 0)
         _ = animation.evaluate(at: .max / 2)
+        if let layer = animation.layer { return retireLayerAnimation(animation, layer, cancelled: false) }
         removeAnimation(of: view, animation.property, finished: true)
+    }
+
+    /// One animation of `group` is over: once none is left, its completion becomes pending.
+    func oneEnded(in group: AnimationGroup) {
+        group.remaining -= 1
+        if group.remaining == 0, !group.done {
+            group.done = true
+            pendingCompletions.append((group, group.finished))
+        }
     }
 
     /// A running animation handed to the clock again (a driven transition's, shifted to go on from where it is).
@@ -306,35 +318,20 @@ final class AnimationClock {
         keyframes.window = saved
     }
 
+    /// Each (view, property) of a keyframe block becomes one animation over the whole block, its value a
+    /// `KeyframePath` of the block's progress: the block's curve warps the block's time, keyframe start times
+    /// included (UIKit's animateKeyframes). Which points the path goes through depends on the calculation mode:
+    /// linear — each keyframe moves from the value before it to its own over its window, holding between windows;
+    /// discrete — each value shows from its keyframe's start; cubic — the spline passes through each value at its
+    /// keyframe's end; paced and cubic paced — the values in order, at constant velocity over the whole block.
     func commitKeyframes(_ keyframes: KeyframeRecorder, _ block: AnimationBlock) {
         for track in keyframes.tracks {
             guard let view = tree.viewsBySerial[track.serial], view.isAlive,
                 let property = ViewProperty(rawValue: track.property), let last = track.segments.last
             else { continue }
-            let initial = track.initial
-            var segments: [(u0: Double, u1: Double, path: (Double) -> [Double], to: [Double])] = []
-            var previous = initial
-            for segment in track.segments.sorted(by: { $0.u0 < $1.u0 }) {
-                let a = previous, b = segment.to
-                let straight: (Double) -> [Double] = { f in zip(a, b).map { $0 + ($1 - $0) * f } }
-                let path = property == .transform ? (AffineDecomposition.path(from: a, to: b) ?? straight) : straight
-                segments.append((segment.u0, segment.u1, path, b))
-                previous = b
-            }
-            let keyframePath: (Double) -> [Double] = { u in
-                var current = initial
-                for segment in segments {
-                    if u < segment.u0 { break }
-                    if u >= segment.u1 {
-                        current = segment.to
-                        continue
-                    }
-                    return segment.path((u - segment.u0) / (segment.u1 - segment.u0))
-                }
-                return current
-            }
-            addAnimation(view, property, from: initial, to: last.to, options: block.options, group: block.group,
-                         path: keyframePath)
+            let path = KeyframeRecorder.path(track, property: property, mode: keyframes.mode)
+            addAnimation(view, property, from: track.initial, to: last.to, options: block.options, group: block.group,
+                         path: { path.value(at: $0) })
         }
     }
 
@@ -431,13 +428,13 @@ final class AnimationClock {
             setRemoved(animation)
             animation.group.done = true
             animation.group.completion = nil
-            if animation.view.animations[animation.property.rawValue] === animation {
+            if animation.layer == nil, animation.view.animations[animation.property.rawValue] === animation {
                 animation.view.animations[animation.property.rawValue] = nil
             }
         }
         for animation in journal.stopped {
             setRemoved(animation, false)
-            animation.view.animations[animation.property.rawValue] = animation
+            if animation.layer == nil { animation.view.animations[animation.property.rawValue] = animation }
         }
         running.removeAll { $0.removed }
         if !journal.stopped.isEmpty {
@@ -507,7 +504,11 @@ final class AnimationClock {
         for i in endedScratch {
             let animation = running[i]
             setRemoved(animation)
-            animation.view.animations[animation.property.rawValue] = nil
+            if let layer = animation.layer {
+                endLayerAnimation(animation, layer)
+            } else {
+                animation.view.animations[animation.property.rawValue] = nil
+            }
             let group = animation.group
             group.remaining -= 1
             if group.remaining == 0, !group.done {

@@ -225,7 +225,7 @@ extension TransitionLedger {
             for animation in drive.animations where !animation.removed {
                 scene.touch(animation.view)
                 animation.scrub(toElapsed: drive.local - animation.begin)
-                retire(animation, in: scene)
+                retire(animation, cancelled: true, in: scene)
             }
         } else {
             let shift = scene.now - drive.local
@@ -235,7 +235,11 @@ extension TransitionLedger {
                 moved.createdAt = scene.now
                 scene.clock.noteStarted(moved)
                 scene.clock.setRemoved(animation)
-                animation.view.animations[animation.property.rawValue] = moved
+                if animation.layer != nil {
+                    scene.clock.replaceLayerAnimation(animation, with: moved)
+                } else {
+                    animation.view.animations[animation.property.rawValue] = moved
+                }
                 t.timeline.started(moved)
                 scene.clock.resume(moved)
             }
@@ -259,12 +263,14 @@ extension TransitionLedger {
     }
 
     /// An animation of a driven transition reached its end.
-    func retire(_ animation: PropertyAnimation, in scene: Scene) {
+    func retire(_ animation: PropertyAnimation, cancelled: Bool = false, in scene: Scene) {
         guard !animation.removed else { return }
         let view = animation.view
         scene.tree.markChanged(view, 0)
         view.dirty |= animation.property.changeBit
-        if view.animations[animation.property.rawValue] === animation {
+        if let layer = animation.layer {
+            scene.clock.retireLayerAnimation(animation, layer, cancelled: cancelled)
+        } else if view.animations[animation.property.rawValue] === animation {
             scene.clock.removeAnimation(of: view, animation.property, finished: true)
         } else {
             scene.clock.setRemoved(animation)

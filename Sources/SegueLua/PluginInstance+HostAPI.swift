@@ -45,6 +45,7 @@ extension PluginInstance {
         registerInteractionAPI(table)
         registerNameAPI(table)
         registerPropertyAnimatorAPI(table)
+        registerLayerAnimationAPI(table)
         add("view_get") { me, s in me.viewGet(s) }
         add("view_set") { me, s in me.viewSet(s) }
         add("view_same") { me, s in
@@ -437,12 +438,29 @@ extension PluginInstance {
     func keyframes(_ s: LuaState) -> HostResult {
         guard let scene else { return .error("segue.keyframes: no scene") }
         let options: AnimationOptions
-        switch animationOptions(at: 1, defaultTiming: .curve(.linear)) {
+        // UIKit runs animateKeyframes with options 0 on ease-in-ease-out over the whole block.
+        switch animationOptions(at: 1, defaultTiming: .curve(.easeInOut)) {
         case .success(let o): options = o
         case .failure(let e): return .error("segue.keyframes: \(e.message)")
         }
+        var mode = CalculationMode.linear
+        switch s.rawField(1, "calculation_mode") {
+        case LUA_TNIL: s.pop()
+        case LUA_TSTRING:
+            let text = s.string(at: -1) ?? ""
+            s.pop()
+            guard let m = CalculationMode(rawValue: text) else {
+                let names = CalculationMode.allCases.map(\.rawValue).joined(separator: ", ")
+                return .error("segue.keyframes: calculation_mode must be one of \(names), got '\(text)'")
+            }
+            mode = m
+        default:
+            let type = s.typeName(at: -1)
+            s.pop()
+            return .error("segue.keyframes: calculation_mode must be a string, got \(type)")
+        }
         let completion = completionCallback(at: 4, what: "keyframes completion")
-        scene.beginKeyframes(options, completion: completion)
+        scene.beginKeyframes(options, calculationMode: mode, completion: completion)
         s.pushValue(2)  // the keyframes function
         s.pushValue(3)  // add
         let error = s.call(args: 1, results: 0, topLevel: false)

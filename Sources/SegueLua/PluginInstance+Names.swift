@@ -54,7 +54,9 @@ extension PluginInstance {
     static let newViewOptions: [(String, Int32)] = [("frame", Int32(SEGUE_NAME_FRAME.rawValue))]
         + ViewProperty.listed.map { ($0.info.luaName, PluginInstance.name(of: $0)) }
     static let viewReadOnly = ["id", "superview", "subviews"]
-    static let viewMethods = ["add", "insert", "remove", "bring_to_front", "snapshot"]
+    static let viewMethods = [
+        "add", "insert", "remove", "bring_to_front", "snapshot", "add_animation", "remove_animation", "animation_keys",
+    ]
     /// Every name a view has (`NameKind.viewProperty`).
     static let viewNames = viewProperties + viewReadOnly + viewMethods
     static let contextFields = [
@@ -67,7 +69,9 @@ extension PluginInstance {
     /// Every name a context has (`NameKind.contextField`).
     static let contextNames = contextFields + contextMethods
     /// The keys of `segue.animate`'s and `segue.keyframes`'s `opts`.
-    static let animationOptions = ["duration", "delay", "curve", "spring", "repeat_count", "autoreverse"]
+    static let animationOptions = [
+        "duration", "delay", "curve", "spring", "repeat_count", "autoreverse", "calculation_mode",
+    ]
     static let curveNames = ["linear", "ease_in", "ease_out", "ease_in_out", "default"]
 
     /// A warning for each field of a description its kind does not have (`durration = 0.3`), with the nearest

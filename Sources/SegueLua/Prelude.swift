@@ -91,6 +91,14 @@ local view_methods = {
   remove = function(self) return host.view_remove(self) end,
   bring_to_front = function(self) return host.view_front(self) end,
   snapshot = function(self) return host.view_snapshot(self) end,
+  add_animation = function(self, key, spec, completion)
+    if completion ~= nil and type(completion) ~= "function" then
+      error("view:add_animation(key, spec, completion?): completion must be a function or nil, got " .. type(completion), 2)
+    end
+    return host.view_add_animation(self, key, spec, completion)
+  end,
+  remove_animation = function(self, key) return host.view_remove_animation(self, key) end,
+  animation_keys = function(self) return host.view_animation_keys(self) end,
 }
 -- __index and __newindex are host functions (no Lua frame per property access): set_metatable installs __index,
 -- which answers view_methods[k] first (in C), then the property; its errors are view_get's and view_set's own
@@ -241,6 +249,7 @@ function segue.transition(from, to, opts, completion)
   check_keys(opts, transition_options, "segue.transition option")
   return host.transition(from, to, opts, completion)
 end
+function segue.settling_duration(spring) return host.settling_duration(spring) end
 function segue.after(seconds, fn)
   if type(seconds) ~= "number" then error("segue.after: seconds must be a number", 2) end
   if type(fn) ~= "function" then error("segue.after: fn must be a function", 2) end

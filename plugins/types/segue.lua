@@ -56,6 +56,30 @@
 ---@field remove fun(self: segue.View) removes it from its superview
 ---@field bring_to_front fun(self: segue.View)
 ---@field snapshot fun(self: segue.View): segue.View a new view that looks like this one now
+---@field add_animation fun(self: segue.View, key: string, spec: segue.LayerAnimation, completion?: fun(finished: boolean)) CALayer.add(_:forKey:); the model value is not changed
+---@field remove_animation fun(self: segue.View, key: string): boolean CALayer.removeAnimation(forKey:)
+---@field animation_keys fun(self: segue.View): string[] CALayer.animationKeys(), in the order added
+
+---An explicit layer animation (CABasicAnimation, CAKeyframeAnimation, CASpringAnimation); docs/PLUGIN_API.md lists the key paths.
+---@class (exact) segue.LayerAnimation
+---@field key_path string `opacity`, `position.x`, `transform.rotation.z`, `bounds.size.width`, `cornerRadius`, … or segued's names
+---@field from? any a value of the key path
+---@field to? any
+---@field by? any
+---@field values? any[] at most 1 000
+---@field key_times? number[] 0…1, non-decreasing, as many as values
+---@field timing_functions? segue.Curve|segue.Curve[] one per segment, or one for all; default linear
+---@field calculation_mode? segue.CalculationMode default linear
+---@field duration number seconds ≥ 0
+---@field begin_time? number seconds from now; default 0
+---@field repeat_count? number
+---@field autoreverses? boolean
+---@field fill_mode? "removed"|"forwards"|"backwards"|"both" default removed
+---@field removed_on_completion? boolean default true
+---@field additive? boolean
+---@field spring? segue.Spring CASpringAnimation's mass, stiffness, damping, velocity; runs for `duration`
+
+---@alias segue.CalculationMode "linear"|"discrete"|"paced"|"cubic"|"cubic_paced"
 
 ---@class (exact) segue.ViewController
 ---@field id string
@@ -173,7 +197,8 @@
 ---@class (exact) segue.AnimationOptions
 ---@field duration? number seconds; default 0.2
 ---@field delay? number seconds
----@field curve? segue.Curve default ease_in_out (keyframes: linear); ignored with a spring
+---@field curve? segue.Curve default ease_in_out (for keyframes too, over the whole block); ignored with a spring
+---@field calculation_mode? segue.CalculationMode keyframes only; default linear
 ---@field spring? segue.Spring|"system" "system": UIKit's system curve, 0.5 s whatever duration says
 ---@field repeat_count? number
 ---@field autoreverse? boolean
@@ -326,6 +351,11 @@ function segue.property_animator(opts) end
 ---@param seconds number
 ---@param fn fun()
 function segue.after(seconds, fn) end
+
+---CASpringAnimation.settlingDuration: seconds until the spring is at rest, whatever an animation's duration.
+---@param spring segue.Spring
+---@return number
+function segue.settling_duration(spring) end
 
 ---The scene's clock, in seconds.
 ---@return number
