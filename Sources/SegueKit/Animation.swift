@@ -293,10 +293,11 @@ struct AffineDecomposition: Equatable {
         return (a, b, c, d, tx, ty)
     }
 
-    /// A path from `from` to `to` for animations of the transform: nil when a straight line is exact (only the
-    /// translation changes) or the transforms are not 2-D affine.
+    /// A path from `from` to `to` for animations of a transform: 2-D ends by this decomposition, 3-D (or mixed)
+    /// ends by `TransformPath3D`; nil when a straight line is exact (only a 2-D translation changes) or an end has
+    /// no decomposition.
     static func path(from: [Double], to: [Double]) -> ((Double) -> [Double])? {
-        AffinePath(from: from, to: to)?.closure
+        AffinePath(from: from, to: to)?.closure ?? TransformPath3D(from: from, to: to)?.closure
     }
 }
 

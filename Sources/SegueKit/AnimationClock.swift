@@ -95,6 +95,8 @@ final class AnimationClock {
     /// array is made only when the value is kept — an animation's target, a keyframe — unless the caller already
     /// has one.
     func set(_ view: View, _ property: ViewProperty, _ values: UnsafeBufferPointer<Double>, array: [Double]?) {
+        // `position` is `center` under its CALayer name: one value, one animation.
+        let property = property.stored
         // The table's fields through its flat layout: `property.info` would build the whole entry per read.
         let layout = ViewPropertyLayout.shared
         guard values.count == layout.kinds[property.rawValue].count, view.isAlive else { return }
@@ -137,7 +139,9 @@ final class AnimationClock {
 
     /// The typed setters: each passes its fields to `set` in place, without building an array.
     func set(_ view: View, frame: Rect) {
-        var center = (frame.x + frame.w / 2, frame.y + frame.h / 2)
+        // UIView.frame's setter places the anchor point (0.5, 0.5 unless set) at the new position.
+        let anchor = view.model.anchorPoint
+        var center = (frame.x + frame.w * anchor.x, frame.y + frame.h * anchor.y)
         withUnsafeBytes(of: &center) { set(view, .center, $0.bindMemory(to: Double.self), array: nil) }
         let bounds = view.model.bounds
         var values = (bounds.x, bounds.y, frame.w, frame.h)
@@ -182,8 +186,12 @@ final class AnimationClock {
         // own, whatever transition made them).
         let drive = group.propertyAnimator == nil ? group.transition?.drive : nil
         let begin = (drive?.local ?? now) + Int64((options.delay * 1e9).rounded())
-        let affinePath = explicitPath == nil && property == .transform ? AffinePath(from: from, to: values) : nil
+        // Transforms (the view's and the sublayer transform) interpolate by decomposition: 2-D ends as 2-D
+        // (`AffinePath`, which the frame loop runs itself), 3-D or mixed ends as 3-D, decomposed here once.
+        let isTransform = ViewPropertyLayout.shared.kinds[property.rawValue] == .transform
+        let affinePath = explicitPath == nil && isTransform ? AffinePath(from: from, to: values) : nil
         let path = explicitPath ?? affinePath?.closure
+            ?? (isTransform ? TransformPath3D(from: from, to: values)?.closure : nil)
         let animation = PropertyAnimation(
             view: view, property: property, from: from, to: values, begin: begin, options: options, group: group,
             path: path, affinePath: affinePath, carried: carried)

@@ -103,7 +103,7 @@ public struct LayerKeyPath: Sendable, Equatable {
     /// How a straight segment between two values of `property` is interpolated: a 2-D transform by decomposition
     /// (`AffineDecomposition`), anything else channel by channel (nil).
     static func segmentInterpolation(for property: ViewProperty) -> (([Double], [Double]) -> ((Double) -> [Double])?)? {
-        property == .transform ? { AffineDecomposition.path(from: $0, to: $1) } : nil
+        property.info.kind == .transform ? { AffineDecomposition.path(from: $0, to: $1) } : nil
     }
 
     /// The presentation value of the property when the animation shows `value` over the model value `model`.

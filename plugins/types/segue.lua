@@ -48,6 +48,10 @@
 ---@field color segue.Color
 ---@field corner_radius number ≥ 0
 ---@field z number drawing order among siblings
+---@field anchor_point segue.Point unit coordinates, default {x=0.5, y=0.5}
+---@field position segue.Point the same point as center
+---@field sublayer_transform segue.Transform|"identity" applied to the subviews, about the anchor point
+---@field double_sided boolean false: the back is not drawn
 ---@field id string read-only
 ---@field superview segue.View? read-only
 ---@field subviews segue.View[] read-only
@@ -301,7 +305,7 @@ function segue.offset(rect, dx, dy) end
 function segue.inset(rect, top, left, bottom, right) end
 
 ---A new view (chrome, dimming), in no superview until added.
----@param opts? {frame?: segue.Rect, bounds?: segue.Rect, center?: segue.Point, alpha?: number, transform?: segue.Transform, hidden?: boolean, color?: segue.Color, corner_radius?: number, z?: number}
+---@param opts? {frame?: segue.Rect, bounds?: segue.Rect, center?: segue.Point, alpha?: number, transform?: segue.Transform, hidden?: boolean, color?: segue.Color, corner_radius?: number, z?: number, anchor_point?: segue.Point, position?: segue.Point, sublayer_transform?: segue.Transform, double_sided?: boolean}
 ---@return segue.View
 function segue.view(opts) end
 
