@@ -80,6 +80,7 @@ extension Daemon {
     /// gesture.pan: routed to the transition's interaction plugin; a `began` with `start` first starts the
     /// transition it names (seed 002: the gesture begins the dismissal).
     func gesturePan(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
+        if p.has("sheet") { return try sheetPan(p, c) }
         let scene = try scene(p, c)
         guard let name = try p.oneOf("phase", PanGesture.Phase.allCases.map(\.rawValue)),
             let phase = PanGesture.Phase(rawValue: name)
@@ -156,10 +157,13 @@ extension Daemon {
         let animated = try p.bool("animated") ?? true
         let interactive = try interactivity(p)
         let animator = try p.string("animator")
+        let sheet = try sheetConfiguration(p)
+        let popover = try popoverConfiguration(p, scene)
         try p.finish()
         do throws(EngineError) {
             return try scene.present(presented, from: presenting, style: style, presentation: plugin,
-                                     animated: animated, interactive: interactive, animator: animator)
+                                     animated: animated, interactive: interactive, animator: animator, sheet: sheet,
+                                     popover: popover)
         } catch {
             throw RPCError(error)
         }

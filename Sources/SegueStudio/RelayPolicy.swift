@@ -61,6 +61,8 @@ public struct RelayPolicy: Sendable {
         "events.unsubscribe": .sceneless,
         "render.filmstrip": .relay(),
         "render.timeline": .relay(),
+        "vc.set": .relay(),
+        "sheet.set_detent": .relay(),
     ]
 
     /// The methods passed to the daemon.
