@@ -43,7 +43,7 @@ extension Scene {
         if let presenting = vc.presentingViewController { o["presenting"] = .string(presenting.id) }
         if let record = vc.presentation {
             o["presentation_style"] = .string(record.style.rawValue)
-            o["adaptive_style"] = .string(record.adaptiveStyle.rawValue)
+            if record.adaptiveStyle != record.style { o["adaptive_style"] = .string(record.adaptiveStyle.rawValue) }
             if record.isSheet {
                 let detents = record.sheet?.detents ?? [.large]
                 o["sheet"] = .object(JSONObject([
@@ -59,9 +59,10 @@ extension Scene {
                 ]))
             }
         }
-        o["defines_presentation_context"] = .bool(vc.definesPresentationContext)
-        o["provides_presentation_context_transition_style"] = .bool(vc.providesPresentationContextTransitionStyle)
-        o["modal_in_presentation"] = .bool(vc.isModalInPresentation)
+        // Only when set, so that vc.get of a view controller that uses none of them reads as it always did.
+        if vc.definesPresentationContext { o["defines_presentation_context"] = true }
+        if vc.providesPresentationContextTransitionStyle { o["provides_presentation_context_transition_style"] = true }
+        if vc.isModalInPresentation { o["modal_in_presentation"] = true }
         if let size = vc.preferredContentSize { o["preferred_content_size"] = ValueJSON.size(size) }
         if !vc.preferredAnimators.isEmpty {
             o["animators"] = .object(JSONObject(

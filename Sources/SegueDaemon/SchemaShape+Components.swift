@@ -79,9 +79,9 @@ extension SchemaShape {
             .optional("sheet", .object([.required("detents", .array(.string)), .optional("selected", .string),
                                         .required("grabber", .boolean)])),
             .optional("popover", .object([.optional("arrow_direction", .string), .required("frame", .ref("rect"))])),
-            .required("defines_presentation_context", .boolean),
-            .required("provides_presentation_context_transition_style", .boolean),
-            .required("modal_in_presentation", .boolean), .optional("preferred_content_size", .ref("size")),
+            .optional("defines_presentation_context", .boolean, "present when true"),
+            .optional("provides_presentation_context_transition_style", .boolean, "present when true"),
+            .optional("modal_in_presentation", .boolean, "present when true"), .optional("preferred_content_size", .ref("size")),
         ])),
         ("container", .object([
             .required("container", .id), .required("kind", .string), .required("children", .array(.id)),
