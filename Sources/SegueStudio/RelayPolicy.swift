@@ -63,6 +63,7 @@ public struct RelayPolicy: Sendable {
         "render.timeline": .relay(),
         "vc.set": .relay(),
         "sheet.set_detent": .relay(),
+        "render.frames": .relay(),
     ]
 
     /// The methods passed to the daemon.
