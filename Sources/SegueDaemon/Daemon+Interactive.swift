@@ -80,7 +80,8 @@ extension Daemon {
     /// gesture.pan: routed to the transition's interaction plugin; a `began` with `start` first starts the
     /// transition it names (seed 002: the gesture begins the dismissal). Daemon+Gestures.swift.
     func gesturePan(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
-        try gesture(p, c, kind: .pan)
+        if p.has("sheet") { return try sheetPan(p, c) }
+        return try gesture(p, c, kind: .pan)
     }
 
     func point(_ p: Params, _ key: String) throws(RPCError) -> Point? {
@@ -134,11 +135,14 @@ extension Daemon {
         let interactive = try interactivity(p)
         let animator = try p.string("animator")
         let info = try transitionInfo(p)
+        let sheet = try sheetConfiguration(p)
+        let popover = try popoverConfiguration(p, scene)
         try p.finish()
         do throws(EngineError) {
             return try scene.withTransitionInfo(info) { () throws(EngineError) in
                 try scene.present(presented, from: presenting, style: style, presentation: plugin,
-                                   animated: animated, interactive: interactive, animator: animator)
+                                   animated: animated, interactive: interactive, animator: animator, sheet: sheet,
+                                   popover: popover)
             }
         } catch {
             throw RPCError(error)

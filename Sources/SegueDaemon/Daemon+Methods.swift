@@ -210,9 +210,22 @@ extension Daemon {
                 .optional("title", .string),
                 .optional("color", .ref("color")),
                 .optional("animators", .ref("vc_animators"), "this view controller's own preferred animators"),
-            ],
+            ] + SchemaShape.Field.vcPresentationKeys,
             result: .object([.required("vc", .id), .required("view", .id)]), errors: [.notFound, .limitExceeded]
         ) { d, p, c throws(RPCError) in try d.vcCreate(p, c) },
+        "vc.set": MethodEntry(
+            "Sets a view controller's title, colour, presentation-context flags, modal_in_presentation and preferred content size.",
+            params: [.scene, .required("vc", .id), .optional("title", .string), .optional("color", .ref("color"))]
+                + SchemaShape.Field.vcPresentationKeys,
+            result: .ref("vc"), errors: [.notFound]
+        ) { d, p, c throws(RPCError) in try d.vcSet(p, c) },
+        "sheet.set_detent": MethodEntry(
+            "Moves a presented sheet to one of its detents (animated by default); sheet.detent_changed when it changes.",
+            params: [.scene, .required("presented", .id), .required("detent", .string, "one of the sheet's detent ids"),
+                     .optional("animated", .boolean)],
+            result: .object([.required("presented", .id), .required("detent", .string), .required("frame", .ref("rect"))]),
+            errors: [.notFound, .invalidState]
+        ) { d, p, c throws(RPCError) in try d.sheetSetDetent(p, c) },
         "vc.get": MethodEntry(
             "A view controller: parent, children, view, appearance, presentation.",
             params: [.scene, .required("vc", .id)],
@@ -325,14 +338,16 @@ extension Daemon {
         },
         "scene.resize": MethodEntry(
             "Resizes a scene: a layout pass; presentation controllers get their layout call; size classes follow.",
-            params: [.scene, .required("size", .ref("size")), .optional("traits", .ref("traits"), "default: from the size")],
-            result: .object([.required("scene", .id), .required("size", .ref("size"))]), errors: [.notFound]
+            params: [.scene, .required("size", .ref("size")), .optional("traits", .ref("traits"), "default: from the size"),
+                     .optional("duration", .number, "a size transition's seconds, 0…60; default 0")],
+            result: .object([.required("scene", .id), .required("size", .ref("size"))]), errors: [.notFound, .invalidState]
         ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             guard let size = try p.size("size") else { throw .invalidParams("size", "missing parameter 'size' ({w, h})") }
             let traits = try d.traitOverride(p)
+            let duration = try p.number("duration", in: 0...60) ?? 0
             try p.finish()
-            scene.resize(to: size, traits: traits)
+            do throws(EngineError) { try scene.resize(to: size, traits: traits, duration: duration) } catch { throw RPCError(error) }
             return .object(JSONObject([("scene", .string(scene.id)), ("size", ValueJSON.size(size))]))
         },
         "vc.destroy": MethodEntry(
@@ -461,9 +476,10 @@ extension Daemon {
             params: SchemaShape.Field.gestureParams + [
                 .optional("translation", .ref("point"), "points; default {x: 0, y: 0}"),
                 .optional("velocity", .ref("point"), "points per second; default {x: 0, y: 0}"),
+                .optional("sheet", .id, "a presented sheet to drag (instead of transition/start)"),
             ],
             result: .ref("gesture_result"), errors: [.notFound, .invalidState, .pluginError]
-        ) { d, p, c throws(RPCError) in try d.gesture(p, c, kind: .pan) },
+        ) { d, p, c throws(RPCError) in try d.gesturePan(p, c) },
         "gesture.pinch": MethodEntry(
             "A pinch sample (UIPinchGestureRecognizer's scale and velocity), routed as gesture.pan's.",
             params: SchemaShape.Field.gestureParams + [
@@ -481,12 +497,14 @@ extension Daemon {
             result: .ref("gesture_result"), errors: [.notFound, .invalidState, .pluginError]
         ) { d, p, c throws(RPCError) in try d.gesture(p, c, kind: .rotate) },
         "modal.present": MethodEntry(
-            "Presents a view controller from another (fullScreen, custom, overFullScreen), with a presentation plugin.",
+            "Presents a view controller from another in a presentation style (sheets, popovers, contexts), with a presentation plugin.",
             params: [
                 .scene,
                 .required("presenting", .id),
                 .required("presented", .id),
-                .optional("style", .oneOf(["fullScreen", "custom", "overFullScreen"])),
+                .optional("style", .oneOf(PresentationStyle.allCases.map(\.rawValue)), "default: engine.modal_default_style (fullScreen)"),
+                .optional("sheet", .ref("sheet"), "pageSheet, formSheet, automatic, popover: detents and dimming"),
+                .optional("popover", .ref("popover"), "style popover: the source and the arrow directions"),
                 .optional("presentation", .string, "a presentation plugin"),
                 .optional("animated", .boolean),
                 .optional("interactive", .ref("interactive")),
@@ -512,7 +530,7 @@ extension Daemon {
             params: [
                 .optional("scene", .id, "default: the current scene; none: scene-less events only"),
                 .optional("types", .array(.string),
-                          "lifecycle, transition, plugin, frame, log, * or event types; default all but frame"),
+                          "lifecycle, transition, plugin, frame, log, scene, presentation, * or event types; default lifecycle, transition, plugin, log, presentation"),
             ],
             result: .object([
                 .required("subscription", .integer),
@@ -818,9 +836,13 @@ extension Daemon {
                 animators[kind] = name
             }
         }
+        var settings = try viewControllerSettings(p)
+        settings.title = nil
+        settings.color = nil
         try p.finish()
         do throws(EngineError) {
             let vc = try scene.createViewController(id: id, title: title, color: color, animators: animators)
+            scene.apply(settings, to: vc)
             return .object(JSONObject([("vc", .string(vc.id)), ("view", .string(vc.view.id))]))
         } catch {
             throw RPCError(error, limit: scene.config.maxViewsPerScene)  // the only limit making a view can pass
@@ -945,13 +967,13 @@ extension Daemon {
     func subscribe(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
         let sceneID = try p.id("scene") ?? c.currentScene
         if let sceneID, scenes[sceneID] == nil { throw .notFound("scene", sceneID, param: "scene") }
-        var types: Set<String> = ["lifecycle", "transition", "plugin", "log"]
+        var types: Set<String> = ["lifecycle", "transition", "plugin", "log", "presentation"]
         if let array = try p.array("types") {
             types = []
-            let categories: Set<String> = ["lifecycle", "transition", "plugin", "frame", "log", "scene", "*"]
+            let categories: Set<String> = ["lifecycle", "transition", "plugin", "frame", "log", "scene", "presentation", "*"]
             for (i, value) in array.enumerated() {
                 guard let s = value.stringValue, categories.contains(s) || s.contains(".") || s == "frame" else {
-                    throw .invalidParams("types", "types[\(i)] must be one of lifecycle, transition, plugin, frame, log, scene, * or an event type")
+                    throw .invalidParams("types", "types[\(i)] must be one of lifecycle, transition, plugin, frame, log, scene, presentation, * or an event type")
                 }
                 types.insert(s)
             }

@@ -4,6 +4,14 @@ import SegueKit
 extension SchemaShape.Field {
     static let scene = optional("scene", .id, "default: the connection's current scene")
 
+    /// vc.create's and vc.set's presentation keys.
+    static let vcPresentationKeys: [SchemaShape.Field] = [
+        optional("defines_presentation_context", .boolean, "currentContext presentations below cover this one"),
+        optional("provides_presentation_context_transition_style", .boolean),
+        optional("modal_in_presentation", .boolean, "a sheet drag cannot dismiss it"),
+        optional("preferred_content_size", .ref("size"), "a form sheet's and a popover's size"),
+    ]
+
     /// What every transition-starting method takes besides its own parameters.
     static let startOptions: [SchemaShape.Field] = [
         optional("animated", .boolean, "default true; false completes at once, with the same events"),

@@ -7,6 +7,8 @@ public final class Scene {
     public internal(set) var size: Size
     /// The size classes (docs/PROTOCOL.md "Size classes"): from the size, unless a create or resize overrode them.
     public internal(set) var traits: Traits
+    /// When the running size transition (scene.resize with a duration) ends; another resize waits for it.
+    var sizeTransitionEnd: Int64?
     public let clockMode: ClockMode
     public let fps: Int
     public var speed: Double = 1

@@ -22,7 +22,7 @@ public enum PluginKind: String, Sendable, CaseIterable {
         case .presentation:
             [
                 "name", "version", "api", "frame_of_presented_view", "will_begin", "did_end", "dismissal_will_begin",
-                "dismissal_did_end", "layout", "removes_presenter_view",
+                "dismissal_did_end", "layout", "removes_presenter_view", "adaptive_style", "will_transition_to_size",
             ]
         }
     }

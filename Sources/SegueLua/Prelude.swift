@@ -357,7 +357,26 @@ end)
 
 -- Presentation plugins: one `pc` per presentation, its `state` kept between calls.
 local pcs = {}
-host.set_presentation_hook(function(desc, method, key, container, presented, presenting, ctx, completed)
+-- A size transition's coordinator (will_transition_to_size): alongside animates with the resize's duration.
+local function size_coordinator(duration)
+  local methods = {
+    alongside = function(self, animations, completion)
+      if type(animations) ~= "function" then
+        error("coordinator:alongside(animations, completion?): animations must be a function", 2)
+      end
+      return segue.animate({ duration = duration }, animations, completion)
+    end,
+    on_interaction_change = function(self, fn) end,
+  }
+  return lock(setmetatable({}, {
+    __index = methods,
+    __newindex = coordinator_read_only,
+    __pairs = function() return next, methods, nil end,
+    __tostring = coordinator_name,
+    __metatable = "locked",
+  }))
+end
+host.set_presentation_hook(function(desc, method, key, container, presented, presenting, ctx, completed, extra)
   if method == "forget" then pcs[key] = nil return end
   local pc = pcs[key]
   if pc == nil then
@@ -370,6 +389,11 @@ host.set_presentation_hook(function(desc, method, key, container, presented, pre
   local fn = desc[method]
   if fn == nil then return nil end
   if type(fn) ~= "function" then error("the presentation's " .. method .. " is not a function", 0) end
+  if method == "adaptive_style" then return fn(pc, extra) end
+  if method == "will_transition_to_size" then
+    pc.coordinator = size_coordinator(extra.duration)
+    return fn(pc, { w = extra.w, h = extra.h })
+  end
   if completed == nil then return fn(pc) end
   return fn(pc, completed)
 end)

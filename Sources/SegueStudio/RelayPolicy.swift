@@ -64,6 +64,8 @@ public struct RelayPolicy: Sendable {
         "events.unsubscribe": .sceneless,
         "render.filmstrip": .relay(),
         "render.timeline": .relay(),
+        "vc.set": .relay(),
+        "sheet.set_detent": .relay(),
         "render.frames": .relay(),
     ]
 

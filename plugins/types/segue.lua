@@ -253,6 +253,8 @@
 ---@field dismissal_did_end? fun(pc: segue.PresentationController, completed: boolean)
 ---@field layout? fun(pc: segue.PresentationController)
 ---@field removes_presenter_view? boolean
+---@field adaptive_style? fun(pc: segue.PresentationController, traits: {horizontal: "compact"|"regular", vertical: "compact"|"regular"}): string?
+---@field will_transition_to_size? fun(pc: segue.PresentationController, size: {w: number, h: number})
 
 ---@class segue.Plugin
 
