@@ -50,7 +50,11 @@ extension SchemaShape {
         ])),
         ("view_node", .object(
             [.required("id", .id), .required("frame", .ref("rect"))]
-                + ViewProperty.listed.map { SchemaShape.Field.required($0.name, SchemaShape.of($0.info.kind)) }
+                + ViewProperty.listed.map {
+                    // A property with an initial value is left out while at it (docs/PROTOCOL.md, the view node).
+                    $0.info.initial == nil ? SchemaShape.Field.required($0.name, SchemaShape.of($0.info.kind))
+                        : SchemaShape.Field.optional($0.name, SchemaShape.of($0.info.kind))
+                }
                 + [.optional("presentation", .object([])), .required("subviews", .array(.ref("view_node")))])),
         ("vc_node", .object([
             .required("id", .id), .required("kind", .string), .required("view", .id), .required("appearance", .string),
@@ -128,6 +132,7 @@ extension SchemaShape {
         case .number: .number
         case .boolean: .boolean
         case .point: .ref("point")
+        case .size: .ref("size")
         case .rect: .ref("rect")
         case .transform: .ref("transform")
         case .color: .ref("color")

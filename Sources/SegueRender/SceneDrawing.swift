@@ -11,7 +11,8 @@ import SegueKit
 /// `<g class="view" data-view="id" opacity="alpha">` holding its shape and its subviews, so alpha multiplies down
 /// the tree as in UIKit.
 enum SceneDrawing {
-    static func draw(_ sample: Timeline.Sample, origin: Point, labelSize: Double, labels: Bool) -> String {
+    static func draw(_ sample: Timeline.Sample, origin: Point, labelSize: Double, labels: Bool,
+                     idPrefix: String = "d") -> String {
         let views = sample.views
         var children = [[Int]](repeating: [], count: views.count)
         var roots: [Int] = []
@@ -27,6 +28,7 @@ enum SceneDrawing {
             let alpha = clamp(values.alpha)
             let projection = Projection.view(values).then(parent)
             out += "<g class=\"view\" data-view=\"\(SVG.escape(view.id))\" opacity=\"\(SVG.num(alpha, 4))\">"
+            out += LayerLook.shadow(values, projection, id: "\(idPrefix)-shadow-\(i)")
             out += shape(values, projection)
             // Named views only (not the engine's v-N, e.g. a flip's snapshot), and only the ones at least half
             // visible, so two views cross-fading over each other never print their names on top of each other.
@@ -39,7 +41,11 @@ enum SceneDrawing {
             let order = children[i].enumerated().sorted { l, r in
                 views[l.element].z != views[r.element].z ? views[l.element].z < views[r.element].z : l.offset < r.offset
             }
+            let clip = LayerLook.clip(values, projection, id: "\(idPrefix)-clip-\(i)")
+            if let clip, !order.isEmpty { out += clip + "<g clip-path=\"url(#\(idPrefix)-clip-\(i))\">\n" }
             for (_, child) in order { walk(child, projection, opacity: opacity * alpha, depth: depth + 1) }
+            if clip != nil, !order.isEmpty { out += "</g>\n" }
+            out += LayerLook.border(values, projection)
             out += "</g>\n"
         }
         for root in roots { walk(root, .translation(origin.x, origin.y), opacity: 1, depth: 0) }
@@ -68,6 +74,10 @@ enum SceneDrawing {
         case .cornerRadius: "the rect's rx, clamped to 0…half the shorter side (`shape`)"
         case .z: "the order among siblings (`draw`)"
         case .hidden: "left out, with its subviews (`draw`)"
+        case .borderWidth, .borderColor: "a stroke inside the bounds' rounded rect (`LayerLook.border`)"
+        case .shadowColor, .shadowOpacity, .shadowRadius, .shadowOffset:
+            "a blurred copy of the view's shape under it (`LayerLook.shadow`: feGaussianBlur, σ = radius / 2)"
+        case .clipsToBounds: "the subviews inside a clipPath of the rounded bounds (`LayerLook.clip`)"
         }
     }
 
@@ -78,6 +88,12 @@ enum SceneDrawing {
 
     static func clamp(_ v: Double) -> Double { v.isFinite ? min(max(v, 0), 1) : 1 }
 
+    /// The corner radius as drawn: 0…half the shorter side.
+    static func cornerRadius(_ values: ViewValues) -> Double {
+        let b = values.bounds
+        return min(max(values.cornerRadius, 0), max(b.w, 0) / 2, max(b.h, 0) / 2)
+    }
+
     /// The view's rounded rectangle: an SVG `rect` under `matrix(…)` when the map is affine, else the outline
     /// projected point by point. Clear views draw nothing (their subviews still do).
     static func shape(_ values: ViewValues, _ projection: Projection) -> String {
@@ -85,7 +101,7 @@ enum SceneDrawing {
         guard color.a > 0.001 else { return "" }
         let b = values.bounds
         guard b.w > 0, b.h > 0 else { return "" }
-        let radius = min(max(values.cornerRadius, 0), b.w / 2, b.h / 2)
+        let radius = cornerRadius(values)
         let fill = "fill=\"\(Color(r: color.r, g: color.g, b: color.b).hex)\""
             + (color.a < 0.999 ? " fill-opacity=\"\(SVG.num(color.a, 3))\"" : "")
         if let m = projection.affine {

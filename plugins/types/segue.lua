@@ -26,6 +26,10 @@
 ---@field x number
 ---@field y number
 
+---@class (exact) segue.Size
+---@field w number
+---@field h number
+
 ---A 2-D affine transform (CGAffineTransform) `{a, b, c, d, tx, ty}` or a 3-D one (CATransform3D) `{m = {16 numbers}}`,
 ---row-major. `"identity"` is accepted too.
 ---@class (exact) segue.Transform
@@ -48,6 +52,13 @@
 ---@field color segue.Color
 ---@field corner_radius number ≥ 0
 ---@field z number drawing order among siblings
+---@field border_width number ≥ 0
+---@field border_color segue.Color
+---@field shadow_color segue.Color
+---@field shadow_opacity number in 0…1
+---@field shadow_radius number ≥ 0
+---@field shadow_offset segue.Size
+---@field clips_to_bounds boolean subviews clipped to the bounds (masksToBounds)
 ---@field id string read-only
 ---@field superview segue.View? read-only
 ---@field subviews segue.View[] read-only

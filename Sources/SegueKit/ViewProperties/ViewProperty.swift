@@ -10,6 +10,8 @@
 /// properties in that order. New properties go at the end.
 public enum ViewProperty: Int, Sendable, CaseIterable {
     case center, bounds, alpha, transform, color, cornerRadius, z, hidden
+    // The layer's look (issue 26): CALayer's border, shadow and masksToBounds.
+    case borderWidth, borderColor, shadowColor, shadowOpacity, shadowRadius, shadowOffset, clipsToBounds
 
     /// The property's entry in the table (inlinable: the hot paths of other modules read one field of it, and the
     /// optimizer then keeps just that field's switch).
@@ -36,11 +38,36 @@ public enum ViewProperty: Int, Sendable, CaseIterable {
                              summary: "drawing order among siblings")
         case .hidden:
             ViewPropertyInfo(name: "hidden", kind: .boolean, storage: .hiddenFlag, range: .finite, interpolation: .none)
+        // CALayer's documented defaults (developer.apple.com/documentation/quartzcore/calayer): borderWidth 0,
+        // borderColor opaque black, shadowColor opaque black, shadowOpacity 0 ("must be in the range 0.0
+        // (transparent) to 1.0 (opaque)"), shadowRadius 3, shadowOffset (0, -3), masksToBounds false.
+        case .borderWidth:
+            ViewPropertyInfo(name: "border_width", kind: .number, storage: .channels(28), range: .atLeast(0),
+                             unit: "pt", initial: [0])
+        case .borderColor:
+            ViewPropertyInfo(name: "border_color", kind: .color, storage: .channels(29), range: .finite,
+                             initial: [0, 0, 0, 1])
+        case .shadowColor:
+            ViewPropertyInfo(name: "shadow_color", kind: .color, storage: .channels(33), range: .finite,
+                             initial: [0, 0, 0, 1])
+        case .shadowOpacity:
+            ViewPropertyInfo(name: "shadow_opacity", kind: .number, storage: .channels(37), range: .within(0, 1),
+                             initial: [0])
+        case .shadowRadius:
+            ViewPropertyInfo(name: "shadow_radius", kind: .number, storage: .channels(38), range: .atLeast(0),
+                             unit: "pt", initial: [3])
+        case .shadowOffset:
+            ViewPropertyInfo(name: "shadow_offset", kind: .size, storage: .channels(39), range: .finite,
+                             initial: [0, -3])
+        case .clipsToBounds:
+            ViewPropertyInfo(name: "clips_to_bounds", kind: .boolean, storage: .channels(41), range: .finite,
+                             interpolation: .none, summary: "subviews clipped to the bounds (masksToBounds)",
+                             initial: [0])
         }
     }
 
     /// How many channels of `ViewValues.channels` the properties stored there use (the end of the last one).
-    public static let channelCount = 28
+    public static let channelCount = 42
 
     /// The order `scene.tree`'s view node, `segue.view{}` and the LuaLS class list the properties in (after the
     /// derived `frame`): API 1's order, then every later property in declaration order.
@@ -117,12 +144,17 @@ public struct ViewPropertyInfo: Sendable, Equatable {
     public let summary: String?
     /// The unit of a number (`pt`; "" for a ratio), as plots label it.
     public let unit: String
+    /// A new view's value, for the properties added after API 1 (nil for API 1's, whose start values
+    /// `ViewValues.init(frame:)` sets). `scene.tree` and a transition's start record leave such a property out while
+    /// it is at this value, so the tree of a scene that does not use it reads as before.
+    public let initial: [Double]?
 
     public init(name: String, kind: ViewValueKind, storage: Storage, range: ModelRange,
                 interpolation: Interpolation = .componentwise, sentInFrames: Bool = true, partOfFrame: Bool = false,
-                summary: String? = nil, unit: String = "")
+                summary: String? = nil, unit: String = "", initial: [Double]? = nil)
     {
         self.unit = unit
+        self.initial = initial
         self.name = name
         self.kind = kind
         self.storage = storage
@@ -143,6 +175,8 @@ public enum ViewValueKind: Sendable, Equatable {
     case number
     /// `{x, y}`.
     case point
+    /// `{w, h}` (a CGSize: the shadow's offset).
+    case size
     /// `{x, y, w, h}`.
     case rect
     /// A 4×4 matrix, row-major (16 values); sent as `{a, b, c, d, tx, ty}` when 2-D affine, else `{m: [16]}`.
@@ -157,7 +191,7 @@ public enum ViewValueKind: Sendable, Equatable {
     public var count: Int {
         switch self {
         case .number, .boolean: 1
-        case .point: 2
+        case .point, .size: 2
         case .rect, .color: 4
         case .transform: 16
         }
@@ -168,6 +202,7 @@ public enum ViewValueKind: Sendable, Equatable {
         switch self {
         case .number: "number"
         case .point: "segue.Point"
+        case .size: "segue.Size"
         case .rect: "segue.Rect"
         case .transform: "segue.Transform|\"identity\""
         case .color: "segue.Color"
@@ -180,6 +215,7 @@ public enum ViewValueKind: Sendable, Equatable {
         switch self {
         case .number: "a number"
         case .point: "a point {x=, y=}"
+        case .size: "a size {w=, h=}"
         case .rect: "a rect {x=, y=, w=, h=}"
         case .transform: "a transform from segue.transform.* ({a,b,c,d,tx,ty} or {m={16 numbers}})"
         case .color: "\"#rrggbb\" or \"#rrggbbaa\""
@@ -197,6 +233,8 @@ public enum ModelRange: Sendable, Equatable {
     case clamped(Double, Double)
     /// At least `lower`: a write below it is refused.
     case atLeast(Double)
+    /// Within `lower…upper`: a write outside is refused (CALayer.shadowOpacity "must be in the range 0.0 to 1.0").
+    case within(Double, Double)
 
     /// The values to store for a write of `values`, or nil when the write is refused.
     @inlinable
@@ -205,6 +243,7 @@ public enum ModelRange: Sendable, Equatable {
         case .finite: return value.isFinite ? value : nil
         case .clamped(let lower, let upper): return value.isFinite ? min(max(value, lower), upper) : nil
         case .atLeast(let lower): return value.isFinite && value >= lower ? value : nil
+        case .within(let lower, let upper): return value.isFinite && value >= lower && value <= upper ? value : nil
         }
     }
 
@@ -212,7 +251,7 @@ public enum ModelRange: Sendable, Equatable {
     public func pinned(_ value: Double) -> Double {
         switch self {
         case .finite: value
-        case .clamped(let lower, let upper): min(max(value, lower), upper)
+        case .clamped(let lower, let upper), .within(let lower, let upper): min(max(value, lower), upper)
         case .atLeast(let lower): max(value, lower)
         }
     }
@@ -223,6 +262,7 @@ public enum ModelRange: Sendable, Equatable {
         case .finite: nil
         case .clamped(let lower, let upper): "clamped to \(ModelRange.text(lower))…\(ModelRange.text(upper))"
         case .atLeast(let lower): "≥ \(ModelRange.text(lower))"
+        case .within(let lower, let upper): "in \(ModelRange.text(lower))…\(ModelRange.text(upper))"
         }
     }
 
