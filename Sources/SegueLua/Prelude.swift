@@ -90,7 +90,7 @@ local view_methods = {
   insert = function(self, v, i) return host.view_insert(self, v, i) end,
   remove = function(self) return host.view_remove(self) end,
   bring_to_front = function(self) return host.view_front(self) end,
-  snapshot = function(self) return host.view_snapshot(self) end,
+  snapshot = function(self, rect, options) return host.view_snapshot(self, rect, options) end,
 }
 -- __index and __newindex are host functions (no Lua frame per property access): set_metatable installs __index,
 -- which answers view_methods[k] first (in C), then the property; its errors are view_get's and view_set's own

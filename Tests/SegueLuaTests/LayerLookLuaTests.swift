@@ -67,4 +67,53 @@ struct LayerLookLuaTests {
             #expect(b.view.model.get(ViewProperty.named(name) ?? .alpha).elementsEqual(before.get(ViewProperty.named(name) ?? .alpha)))
         }
     }
+
+    @Test("a region snapshot is sized to the rect and placed over it; a whole one covers the view")
+    func regionSnapshot() throws {
+        let (scene, container, _, b, recorder) = try sceneWithPlugins([
+            "snap.lua": """
+                return segue.animator { duration = function() return 0.1 end, animate = function(ctx)
+                  local v = ctx:view('to')
+                  v.border_width = 3
+                  local whole = v:snapshot()
+                  local part = v:snapshot({x = 10, y = 20, w = 30, h = 40}, {after_updates = true,
+                    cap_insets = {top = 1, left = 1, bottom = 1, right = 1}})
+                  local f, g = whole.frame, part.frame
+                  segue.log(string.format('whole %g %g %g %g part %g %g %g %g bw %g', f.x, f.y, f.w, f.h,
+                    g.x, g.y, g.w, g.h, part.border_width))
+                  local n = 0
+                  for i = 1, 150 do if v:snapshot({x = 0, y = 0, w = 1, h = 1}) then n = n + 1 end end
+                  segue.log('many ' .. n)
+                  ctx:complete(true)
+                end }
+                """,
+        ])
+        let t = try #require(try scene.select(container, index: 1, animator: "snap").transition)
+        #expect(!t.failedOver, "\(t.problems.map(\.message))")
+        let f = b.view.presentation.frame
+        let logs = recorder.messages("log")
+        let fx = ModelRange.text(f.x), fy = ModelRange.text(f.y)
+        #expect(logs.contains("whole \(fx) \(fy) \(ModelRange.text(f.w)) \(ModelRange.text(f.h)) part "
+            + "\(ModelRange.text(f.x + 10)) \(ModelRange.text(f.y + 20)) 30 40 bw 3"), "\(logs)")
+        #expect(logs.contains("many 150"), "\(logs)")
+    }
+
+    @Test("a bad region raises naming the rect: non-finite, negative size, outside the view, bad options")
+    func badRegion() throws {
+        for (args, expected) in [
+            ("{x = 0/0, y = 0, w = 1, h = 1}", "view:snapshot(rect, options): rect must be {x=, y=, w=, h=} of finite numbers"),
+            ("{x = 0, y = 0, w = -1, h = 1}", "rect has a negative size: {x=0, y=0, w=-1, h=1}"),
+            ("{x = 0, y = 0, w = 5000, h = 1}", "rect {x=0, y=0, w=5000, h=1} is outside the view's bounds"),
+            ("{x = 0, y = 0, w = 10, h = 10}, {after_updates = 1}", "options.after_updates must be a boolean"),
+            ("{x = 0, y = 0, w = 10, h = 10}, {cap_insets = {top = -1, left = 0, bottom = 0, right = 0}}",
+             "options.cap_insets.top must be a finite number ≥ 0"),
+            ("'x'", "rect must be {x=, y=, w=, h=} of finite numbers, got string"),
+        ] {
+            let (scene, container, _, _, _) = try sceneWithPlugins([
+                "w.lua": "return segue.animator { duration = function() return 0.1 end, animate = function(ctx) ctx:view('to'):snapshot(\(args)) end }",
+            ])
+            let t = try #require(try scene.select(container, index: 1, animator: "w").transition)
+            #expect(t.problems.first?.message.contains(expected) == true, "\(t.problems.first?.message ?? "none")")
+        }
+    }
 }

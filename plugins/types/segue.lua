@@ -66,7 +66,7 @@
 ---@field insert fun(self: segue.View, view: segue.View, index: integer) inserts a subview at a 1-based index
 ---@field remove fun(self: segue.View) removes it from its superview
 ---@field bring_to_front fun(self: segue.View)
----@field snapshot fun(self: segue.View): segue.View a new view that looks like this one now
+---@field snapshot fun(self: segue.View, rect?: segue.Rect, options?: {after_updates?: boolean, cap_insets?: {top: number, left: number, bottom: number, right: number}}): segue.View a new view that looks like this one now (or its rect, sized to it)
 
 ---@class (exact) segue.ViewController
 ---@field id string
