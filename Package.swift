@@ -63,6 +63,9 @@ let package = Package(
         // seguectl's logic, kept out of the executable so it can be unit-tested: the human-readable printers and
         // the scenario runner (scripted integration tests).
         .target(name: "SegueCtlKit", dependencies: ["SegueClient", "SegueJSON", "SegueKit"]),
+        // Movies of transitions (`seguectl movie`, the studio's Movie button): render.frames' SVGs rasterised by
+        // rsvg-convert and encoded by ffmpeg, run through one runner with a timeout. No NIO, no engine.
+        .target(name: "SegueMovie", dependencies: ["SegueJSON"]),
         .executableTarget(
             name: "segued",
             dependencies: [
@@ -74,7 +77,7 @@ let package = Package(
         .executableTarget(
             name: "seguectl",
             dependencies: [
-                "SegueClient", "SegueJSON", "SegueCtlKit", "SegueVersion",
+                "SegueClient", "SegueJSON", "SegueCtlKit", "SegueVersion", "SegueMovie",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -85,6 +88,9 @@ let package = Package(
             dependencies: [
                 "SegueJSON",
                 "SegueVersion",
+                // The Movie button: render.frames over a connection of its own, encoded off the event loop.
+                "SegueClient",
+                "SegueMovie",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -135,6 +141,7 @@ let package = Package(
         // SegueDaemon: RelayRuleCoverageTests hold the studio's relay table to the daemon's method table.
         .testTarget(name: "SegueStudioTests", dependencies: ["SegueStudio", "SegueJSON", "SegueDaemon"]),
         .testTarget(name: "SegueCtlKitTests", dependencies: ["SegueCtlKit", "SegueClient", "SegueJSON"]),
+        .testTarget(name: "SegueMovieTests", dependencies: ["SegueMovie", "SegueJSON"]),
         // Runs every file in Tests/Scenarios against a real segued, and seguectl against it.
         .testTarget(
             name: "ScenarioTests",

@@ -390,6 +390,24 @@ extension Daemon {
             ]),
             errors: [.notFound, .invalidState, .pluginError]
         ) { d, p, c throws(RPCError) in try d.renderTimeline(p, c) },
+        "render.frames": MethodEntry(
+            "A transition as a movie's frames: one SVG of the whole scene per 1/fps (seguectl movie encodes them).",
+            params: SchemaShape.Field.renderParams + [
+                .optional("fps", .integer, "1…120; default 30"), .optional("labels", .boolean, "default true"),
+            ],
+            result: .object([
+                .required("fps", .integer),
+                .required("width", .integer),
+                .required("height", .integer),
+                .required("span", .number),
+                .required("frames", .array(.object([
+                    .required("index", .integer), .required("time", .number), .required("svg", .string),
+                ]))),
+                .required("transition", .ref("transition")),
+                .renderEvents,
+            ]),
+            errors: [.notFound, .invalidState, .pluginError, .limitExceeded]
+        ) { d, p, c throws(RPCError) in try d.renderFrames(p, c) },
         "transition.get": MethodEntry(
             "A transition (running, ended or queued).",
             params: [.scene, .required("transition", .id)],

@@ -143,21 +143,85 @@ public struct Spring: Sendable, Equatable {
         }
     }
 
-    /// UIKit's form (damping ratio, initial velocity): the stiffness is chosen so that the decay envelope
-    /// (e^(−ζω0 t) for ζ < 1, the slowest mode for ζ ≥ 1) falls to 1e-3 at `duration`. Nil for ζ ≤ 0 or a
-    /// non-positive duration.
+    /// UIKit's form (damping ratio, initial velocity), as Framer's published converter
+    /// (`SpringCurveValueConverter.computeDerivedCurveOptions`) computes it: mass 1, ζ clamped to ≤ 1 (UIKit's ratio
+    /// form has no overdamped spring), the duration clamped to 0.01…10 s, and ω₀ solved from the envelope
+    /// ε − ((ζω₀ − v)/ω_d)·e^(−ζω₀T) = 0 (ζ < 1) or ε − (1 + (ω₀ − v)T)·e^(−ω₀T) = 0 (ζ = 1), ε = 1e-3 (see
+    /// `ratioFormOmega`). Nil for ζ ≤ 0 or a non-finite input. The animation still snaps to its target at the
+    /// duration it was given.
     public init?(dampingRatio zeta: Double, initialVelocity velocity: Double, duration: Double) {
-        guard zeta > 0, zeta.isFinite, duration > 0, duration.isFinite, velocity.isFinite else { return nil }
-        let decay = -log(Spring.settleThreshold)  // ln 1000
-        let rate: Double  // decay rate per unit ω0
-        if zeta < 1 {
-            rate = zeta
-        } else if zeta == 1 {
-            rate = 1
-        } else {
-            rate = 1 / (zeta + (zeta * zeta - 1).squareRoot())
+        guard zeta > 0, zeta.isFinite, duration.isFinite, velocity.isFinite else { return nil }
+        let zeta = min(zeta, Spring.ratioFormMaxDamping)
+        let duration = min(max(duration, Spring.ratioFormDurations.lowerBound), Spring.ratioFormDurations.upperBound)
+        self.init(omega: Spring.ratioFormOmega(zeta: zeta, velocity: velocity, duration: duration), zeta: zeta,
+                  velocity: velocity)
+    }
+
+    /// The largest damping ratio UIKit's ratio form takes (Framer's `maxDamping`); a larger one is clamped.
+    public static let ratioFormMaxDamping = 1.0
+    /// The durations the ratio form solves for (Framer's `minDuration`, `maxDuration`); others are clamped.
+    public static let ratioFormDurations = 0.01...10.0
+
+    /// ω₀ of the ratio form for ζ in (0, 1] and a duration in 0.01…10 s.
+    ///
+    /// First exactly Framer's Newton iteration (11 steps from 5/T with its derivative), whose answers are the
+    /// reference; kept when it solved the envelope equation on its falling side (the root where the spring has
+    /// settled, not the one where the sine term merely vanishes). Where Framer's iteration diverges (large
+    /// velocities: it then returns NaN and falls back to tension 100, friction 10, another damping ratio) segued
+    /// brackets the largest root of the same equation with the coefficient's magnitude and bisects; should that
+    /// find no root, the settle rule of protocol 1: ζω₀T = ln 1000.
+    public static func ratioFormOmega(zeta: Double, velocity v: Double, duration t: Double) -> Double {
+        let epsilon = settleThreshold
+        let critical = zeta >= 1
+        let root = (1 - zeta * zeta).squareRoot()
+        // The sine term's envelope left at T, minus ε: Framer's equation where its coefficient is positive, and
+        // its magnitude where a large velocity makes it negative (the spring overshoots; Framer has no root there).
+        func excess(_ w: Double) -> Double {
+            critical
+                ? abs(exp(-w * t) * ((w - v) * t + 1)) - epsilon
+                : abs((zeta * w - v) / (w * root)) * exp(-zeta * w * t) - epsilon
         }
-        self.init(omega: decay / (rate * duration), zeta: zeta, velocity: velocity)
+        // Framer's iteration, step for step.
+        func framerEnvelope(_ w: Double) -> Double {
+            critical
+                ? exp(-w * t) * ((w - v) * t + 1) - epsilon
+                : epsilon - (zeta * w - v) / (w * root) * exp(-zeta * w * t)
+        }
+        func framerDerivative(_ w: Double) -> Double {
+            if critical { return exp(-w * t) * (v - w) * t * t }
+            let displacement = w * zeta * t
+            let d = displacement * v + v
+            let e = zeta * zeta * w * w * t
+            let f = exp(-displacement)
+            let g = w * w * root
+            let factor: Double = -framerEnvelope(w) + epsilon > 0 ? -1 : 1
+            return factor * ((d - e) * f) / g
+        }
+        var w = 5 / t
+        for _ in 1..<12 { w -= framerEnvelope(w) / framerDerivative(w) }
+        if w.isFinite, w > 0, abs(excess(w)) <= 1e-9, excess(w * (1 + 1e-6)) < 0 { return w }
+        // The largest root. Past the envelope's last peak (above v/ζ, where the sine term's sign turns) it only
+        // falls, towards 0 < ε: start there, walk down until the envelope is at least ε again, then bisect.
+        var hi = max(5 / t, 2 * max(v, 0) / zeta + 1 / t)
+        var steps = 0
+        while !(excess(hi) < 0 && excess(hi * 1.001) <= excess(hi)), steps < 400 {
+            hi *= 2
+            steps += 1
+        }
+        var lo = hi
+        steps = 0
+        while excess(lo) < 0, steps < 4000 {
+            hi = lo
+            lo /= 1.05
+            steps += 1
+        }
+        guard excess(lo) >= 0, lo > 0, excess(hi) < 0 else { return -log(epsilon) / (zeta * t) }
+        for _ in 0..<200 {
+            let mid = (lo + hi) / 2
+            if mid <= lo || mid >= hi { break }
+            if excess(mid) >= 0 { lo = mid } else { hi = mid }
+        }
+        return (lo + hi) / 2
     }
 
     /// CASpringAnimation's form. Returns the spring and its settling duration (the same 1e-3 envelope rule).

@@ -499,6 +499,30 @@ extension PluginInstance {
         }
     }
 
+    /// `spring = "system"`: UIKit's system curve (`Spring.system`), which runs its own 0.5 s whatever the block's
+    /// duration (as UIKit ignores the duration for its private curve); another name is a warning and the block runs
+    /// with its default timing.
+    func systemSpring(at i: Int32, options: AnimationOptions, durationGiven: Bool) -> Result<AnimationOptions, LuaError> {
+        var options = options
+        _ = state.rawField(i, SEGUE_KEY_SPRING)
+        let name = state.string(at: -1) ?? ""
+        state.pop()
+        guard name == "system" else {
+            let message = PluginInstance.unknownName("spring", name, in: ["system"])
+            warn(.unknownOption, message + "; a spring is \"system\" or a table, and the default timing is used")
+            return .success(options)
+        }
+        if durationGiven, options.duration != Spring.systemDuration {
+            warn(.unknownOption, "spring \"system\" runs UIKit's 0.5 s: duration \(options.duration) is ignored")
+        }
+        options.duration = Spring.systemDuration
+        options.timing = .system
+        if let ignored = curveDescription(at: i) {
+            warn(.unknownOption, "both spring and curve given: the spring wins and curve \(ignored) is ignored")
+        }
+        return .success(options)
+    }
+
     func animationOptions(at i: Int32, defaultTiming: Timing = .curve(.easeInOut)) -> Result<AnimationOptions, LuaError> {
         // The six options' types (and numbers) in one shim call; the spring and the curve are read again only
         // when given.
@@ -532,6 +556,7 @@ extension PluginInstance {
         case LUA_TBOOLEAN: options.autoreverses = values.3 != 0
         default: return .failure(LuaError("autoreverse must be a boolean"))
         }
+        if types.4 == LUA_TSTRING { return systemSpring(at: i, options: options, durationGiven: types.0 == LUA_TNUMBER) }
         if types.5 == LUA_TNIL && types.4 != LUA_TTABLE { return .success(options) }
         if state.rawField(i, SEGUE_KEY_SPRING) == LUA_TTABLE {
             let spring = state.top
@@ -548,8 +573,13 @@ extension PluginInstance {
                 let damping = state.numberField(spring, SEGUE_KEY_DAMPING) ?? 0.5
                 let velocity = state.numberField(spring, SEGUE_KEY_VELOCITY) ?? 0
                 guard damping > 0 else { return .failure(LuaError("spring.damping must be > 0 (a damping ratio)")) }
-                guard let uikit = Spring(dampingRatio: damping, initialVelocity: velocity, duration: max(options.duration, 1e-3))
+                guard let uikit = Spring(dampingRatio: damping, initialVelocity: velocity, duration: options.duration)
                 else { return .failure(LuaError("spring: damping and velocity must be finite numbers")) }
+                // UIKit's ratio form has no overdamped spring (Framer's converter clamps the same way).
+                if damping > Spring.ratioFormMaxDamping {
+                    warn(.other, "spring.damping \(damping) is over 1 (UIKit's damping ratio "
+                        + "form has no overdamped spring): clamped to 1")
+                }
                 options.timing = .spring(uikit)
             }
             // As in UIKit, a spring animation has no curve: a curve given beside it is ignored, and said so.

@@ -61,6 +61,7 @@ public struct RelayPolicy: Sendable {
         "events.unsubscribe": .sceneless,
         "render.filmstrip": .relay(),
         "render.timeline": .relay(),
+        "render.frames": .relay(),
     ]
 
     /// The methods passed to the daemon.

@@ -21,11 +21,15 @@
 /// the last good version keeps playing. The studio's own `studio.daemon` notification says when the daemon went
 /// away and came back; the page then builds everything again.
 ///
+/// The Movie section makes the file `seguectl movie` makes of the same case (`GET /movie?format&fps&spec`, made by the
+/// studio's `MovieEndpoint` off its event loop) and offers it: a download link and a preview.
+///
 /// For tests, `document.body.dataset` carries `animator`, `duration` (seconds, as the transition reports it),
 /// `version` (the plugin's load generation), `state` (`playing`, `paused`, `scrubbing`, `completing`, `ended`,
 /// `loading`), `time`, `percent`, `connected` and `completed` (after a scrub's release: `true` or `false`), and while
 /// an interaction plugin drives the scrubber, `interaction` (its name) and `gesture` (its forward direction: `right`,
-/// `left`, `down` or `up`).
+/// `left`, `down` or `up`), and after the Movie button `movie` (`making`, `ready`, `failed`) with `movieName` and
+/// `movieBytes` once it is ready.
 enum StudioPage {
     static let html = #"""
 <!doctype html>
@@ -93,6 +97,9 @@ enum StudioPage {
   #events li { padding: 1px 4px; color: #aeaeb2; }
   #events li.past { color: var(--fg); }
   #events li .t { display: inline-block; width: 62px; color: var(--muted); }
+  #movie-status { color: var(--muted); white-space: pre-wrap; }
+  #movie-status.bad { color: var(--bad); }
+  #movie-result img, #movie-result video { display: block; max-width: 100%; margin-top: 6px; border: 1px solid var(--line); }
 </style>
 </head>
 <body data-state="loading" data-connected="false">
@@ -149,6 +156,17 @@ enum StudioPage {
       <section><h2>Filmstrip</h2><div id="filmstrips"></div></section>
       <section><h2>Curves</h2><div id="curves"></div></section>
       <section><h2>Events</h2><ul id="events"></ul></section>
+      <section><h2>Movie</h2>
+        <div class="controls">
+          <label>format <select id="movie-format">
+            <option value="gif">GIF</option><option value="webm">WebM (VP9)</option><option value="mp4">MP4 (H.264)</option>
+          </select></label>
+          <label>fps <input id="movie-fps" type="number" min="1" max="60" value="30"></label>
+          <button id="movie" title="the file seguectl movie makes of this animator and case: rsvg-convert and ffmpeg on the studio's machine">Make movie</button>
+          <span id="movie-status"></span>
+        </div>
+        <div id="movie-result"></div>
+      </section>
     </div>
   </div>
 </main>
@@ -941,6 +959,55 @@ scrub.addEventListener("change", () => {
   studio.scrubTarget = null;
   serial(() => release(percent)).catch(showFailure);
 });
+
+// ---- Movie: the file `seguectl movie` makes of the same animator and case, made by the studio (GET /movie) ----
+/// The case as render.frames' spec (the same scene the lanes build: colors, size, direction, style, presentation).
+function movieSpec() {
+  const s = settings();
+  const spec = { animator: $("animator").value, kind: s.kind, size: s.size, colors: s.colors };
+  if (s.backward) spec.direction = "backward";
+  if (s.kind === "present" || s.kind === "dismiss") {
+    spec.style = s.style;
+    if (s.style === "custom" && s.presentation) spec.presentation = s.presentation;
+  }
+  return spec;
+}
+
+let movieURL = null;
+$("movie").onclick = async () => {
+  const format = $("movie-format").value;
+  const fps = clamp(Math.round(+$("movie-fps").value || 30), 1, format === "gif" ? 50 : 60);
+  $("movie-fps").value = String(fps);
+  const query = new URLSearchParams({ token, format, fps: String(fps), spec: JSON.stringify(movieSpec()) });
+  $("movie").disabled = true;
+  $("movie-status").classList.remove("bad");
+  $("movie-status").textContent = "making…";
+  body.dataset.movie = "making";
+  try {
+    const response = await fetch(`/movie?${query}`);
+    if (!response.ok) throw new Error((await response.text()).trim() || `HTTP ${response.status}`);
+    const blob = await response.blob();
+    if (movieURL) URL.revokeObjectURL(movieURL);
+    movieURL = URL.createObjectURL(blob);
+    const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+    const name = named ? named[1] : `movie.${format}`;
+    const result = $("movie-result");
+    result.textContent = "";
+    result.appendChild(Object.assign(document.createElement("a"),
+                                     { href: movieURL, download: name, textContent: `Download ${name}` }));
+    result.appendChild(format === "gif"
+      ? Object.assign(document.createElement("img"), { src: movieURL, alt: `movie of ${name}` })
+      : Object.assign(document.createElement("video"), { src: movieURL, controls: true, loop: true, muted: true }));
+    $("movie-status").textContent = `${Math.max(1, Math.round(blob.size / 1024))} KB`;
+    Object.assign(body.dataset, { movie: "ready", movieName: name, movieBytes: String(blob.size) });
+  } catch (e) {
+    $("movie-status").classList.add("bad");
+    $("movie-status").textContent = e && e.message ? e.message : String(e);
+    body.dataset.movie = "failed";
+  } finally {
+    $("movie").disabled = false;
+  }
+};
 
 // ---- Start -------------------------------------------------------------------------------------------------------
 async function start() {

@@ -18,6 +18,7 @@ public final class StudioServer: Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         // Counted on the one event loop every connection runs on.
         let seats = SessionSeats(limit: maxSessions)
+        let movies = MovieJobs()
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -38,7 +39,8 @@ public final class StudioServer: Sendable {
                     // sees a request: a refused upgrade gets its 403 like any other request.
                     let encoder = HTTPResponseEncoder()
                     let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes))
-                    let http = StudioHTTPHandler(gate: gate, page: StudioPage.html, log: log)
+                    let http = StudioHTTPHandler(gate: gate, page: StudioPage.html, socketPath: socketPath,
+                                                 movies: movies, log: log)
                     let upgrade = HTTPServerUpgradeHandler(
                         upgraders: [upgrader], httpEncoder: encoder, extraHTTPHandlers: [decoder, http],
                         upgradeCompletionHandler: { _ in })

@@ -24,6 +24,7 @@ struct SegueCtl: ParsableCommand {
               seguectl test --spawn Tests/Scenarios
               seguectl preview flip --kind push
               seguectl filmstrip dt-slide cross-dissolve --out strips.svg
+              seguectl movie flip --kind push --out flip.gif
               seguectl studio --open
 
             The socket is --socket PATH (before or after the subcommand), else $SEGUED_SOCKET, else \
@@ -35,7 +36,7 @@ struct SegueCtl: ParsableCommand {
             """,
         version: SegueVersion.string,
         subcommands: [Call.self, Watch.self, Tree.self, Plugins.self, Check.self, Stats.self, Test.self, Preview.self,
-                      FilmstripCommand.self, Studio.self])
+                      FilmstripCommand.self, MovieCommand.self, Studio.self])
 
     /// Parses and runs like ArgumentParser's own `main`, except that a usage error exits with status 2 (as
     /// documented) rather than EX_USAGE.

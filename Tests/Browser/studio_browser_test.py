@@ -203,6 +203,25 @@ def run(args, chromium, chromedriver):
             "return document.querySelectorAll('.picture.strip img, .picture.chart img').length;") == 2)
         print(f"ok: dt-slide playing (duration {ds['duration']} s, version {ds['version']})")
 
+        # The Movie button: the studio makes the GIF seguectl movie makes and offers it (a blob: URL the page's CSP
+        # lets it show).
+        if shutil.which("ffmpeg") and shutil.which("rsvg-convert"):
+            driver.js("document.getElementById('movie-fps').value = '10'; document.getElementById('movie').click();")
+            movie = wait_for("the movie", lambda: (lambda d: d if d.get("movie") in ("ready", "failed") else None)(
+                driver.dataset()), timeout=60.0)
+            status = driver.js("return document.getElementById('movie-status').innerText;")
+            check(movie.get("movie") == "ready", f"the movie failed: {status!r}")
+            check(movie.get("movieName") == "dt-slide-select.gif", f"movie name: {movie.get('movieName')}")
+            size = wait_for("the movie's preview", lambda: driver.js(
+                "const i = document.querySelector('#movie-result img');"
+                "return i && i.complete && i.naturalWidth ? [i.naturalWidth, i.naturalHeight] : null;"))
+            check(size == [320, 480], f"the preview is {size}")
+            link = driver.js("const a = document.querySelector('#movie-result a'); return [a.download, a.href];")
+            check(link[0] == "dt-slide-select.gif" and link[1].startswith("blob:"), f"the download link: {link}")
+            print(f"ok: the Movie button made {movie.get('movieName')} ({movie.get('movieBytes')} bytes), shown at {size}")
+        else:
+            print("skipped: the Movie button (no ffmpeg or rsvg-convert here)")
+
         # Scrubbing: the real interactive transition; released before half-way, it cancels.
         driver.js("const s = document.getElementById('scrub');"
                   "s.dispatchEvent(new PointerEvent('pointerdown', {bubbles: true}));"

@@ -62,35 +62,100 @@ struct TimingTests {
         return x
     }
 
-    @Test("UIKit springs match a numerical integration (under, critically and over damped, ζ up to 300)",
+    @Test("springs match a numerical integration (under, critically and over damped, ζ up to 300)",
           arguments: [(0.3, 0.0), (0.75, 0.5), (1.0, 0.0), (1.0, 2.0), (2.5, 0.5), (300.0, 0.0)])
     func springMatchesIntegration(zeta: Double, velocity: Double) throws {
-        let spring = try #require(Spring(dampingRatio: zeta, initialVelocity: velocity, duration: 1))
+        // The closed form for any ζ (CASpringAnimation's form reaches ζ > 1); ω₀ as the ratio form would pick it.
+        let omega = Spring.ratioFormOmega(zeta: min(zeta, 1), velocity: velocity, duration: 1)
+        let spring = Spring(omega: omega, zeta: zeta, velocity: velocity)
         for t in [0.05, 0.1, 0.25, 0.5, 0.8] {
             let expected = integrate(omega: spring.omega, zeta: zeta, x0: 1, v0: -velocity, until: t)
             #expect(abs(spring.displacement(at: t) - expected) < 1e-6, "ζ=\(zeta) t=\(t)")
         }
     }
 
-    @Test("the decay envelope falls to 1e-3 exactly at the duration")
-    func envelopeAtDuration() throws {
-        for (zeta, duration) in [(0.5, 1.0), (0.75, 0.3), (1.0, 2.0), (4.0, 1.0), (300.0, 0.5)] {
-            let spring = try #require(Spring(dampingRatio: zeta, initialVelocity: 0, duration: duration))
-            let rate = zeta < 1 ? zeta * spring.omega : spring.omega * (zeta - (zeta * zeta - 1).squareRoot())
-            #expect(abs(exp(-rate * duration) - 1e-3) < 1e-9, "ζ=\(zeta)")
+    @Test("the ratio form follows Framer's converter: seed 000's spring (1 s, ζ 0.75, v 0.5)")
+    func framerReference() throws {
+        let spring = try #require(Spring(dampingRatio: 0.75, initialVelocity: 0.5, duration: 1))
+        #expect(abs(spring.omega - 9.27847) < 5e-6)
+        #expect(spring.zeta == 0.75)
+        for (t, expected) in [(0.1, 0.290140), (0.2, 0.669900), (0.3, 0.907372), (0.5, 1.028376)] {
+            #expect(abs(spring.progress(at: t) - expected) < 5e-7, "t=\(t)")
         }
         // At the duration the animation snaps to its target.
-        let spring = try #require(Spring(dampingRatio: 0.75, initialVelocity: 0.5, duration: 1))
         #expect(Timing.spring(spring).progress(at: 1, duration: 1) == 1)
     }
 
-    @Test("an underdamped spring overshoots; ζ ≤ 0 is refused")
-    func overshootAndRefusal() throws {
+    @Test("the ratio form solves Framer's envelope ε − ((ζω₀ − v)/ω_d)·e^(−ζω₀T) = 0 (ζ = 1: ε − (1 + (ω₀ − v)T)·e^(−ω₀T))",
+          arguments: [(0.5, 1.0, 0.0), (0.75, 0.3, 0.0), (0.9, 0.5, 1.0), (0.2, 2.0, -1.0), (1.0, 0.5, 0.0),
+                      (1.0, 2.0, 1.0)])
+    func framerEnvelope(zeta: Double, duration: Double, velocity: Double) throws {
+        let spring = try #require(Spring(dampingRatio: zeta, initialVelocity: velocity, duration: duration))
+        let w = spring.omega
+        let residual = zeta < 1
+            ? 1e-3 - (zeta * w - velocity) / (w * (1 - zeta * zeta).squareRoot()) * exp(-zeta * w * duration)
+            : 1e-3 - (1 + (w - velocity) * duration) * exp(-w * duration)
+        #expect(abs(residual) < 1e-9, "ζ=\(zeta) T=\(duration) v=\(velocity): ω₀ \(w)")
+        // The settled root, not the one below it: a larger ω₀ leaves less than ε.
+        let above = zeta < 1
+            ? (zeta * w * 1.01 - velocity) / (w * 1.01 * (1 - zeta * zeta).squareRoot()) * exp(-zeta * w * 1.01 * duration)
+            : (1 + (w * 1.01 - velocity) * duration) * exp(-w * 1.01 * duration)
+        #expect(above < 1e-3)
+    }
+
+    @Test("the critically damped branch at ζ = 1: Framer's Newton root (0.5 s, v 0 → ω₀ 18.46683)")
+    func criticalBranch() throws {
+        let spring = try #require(Spring(dampingRatio: 1, initialVelocity: 0, duration: 0.5))
+        #expect(abs(spring.omega - 18.466827) < 1e-5)
+        let peak = (1...100).map { spring.progress(at: Double($0) / 200) }.max() ?? 2
+        #expect(peak <= 1)
+    }
+
+    @Test("large velocities, where Framer's iteration diverges, still settle: the envelope's largest root")
+    func largeVelocity() throws {
+        for (zeta, duration, velocity) in [(0.5, 0.5, 10.0), (0.75, 1.0, 20.0), (1.0, 1.0, 10.0), (0.3, 0.3, 100.0)] {
+            let spring = try #require(Spring(dampingRatio: zeta, initialVelocity: velocity, duration: duration))
+            #expect(spring.omega.isFinite && spring.omega > 0)
+            // Near its target at the duration: no visible jump when it snaps (under 1 % of the distance).
+            #expect(abs(spring.displacement(at: duration)) < 0.01, "ζ=\(zeta) T=\(duration) v=\(velocity)")
+            #expect(spring.zeta == zeta)
+        }
+    }
+
+    @Test("the ratio form's clamps: ζ ≤ 1, duration 0.01…10 s; ζ ≤ 0 is refused")
+    func clamps() throws {
+        let over = try #require(Spring(dampingRatio: 4, initialVelocity: 0, duration: 0.5))
+        let critical = try #require(Spring(dampingRatio: 1, initialVelocity: 0, duration: 0.5))
+        #expect(over == critical)
+        let long = try #require(Spring(dampingRatio: 0.5, initialVelocity: 0, duration: 60))
+        #expect(long == Spring(dampingRatio: 0.5, initialVelocity: 0, duration: 10))
+        let short = try #require(Spring(dampingRatio: 0.5, initialVelocity: 0, duration: 0))
+        #expect(short == Spring(dampingRatio: 0.5, initialVelocity: 0, duration: 0.01))
         let spring = try #require(Spring(dampingRatio: 0.3, initialVelocity: 0, duration: 1))
         let peak = (1...100).map { spring.progress(at: Double($0) / 100) }.max() ?? 0
         #expect(peak > 1.1)
         #expect(Spring(dampingRatio: 0, initialVelocity: 0, duration: 1) == nil)
         #expect(Spring(dampingRatio: -1, initialVelocity: 0, duration: 1) == nil)
+        #expect(Spring(dampingRatio: .nan, initialVelocity: 0, duration: 1) == nil)
+        #expect(Spring(dampingRatio: 0.5, initialVelocity: .infinity, duration: 1) == nil)
+    }
+
+    @Test("the system curve: ζ = 500/(2·√3000) ≈ 4.56, monotone, 75 % at 0.1 s, at its target at 0.5 s")
+    func systemCurve() {
+        let spring = Spring.system
+        #expect(abs(spring.zeta - 4.564354645876384) < 1e-12)
+        #expect(Spring.systemDuration == 0.5)
+        var last = 0.0
+        for i in 0...500 {
+            let p = Timing.spring(spring).progress(at: Double(i) / 1000, duration: Spring.systemDuration)
+            #expect(p >= last, "not monotone at \(i) ms")
+            #expect(p <= 1)
+            last = p
+        }
+        #expect(abs(spring.progress(at: 0.1) - 0.7457) < 1e-4)
+        // No visible jump when it snaps at 0.5 s: 1.01e-3 of the distance is left (0.4 pt across a 390 pt screen).
+        #expect(1 - spring.progress(at: 0.5 - 1e-9) < 1.02e-3)
+        #expect(Timing.spring(spring).progress(at: 0.5, duration: 0.5) == 1)
     }
 
     @Test("CASpringAnimation form: the duration is the settling time")

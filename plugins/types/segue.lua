@@ -154,7 +154,7 @@
 ---@field duration? number seconds; default 0.2
 ---@field delay? number seconds
 ---@field curve? segue.Curve default ease_in_out (keyframes: linear); ignored with a spring
----@field spring? segue.Spring
+---@field spring? segue.Spring|"system" "system": UIKit's system curve, 0.5 s whatever duration says
 ---@field repeat_count? number
 ---@field autoreverse? boolean
 
