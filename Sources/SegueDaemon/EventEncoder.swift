@@ -211,6 +211,13 @@ public enum EventEncoder {
                 out.appendNumber(values[i + 1])
                 out.appendReserved(UInt8(ascii: "}"))
                 i += 2
+            case .size:
+                out.appendReserved(#"{"w":"#)
+                out.appendNumber(values[i])
+                out.appendReserved(#","h":"#)
+                out.appendNumber(values[i + 1])
+                out.appendReserved(UInt8(ascii: "}"))
+                i += 2
             case .rect:
                 appendRect(values, at: i, to: &out)
                 i += 4

@@ -69,7 +69,12 @@ extension SchemaShape {
         ])),
         ("view_node", .object(
             [.required("id", .id), .required("frame", .ref("rect"))]
-                + ViewProperty.listed.map { SchemaShape.Field.required($0.name, SchemaShape.of($0.info.kind)) }
+                + ViewProperty.listed.filter { $0 != .position }.map {
+                    // A property with an initial value is left out while at it (docs/PROTOCOL.md, the view node);
+                    // `position` is `center` and is not repeated.
+                    $0.info.initial == nil ? SchemaShape.Field.required($0.name, SchemaShape.of($0.info.kind))
+                        : SchemaShape.Field.optional($0.name, SchemaShape.of($0.info.kind))
+                }
                 + [.optional("presentation", .object([])), .required("subviews", .array(.ref("view_node")))])),
         ("vc_node", .object([
             .required("id", .id), .required("kind", .string), .required("view", .id), .required("appearance", .string),
@@ -154,6 +159,7 @@ extension SchemaShape {
         case .number: .number
         case .boolean: .boolean
         case .point: .ref("point")
+        case .size: .ref("size")
         case .rect: .ref("rect")
         case .transform: .ref("transform")
         case .color: .ref("color")

@@ -41,10 +41,14 @@ enum ValueJSON {
     }
 
     /// The view values that docs/PROTOCOL.md's view node carries: the derived frame, then every property of the
-    /// table in its listed order.
+    /// table in its listed order — a property with an initial value (`ViewPropertyInfo.initial`: the border, the
+    /// shadow, clips_to_bounds) only when it is not at it, so the tree of a scene that does not use them reads as
+    /// before. `position` is `center` under CALayer's name: the node carries it once, as `center`.
     static func viewValues(_ v: ViewValues, hidden: Bool, z: Double) -> JSONObject {
         var o = JSONObject([("frame", rect(v.frame))])
-        for property in ViewProperty.listed { o[property.name] = value(property, v.value(of: property, z: z, hidden: hidden)) }
+        for property in ViewProperty.listed where property != .position && !v.isInitial(property) {
+            o[property.name] = value(property, v.value(of: property, z: z, hidden: hidden))
+        }
         return o
     }
 
@@ -55,6 +59,7 @@ enum ValueJSON {
         case .number: return .number(v[i])
         case .boolean: return .bool(v[i] != 0)
         case .point: return point(Point(x: v[i], y: v[i + 1]))
+        case .size: return size(Size(w: v[i], h: v[i + 1]))
         case .rect: return rect(Rect(x: v[i], y: v[i + 1], w: v[i + 2], h: v[i + 3]))
         case .transform: return transform(Transform3D(values: Array(v)))
         case .color: return .string(Color(r: v[i], g: v[i + 1], b: v[i + 2], a: v[i + 3]).hex)

@@ -163,8 +163,10 @@ final class ViewTree {
                 if let view = viewsBySerial[serial] { discard(view, clock: clock) }
             }
         }
+        var before: [ObjectIdentifier: ViewValues] = [:]
         for state in journal.views.reversed() {
             let view = state.view
+            if before[ObjectIdentifier(view)] == nil { before[ObjectIdentifier(view)] = view.presentation }
             view.model = state.model
             view.presentation = state.presentation
             view.superview = state.superview
@@ -174,7 +176,8 @@ final class ViewTree {
             view.layerAnimations = state.layerAnimations
         }
         for view in viewsBySerial.values where view.serial < journal.nextViewSerial {
-            markChanged(view, ViewChanges.all.rawValue)
+            let old = before[ObjectIdentifier(view)] ?? view.presentation
+            markChanged(view, ViewChanges.restored(from: old, to: view.presentation).rawValue)
         }
     }
 
@@ -255,6 +258,7 @@ final class ViewTree {
             journals.touch(view.superview)
             for sub in state.subviews where sub.superview !== view { journals.touch(sub); journals.touch(sub.superview) }
             for property in ViewProperty.allCases { clock.removeAnimation(of: view, property, finished: false) }
+            let old = view.presentation
             view.model = state.model
             view.presentation = state.presentation
             if let old = view.superview, old !== state.superview { old.subviews.removeAll { $0 === view } }
@@ -266,7 +270,7 @@ final class ViewTree {
             }
             view.hidden = state.hidden
             view.z = state.z
-            markChanged(view, ViewChanges.all.rawValue)
+            markChanged(view, ViewChanges.restored(from: old, to: view.presentation).rawValue)
         }
         clock.dropRemoved()
     }

@@ -80,18 +80,14 @@ extension PluginInstance {
         }
         add("view_snapshot") { me, s in
             guard let view = me.view(at: 1), let scene = me.scene else { return .error(me.deadView("snapshot")) }
+            var region: Rect?
+            switch me.snapshotRequest(view, s) {
+            case .whole: break
+            case .region(let r): region = r
+            case .refused(let message): return .error(message)
+            }
             do throws(EngineError) {
-                let copy = try scene.makeView(frame: view.presentation.frame, color: view.presentation.color)
-                // Every property kept in channels but the frame's (the new view has it): alpha, transform, corner
-                // radius, and the color unless the same.
-                for property in ViewProperty.allCases where !property.info.partOfFrame {
-                    guard case .channels = property.info.storage else { continue }
-                    if property == .color, copy.model.get(property) == view.presentation.get(property) { continue }
-                    view.presentation.channels.withUnsafeBufferPointer { c in
-                        scene.set(copy, property, values: UnsafeBufferPointer(rebasing: c[property.offset..<(property.offset + property.count)]))
-                    }
-                }
-                me.pushView(copy)
+                me.pushView(try me.makeSnapshot(of: view, region: region, in: scene))
                 return .results(1)
             } catch {
                 return .error("view:snapshot(): \(error.message)")

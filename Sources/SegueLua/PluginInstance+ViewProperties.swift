@@ -50,6 +50,10 @@ extension PluginInstance {
         case .number: state.push(c[o])
         case .boolean: state.push(c[o] != 0)
         case .point: pushPoint(Point(x: c[o], y: c[o + 1]))
+        case .size:
+            state.newTable(fieldCount: 2)
+            state.push(c[o]); state.setRawField(-2, "w")
+            state.push(c[o + 1]); state.setRawField(-2, "h")
         case .rect: push(Rect(x: c[o], y: c[o + 1], w: c[o + 2], h: c[o + 3]))
         case .transform: push(Transform3D(values: Array(c[o..<(o + 16)])))
         case .color: state.push(Color(r: c[o], g: c[o + 1], b: c[o + 2], a: c[o + 3]).hex)
@@ -90,6 +94,12 @@ extension PluginInstance {
                 else { return false }
                 out[0] = x
                 out[1] = y
+            case .size:
+                guard state.type(at: i) == LUA_TTABLE, let w = state.numberField(i, SEGUE_KEY_W),
+                    let h = state.numberField(i, SEGUE_KEY_H), w.isFinite, h.isFinite
+                else { return false }
+                out[0] = w
+                out[1] = h
             case .rect:
                 guard let r = rect(at: i) else { return false }
                 // A model size is never negative (presentation values may still cross zero while a spring overshoots).

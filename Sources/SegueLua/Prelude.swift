@@ -90,7 +90,7 @@ local view_methods = {
   insert = function(self, v, i) return host.view_insert(self, v, i) end,
   remove = function(self) return host.view_remove(self) end,
   bring_to_front = function(self) return host.view_front(self) end,
-  snapshot = function(self) return host.view_snapshot(self) end,
+  snapshot = function(self, rect, options) return host.view_snapshot(self, rect, options) end,
   add_animation = function(self, key, spec, completion)
     if completion ~= nil and type(completion) ~= "function" then
       error("view:add_animation(key, spec, completion?): completion must be a function or nil, got " .. type(completion), 2)

@@ -57,7 +57,9 @@ public struct Filmstrip {
                 + "viewBox=\"0 0 \(SVG.num(size.w)) \(SVG.num(size.h))\" preserveAspectRatio=\"none\" overflow=\"hidden\">\n"
             body += "<rect class=\"stage\" width=\"\(SVG.num(size.w))\" height=\"\(SVG.num(size.h))\" fill=\"#e5e5ea\"/>\n"
             if let sample = source.timeline.sample(at: time) {
-                body += SceneDrawing.draw(sample, origin: source.origin, labelSize: 11 / scale, labels: labels)
+                // Filter and clip ids unique in a page that inlines several filmstrips (the preview page).
+                body += SceneDrawing.draw(sample, origin: source.origin, labelSize: 11 / scale, labels: labels,
+                                          idPrefix: "f\(n)-\(Int(cw))-\(i)")
             }
             body += "</svg>\n"
             body += "<rect x=\"\(SVG.num(x))\" y=\"\(SVG.num(y))\" width=\"\(SVG.num(cw))\" height=\"\(SVG.num(ch))\" "

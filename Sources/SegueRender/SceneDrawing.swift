@@ -11,7 +11,8 @@ import SegueKit
 /// `<g class="view" data-view="id" opacity="alpha">` holding its shape and its subviews, so alpha multiplies down
 /// the tree as in UIKit.
 enum SceneDrawing {
-    static func draw(_ sample: Timeline.Sample, origin: Point, labelSize: Double, labels: Bool) -> String {
+    static func draw(_ sample: Timeline.Sample, origin: Point, labelSize: Double, labels: Bool,
+                     idPrefix: String = "d") -> String {
         let views = sample.views
         var children = [[Int]](repeating: [], count: views.count)
         var roots: [Int] = []
@@ -30,6 +31,7 @@ enum SceneDrawing {
             // CALayer.doubleSided = false: a layer turned away is not drawn, nor what is flattened into it.
             if !values.doubleSided, ProjectedQuad.facesBack(projection) { return }
             out += "<g class=\"view\" data-view=\"\(SVG.escape(view.id))\" opacity=\"\(SVG.num(alpha, 4))\">"
+            out += LayerLook.shadow(values, projection, id: "\(idPrefix)-shadow-\(i)")
             out += shape(values, projection)
             // Named views only (not the engine's v-N, e.g. a flip's snapshot), and only the ones at least half
             // visible, so two views cross-fading over each other never print their names on top of each other.
@@ -42,7 +44,11 @@ enum SceneDrawing {
             let order = children[i].enumerated().sorted { l, r in
                 views[l.element].z != views[r.element].z ? views[l.element].z < views[r.element].z : l.offset < r.offset
             }
+            let clip = LayerLook.clip(values, projection, id: "\(idPrefix)-clip-\(i)")
+            if let clip, !order.isEmpty { out += clip + "<g clip-path=\"url(#\(idPrefix)-clip-\(i))\">\n" }
             for (_, child) in order { walk(child, projection, opacity: opacity * alpha, depth: depth + 1) }
+            if clip != nil, !order.isEmpty { out += "</g>\n" }
+            out += LayerLook.border(values, projection)
             out += "</g>\n"
         }
         for root in roots { walk(root, .translation(origin.x, origin.y), opacity: 1, depth: 0) }
@@ -74,6 +80,10 @@ enum SceneDrawing {
         case .anchorPoint, .position, .sublayerTransform:
             "placement: the view's projection about its anchor point, the superview's sublayer transform (`Projection.view`)"
         case .doubleSided: "turned away and not double-sided: left out, with its subviews (`ProjectedQuad.facesBack`)"
+        case .borderWidth, .borderColor: "a stroke inside the bounds' rounded rect (`LayerLook.border`)"
+        case .shadowColor, .shadowOpacity, .shadowRadius, .shadowOffset:
+            "a blurred copy of the view's shape under it (`LayerLook.shadow`: feGaussianBlur, σ = radius / 2)"
+        case .clipsToBounds: "the subviews inside a clipPath of the rounded bounds (`LayerLook.clip`)"
         }
     }
 
@@ -84,6 +94,12 @@ enum SceneDrawing {
 
     static func clamp(_ v: Double) -> Double { v.isFinite ? min(max(v, 0), 1) : 1 }
 
+    /// The corner radius as drawn: 0…half the shorter side.
+    static func cornerRadius(_ values: ViewValues) -> Double {
+        let b = values.bounds
+        return min(max(values.cornerRadius, 0), max(b.w, 0) / 2, max(b.h, 0) / 2)
+    }
+
     /// The view's rounded rectangle: an SVG `rect` under `matrix(…)` when the map is affine, else the outline
     /// projected point by point. Clear views draw nothing (their subviews still do).
     static func shape(_ values: ViewValues, _ projection: Projection) -> String {
@@ -91,7 +107,7 @@ enum SceneDrawing {
         guard color.a > 0.001 else { return "" }
         let b = values.bounds
         guard b.w > 0, b.h > 0 else { return "" }
-        let radius = min(max(values.cornerRadius, 0), b.w / 2, b.h / 2)
+        let radius = cornerRadius(values)
         let fill = "fill=\"\(Color(r: color.r, g: color.g, b: color.b).hex)\""
             + (color.a < 0.999 ? " fill-opacity=\"\(SVG.num(color.a, 3))\"" : "")
         if let m = projection.affine {

@@ -566,6 +566,7 @@ function viewElement(node, parentBounds, parent) {
   el.style.opacity = String(clamp(v.alpha, 0, 1));
   el.style.background = v.color || "transparent";
   if (v.corner_radius) el.style.borderRadius = `${v.corner_radius}px`;
+  layerLook(el, v);
   if (v.hidden) el.style.display = "none";
   const t = v.transform || {};
   const layered = layerMatrix(v, parent);
@@ -621,6 +622,26 @@ function layerMatrix(v, parent) {
     m = mul(mul(mul(m, move(-px, -py, 0)), sm), move(px, py, 0));
   }
   return m;
+// The layer's look (scene.tree leaves each out at CALayer's default): the border an outline inset by its width
+// (drawn over the subviews, inside the bounds, as CALayer's), the shadow a box-shadow whose blur is the shadow radius
+// (CSS blurs with σ = blur / 2, as the filmstrip's feGaussianBlur), none when clips_to_bounds (masksToBounds clips
+// it), and clips_to_bounds overflow: hidden.
+function layerLook(el, v) {
+  const bw = Math.max(v.border_width || 0, 0);
+  if (bw > 0) {
+    el.style.outline = `${bw}px solid ${v.border_color || "#000000"}`;
+    el.style.outlineOffset = `${-bw}px`;
+  }
+  const opacity = clamp(v.shadow_opacity || 0, 0, 1);
+  if (v.clips_to_bounds) el.style.overflow = "hidden";
+  else if (opacity > 0) {
+    const o = v.shadow_offset || { w: 0, h: -3 };
+    const radius = v.shadow_radius === undefined ? 3 : Math.max(v.shadow_radius, 0);
+    const hex = (v.shadow_color || "#000000").slice(1);
+    const rgb = [0, 2, 4].map((k) => parseInt(hex.slice(k, k + 2), 16));
+    const a = (hex.length === 8 ? parseInt(hex.slice(6, 8), 16) / 255 : 1) * opacity;
+    el.style.boxShadow = `${o.w}px ${o.h}px ${radius}px rgba(${rgb.join(",")},${a})`;
+  }
 }
 
 async function drawLanes() {

@@ -26,6 +26,10 @@
 ---@field x number
 ---@field y number
 
+---@class (exact) segue.Size
+---@field w number
+---@field h number
+
 ---A 2-D affine transform (CGAffineTransform) `{a, b, c, d, tx, ty}` or a 3-D one (CATransform3D) `{m = {16 numbers}}`,
 ---row-major. `"identity"` is accepted too.
 ---@class (exact) segue.Transform
@@ -52,6 +56,13 @@
 ---@field position segue.Point the same point as center
 ---@field sublayer_transform segue.Transform|"identity" applied to the subviews, about the anchor point
 ---@field double_sided boolean false: the back is not drawn
+---@field border_width number ≥ 0
+---@field border_color segue.Color
+---@field shadow_color segue.Color
+---@field shadow_opacity number in 0…1
+---@field shadow_radius number ≥ 0
+---@field shadow_offset segue.Size
+---@field clips_to_bounds boolean subviews clipped to the bounds (masksToBounds)
 ---@field id string read-only
 ---@field superview segue.View? read-only
 ---@field subviews segue.View[] read-only
@@ -59,7 +70,7 @@
 ---@field insert fun(self: segue.View, view: segue.View, index: integer) inserts a subview at a 1-based index
 ---@field remove fun(self: segue.View) removes it from its superview
 ---@field bring_to_front fun(self: segue.View)
----@field snapshot fun(self: segue.View): segue.View a new view that looks like this one now
+---@field snapshot fun(self: segue.View, rect?: segue.Rect, options?: {after_updates?: boolean, cap_insets?: {top: number, left: number, bottom: number, right: number}}): segue.View a new view that looks like this one now (or its rect, sized to it)
 ---@field add_animation fun(self: segue.View, key: string, spec: segue.LayerAnimation, completion?: fun(finished: boolean)) CALayer.add(_:forKey:); the model value is not changed
 ---@field remove_animation fun(self: segue.View, key: string): boolean CALayer.removeAnimation(forKey:)
 ---@field animation_keys fun(self: segue.View): string[] CALayer.animationKeys(), in the order added

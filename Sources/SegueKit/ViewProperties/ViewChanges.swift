@@ -26,6 +26,21 @@ public struct ViewChanges: OptionSet, Sendable, Hashable {
     public static let frame = ViewChanges(
         rawValue: ViewProperty.allCases.reduce(0) { $1.info.partOfFrame ? $0 | $1.changeBit : $0 })
 
+    /// The properties of the table without an initial value (API 1's): a restored view reports all of them.
+    static let alwaysRestored = ViewChanges(
+        rawValue: ViewProperty.allCases.reduce(0) { $1.info.initial == nil ? $0 | $1.changeBit : $0 })
+
+    /// What a view put back wholesale (a journal's or a baseline's restore) reports: API 1's properties, as
+    /// before, and a later one (`ViewPropertyInfo.initial`) only when its presentation value differs, so frame
+    /// events of scenes that never use the border or the shadow read as before.
+    static func restored(from old: ViewValues, to new: ViewValues) -> ViewChanges {
+        var changes = alwaysRestored
+        for property in ViewProperty.allCases where property.info.initial != nil {
+            if !old.get(property).elementsEqual(new.get(property)) { changes.insert(ViewChanges(property)) }
+        }
+        return changes
+    }
+
     @inlinable
     public func contains(_ property: ViewProperty) -> Bool { rawValue & property.changeBit != 0 }
 }

@@ -13,6 +13,8 @@ public enum ViewProperty: Int, Sendable, CaseIterable {
     /// Core Animation's layer geometry (issue 26): CALayer.anchorPoint, .position (the same stored point as
     /// `center`), .sublayerTransform, .doubleSided.
     case anchorPoint, position, sublayerTransform, doubleSided
+    // The layer's look (issue 26): CALayer's border, shadow and masksToBounds.
+    case borderWidth, borderColor, shadowColor, shadowOpacity, shadowRadius, shadowOffset, clipsToBounds
 
     /// The property's entry in the table (inlinable: the hot paths of other modules read one field of it, and the
     /// optimizer then keeps just that field's switch).
@@ -43,7 +45,7 @@ public enum ViewProperty: Int, Sendable, CaseIterable {
             // CALayer.anchorPoint: unit coordinates of the bounds, animatable; the frame is placed so that this
             // point of the bounds sits at `position`.
             ViewPropertyInfo(name: "anchor_point", kind: .point, storage: .channels(28), range: .finite,
-                             partOfFrame: true, summary: "unit coordinates, default {x=0.5, y=0.5}")
+                             partOfFrame: true, summary: "unit coordinates, default {x=0.5, y=0.5}", initial: [0.5, 0.5])
         case .position:
             // CALayer.position is UIView.center: one stored point, two names (a write of either is a write of
             // `center`; frame events carry it in the frame, as `center`).
@@ -51,16 +53,42 @@ public enum ViewProperty: Int, Sendable, CaseIterable {
                              sentInFrames: false, partOfFrame: true, summary: "the same point as center")
         case .sublayerTransform:
             ViewPropertyInfo(name: "sublayer_transform", kind: .transform, storage: .channels(30), range: .finite,
-                             interpolation: .affineDecomposition, summary: "applied to the subviews, about the anchor point")
+                             interpolation: .affineDecomposition, summary: "applied to the subviews, about the anchor point",
+                             initial: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
         case .doubleSided:
             // CALayer.doubleSided is not animatable.
             ViewPropertyInfo(name: "double_sided", kind: .boolean, storage: .channels(46), range: .finite,
-                             interpolation: .none, summary: "false: the back is not drawn")
+                             interpolation: .none, summary: "false: the back is not drawn", initial: [1])
+        // CALayer's documented defaults (developer.apple.com/documentation/quartzcore/calayer): borderWidth 0,
+        // borderColor opaque black, shadowColor opaque black, shadowOpacity 0 ("must be in the range 0.0
+        // (transparent) to 1.0 (opaque)"), shadowRadius 3, shadowOffset (0, -3), masksToBounds false.
+        case .borderWidth:
+            ViewPropertyInfo(name: "border_width", kind: .number, storage: .channels(47), range: .atLeast(0),
+                             unit: "pt", initial: [0])
+        case .borderColor:
+            ViewPropertyInfo(name: "border_color", kind: .color, storage: .channels(48), range: .finite,
+                             initial: [0, 0, 0, 1])
+        case .shadowColor:
+            ViewPropertyInfo(name: "shadow_color", kind: .color, storage: .channels(52), range: .finite,
+                             initial: [0, 0, 0, 1])
+        case .shadowOpacity:
+            ViewPropertyInfo(name: "shadow_opacity", kind: .number, storage: .channels(56), range: .within(0, 1),
+                             initial: [0])
+        case .shadowRadius:
+            ViewPropertyInfo(name: "shadow_radius", kind: .number, storage: .channels(57), range: .atLeast(0),
+                             unit: "pt", initial: [3])
+        case .shadowOffset:
+            ViewPropertyInfo(name: "shadow_offset", kind: .size, storage: .channels(58), range: .finite,
+                             initial: [0, -3])
+        case .clipsToBounds:
+            ViewPropertyInfo(name: "clips_to_bounds", kind: .boolean, storage: .channels(60), range: .finite,
+                             interpolation: .none, summary: "subviews clipped to the bounds (masksToBounds)",
+                             initial: [0])
         }
     }
 
     /// How many channels of `ViewValues.channels` the properties stored there use (the end of the last one).
-    public static let channelCount = 47
+    public static let channelCount = 61
 
     /// The order `scene.tree`'s view node, `segue.view{}` and the LuaLS class list the properties in (after the
     /// derived `frame`): API 1's order, then every later property in declaration order.
@@ -142,12 +170,17 @@ public struct ViewPropertyInfo: Sendable, Equatable {
     public let summary: String?
     /// The unit of a number (`pt`; "" for a ratio), as plots label it.
     public let unit: String
+    /// A new view's value, for the properties added after API 1 (nil for API 1's, whose start values
+    /// `ViewValues.init(frame:)` sets). `scene.tree` and a transition's start record leave such a property out while
+    /// it is at this value, so the tree of a scene that does not use it reads as before.
+    public let initial: [Double]?
 
     public init(name: String, kind: ViewValueKind, storage: Storage, range: ModelRange,
                 interpolation: Interpolation = .componentwise, sentInFrames: Bool = true, partOfFrame: Bool = false,
-                summary: String? = nil, unit: String = "")
+                summary: String? = nil, unit: String = "", initial: [Double]? = nil)
     {
         self.unit = unit
+        self.initial = initial
         self.name = name
         self.kind = kind
         self.storage = storage
@@ -168,6 +201,8 @@ public enum ViewValueKind: Sendable, Equatable {
     case number
     /// `{x, y}`.
     case point
+    /// `{w, h}` (a CGSize: the shadow's offset).
+    case size
     /// `{x, y, w, h}`.
     case rect
     /// A 4×4 matrix, row-major (16 values); sent as `{a, b, c, d, tx, ty}` when 2-D affine, else `{m: [16]}`.
@@ -182,7 +217,7 @@ public enum ViewValueKind: Sendable, Equatable {
     public var count: Int {
         switch self {
         case .number, .boolean: 1
-        case .point: 2
+        case .point, .size: 2
         case .rect, .color: 4
         case .transform: 16
         }
@@ -193,6 +228,7 @@ public enum ViewValueKind: Sendable, Equatable {
         switch self {
         case .number: "number"
         case .point: "segue.Point"
+        case .size: "segue.Size"
         case .rect: "segue.Rect"
         case .transform: "segue.Transform|\"identity\""
         case .color: "segue.Color"
@@ -205,6 +241,7 @@ public enum ViewValueKind: Sendable, Equatable {
         switch self {
         case .number: "a number"
         case .point: "a point {x=, y=}"
+        case .size: "a size {w=, h=}"
         case .rect: "a rect {x=, y=, w=, h=}"
         case .transform: "a transform from segue.transform.* ({a,b,c,d,tx,ty} or {m={16 numbers}})"
         case .color: "\"#rrggbb\" or \"#rrggbbaa\""
@@ -222,6 +259,8 @@ public enum ModelRange: Sendable, Equatable {
     case clamped(Double, Double)
     /// At least `lower`: a write below it is refused.
     case atLeast(Double)
+    /// Within `lower…upper`: a write outside is refused (CALayer.shadowOpacity "must be in the range 0.0 to 1.0").
+    case within(Double, Double)
 
     /// The values to store for a write of `values`, or nil when the write is refused.
     @inlinable
@@ -230,6 +269,7 @@ public enum ModelRange: Sendable, Equatable {
         case .finite: return value.isFinite ? value : nil
         case .clamped(let lower, let upper): return value.isFinite ? min(max(value, lower), upper) : nil
         case .atLeast(let lower): return value.isFinite && value >= lower ? value : nil
+        case .within(let lower, let upper): return value.isFinite && value >= lower && value <= upper ? value : nil
         }
     }
 
@@ -237,7 +277,7 @@ public enum ModelRange: Sendable, Equatable {
     public func pinned(_ value: Double) -> Double {
         switch self {
         case .finite: value
-        case .clamped(let lower, let upper): min(max(value, lower), upper)
+        case .clamped(let lower, let upper), .within(let lower, let upper): min(max(value, lower), upper)
         case .atLeast(let lower): max(value, lower)
         }
     }
@@ -248,6 +288,7 @@ public enum ModelRange: Sendable, Equatable {
         case .finite: nil
         case .clamped(let lower, let upper): "clamped to \(ModelRange.text(lower))…\(ModelRange.text(upper))"
         case .atLeast(let lower): "≥ \(ModelRange.text(lower))"
+        case .within(let lower, let upper): "in \(ModelRange.text(lower))…\(ModelRange.text(upper))"
         }
     }
 

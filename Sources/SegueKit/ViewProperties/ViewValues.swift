@@ -19,10 +19,7 @@ public struct ViewValues: Sendable, Equatable {
     }
 
     public init(frame: Rect, alpha: Double = 1, color: Color = .white) {
-        channels = [Double](repeating: 0, count: ViewProperty.channelCount)
-        anchorPoint = Point(x: 0.5, y: 0.5)
-        sublayerTransform = .identity
-        doubleSided = true
+        channels = ViewValues.initialChannels
         self.frame = frame
         self.alpha = alpha
         self.transform = .identity
@@ -103,6 +100,35 @@ public struct ViewValues: Sendable, Equatable {
         get { channels[46] != 0 }
         set { channels[46] = newValue ? 1 : 0 }
     }
+
+    /// Every channel zero but those of the properties with an initial value in the table (`ViewPropertyInfo.initial`:
+    /// CALayer's defaults for the border and the shadow), made once.
+    static let initialChannels: [Double] = {
+        var c = [Double](repeating: 0, count: ViewProperty.channelCount)
+        for property in ViewProperty.allCases {
+            guard let initial = property.info.initial, case .channels(let offset) = property.info.storage else { continue }
+            for (k, v) in initial.enumerated() { c[offset + k] = v }
+        }
+        return c
+    }()
+
+    /// Whether `property` is at its table's initial value (always false for one without).
+    public func isInitial(_ property: ViewProperty) -> Bool {
+        guard let initial = property.info.initial, case .channels = property.info.storage else { return false }
+        return get(property).elementsEqual(initial)
+    }
+
+    public var borderWidth: Double { channels[ViewProperty.borderWidth.offset] }
+    public var borderColor: Color { color(at: ViewProperty.borderColor.offset) }
+    public var shadowColor: Color { color(at: ViewProperty.shadowColor.offset) }
+    public var shadowOpacity: Double { channels[ViewProperty.shadowOpacity.offset] }
+    public var shadowRadius: Double { channels[ViewProperty.shadowRadius.offset] }
+    public var shadowOffset: Size {
+        Size(w: channels[ViewProperty.shadowOffset.offset], h: channels[ViewProperty.shadowOffset.offset + 1])
+    }
+    public var clipsToBounds: Bool { channels[ViewProperty.clipsToBounds.offset] != 0 }
+
+    private func color(at o: Int) -> Color { Color(r: channels[o], g: channels[o + 1], b: channels[o + 2], a: channels[o + 3]) }
 }
 
 extension ViewValues {
