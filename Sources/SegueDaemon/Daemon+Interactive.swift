@@ -137,15 +137,18 @@ extension Daemon {
         let info = try transitionInfo(p)
         let sheet = try sheetConfiguration(p)
         let popover = try popoverConfiguration(p, scene)
+        let zoom = try preferredTransition(p, scene)
         try p.finish()
-        do throws(EngineError) {
-            return try scene.withTransitionInfo(info) { () throws(EngineError) in
-                try scene.present(presented, from: presenting, style: style, presentation: plugin,
-                                   animated: animated, interactive: interactive, animator: animator, sheet: sheet,
-                                   popover: popover)
+        return try withPreferredTransition(zoom, on: presented, scene) { () throws(RPCError) in
+            do throws(EngineError) {
+                return try scene.withTransitionInfo(info) { () throws(EngineError) in
+                    try scene.present(presented, from: presenting, style: style, presentation: plugin,
+                                       animated: animated, interactive: interactive, animator: animator, sheet: sheet,
+                                       popover: popover)
+                }
+            } catch {
+                throw RPCError(error)
             }
-        } catch {
-            throw RPCError(error)
         }
     }
 

@@ -254,7 +254,8 @@ extension Daemon {
         ),
         "nav.push": MethodEntry(
             "Pushes a view controller onto a navigation container.",
-            params: [.scene, .required("container", .id), .required("vc", .id)] + SchemaShape.Field.startOptions,
+            params: [.scene, .required("container", .id), .required("vc", .id), SchemaShape.Field.preferredTransition]
+                + SchemaShape.Field.startOptions,
             result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
             starting: { d, p, c throws(RPCError) in try d.navPush(p, c) }
         ),
@@ -509,6 +510,7 @@ extension Daemon {
                 .optional("animated", .boolean),
                 .optional("interactive", .ref("interactive")),
                 .optional("animator", .string),
+                SchemaShape.Field.preferredTransition,
             ],
             result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
             starting: { d, p, c throws(RPCError) in try d.modalPresent(p, c) }
@@ -744,8 +746,11 @@ extension Daemon {
         let scene = try scene(p, c)
         let nav = try container(p, scene)
         let vc = try viewController(p, scene, key: "vc")
-        return try startTransition(p, scene) { o throws(EngineError) in
-            try scene.push(nav, vc, animated: o.animated, interactive: o.interactive, animator: o.animator, whenBusy: o.whenBusy)
+        let zoom = try preferredTransition(p, scene)
+        return try withPreferredTransition(zoom, on: vc, scene) { () throws(RPCError) in
+            try startTransition(p, scene) { o throws(EngineError) in
+                try scene.push(nav, vc, animated: o.animated, interactive: o.interactive, animator: o.animator, whenBusy: o.whenBusy)
+            }
         }
     }
 
@@ -836,7 +841,7 @@ extension Daemon {
                 animators[kind] = name
             }
         }
-        var settings = try viewControllerSettings(p)
+        var settings = try viewControllerSettings(p, scene)
         settings.title = nil
         settings.color = nil
         try p.finish()

@@ -101,7 +101,7 @@ extension Daemon {
     }
 
     /// vc.set / vc.create's keys beyond id.
-    func viewControllerSettings(_ p: Params) throws(RPCError) -> ViewControllerSettings {
+    func viewControllerSettings(_ p: Params, _ scene: Scene) throws(RPCError) -> ViewControllerSettings {
         var s = ViewControllerSettings()
         s.title = try p.string("title")
         s.color = try p.color("color")
@@ -109,13 +109,14 @@ extension Daemon {
         s.providesPresentationContextTransitionStyle = try p.bool("provides_presentation_context_transition_style")
         s.modalInPresentation = try p.bool("modal_in_presentation")
         if let size = try p.size("preferred_content_size") { s.preferredContentSize = .some(size) }
+        s.preferredZoom = try preferredTransition(p, scene)
         return s
     }
 
     func vcSet(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
         let scene = try scene(p, c)
         let vc = try viewController(p, scene, key: "vc")
-        let settings = try viewControllerSettings(p)
+        let settings = try viewControllerSettings(p, scene)
         try p.finish()
         scene.apply(settings, to: vc)
         return scene.json(of: vc)

@@ -64,6 +64,11 @@ extension Scene {
         if vc.providesPresentationContextTransitionStyle { o["provides_presentation_context_transition_style"] = true }
         if vc.isModalInPresentation { o["modal_in_presentation"] = true }
         if let size = vc.preferredContentSize { o["preferred_content_size"] = ValueJSON.size(size) }
+        if let zoom = vc.preferredZoom {
+            var z = JSONObject([("source_view", .string(zoom.sourceView))])
+            if let r = zoom.sourceRect { z["source_rect"] = ValueJSON.rect(r) }
+            o["preferred_transition"] = .object(JSONObject([("zoom", .object(z))]))
+        }
         if !vc.preferredAnimators.isEmpty {
             o["animators"] = .object(JSONObject(
                 vc.preferredAnimators.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))

@@ -32,6 +32,12 @@ extension SchemaShape {
                       "default [\"any\"]"),
             .optional("preferred_size", .ref("size"), "default the presented vc's preferred_content_size, else 320×480"),
         ], open: false)),
+        ("preferred_transition", .object([
+            .required("zoom", .object([
+                .required("source_view", .id, "looked up again at dismissal/pop"),
+                .optional("source_rect", .ref("rect"), "in the source view; default its bounds"),
+            ], open: false)),
+        ], open: false)),
         ("vc_animators", .object([.optional("select", .string), .optional("push", .string), .optional("pop", .string),
                                   .optional("present", .string), .optional("dismiss", .string)], open: false)),
         ("rule", .object([
@@ -92,6 +98,7 @@ extension SchemaShape {
             .optional("defines_presentation_context", .boolean, "present when true"),
             .optional("provides_presentation_context_transition_style", .boolean, "present when true"),
             .optional("modal_in_presentation", .boolean, "present when true"), .optional("preferred_content_size", .ref("size")),
+            .optional("preferred_transition", .ref("preferred_transition"), "present when set"),
         ])),
         ("container", .object([
             .required("container", .id), .required("kind", .string), .required("children", .array(.id)),

@@ -10,7 +10,13 @@ extension SchemaShape.Field {
         optional("provides_presentation_context_transition_style", .boolean),
         optional("modal_in_presentation", .boolean, "a sheet drag cannot dismiss it"),
         optional("preferred_content_size", .ref("size"), "a form sheet's and a popover's size"),
+        preferredTransition,
     ]
+
+    /// modal.present / nav.push / vc.set / vc.create: UIViewController.preferredTransition's zoom.
+    static let preferredTransition = optional(
+        "preferred_transition", .ref("preferred_transition"),
+        "{zoom: {source_view, source_rect?}}: grow from the source view, shrink back at dismiss/pop; null clears it (vc.set)")
 
     /// What every transition-starting method takes besides its own parameters.
     static let startOptions: [SchemaShape.Field] = [

@@ -41,12 +41,15 @@ public struct ViewControllerSettings: Sendable {
     public var modalInPresentation: Bool?
     /// Some(nil) clears the preferred content size.
     public var preferredContentSize: Size??
+    /// `preferred_transition`: Some(nil) clears it.
+    public var preferredZoom: ZoomTransition??
 
     public init() {}
 
     public var isEmpty: Bool {
         title == nil && color == nil && definesPresentationContext == nil
             && providesPresentationContextTransitionStyle == nil && modalInPresentation == nil && preferredContentSize == nil
+            && preferredZoom == nil
     }
 }
 
@@ -59,6 +62,7 @@ extension Scene {
         if let v = settings.definesPresentationContext { vc.definesPresentationContext = v }
         if let v = settings.providesPresentationContextTransitionStyle { vc.providesPresentationContextTransitionStyle = v }
         if let v = settings.modalInPresentation { vc.isModalInPresentation = v }
+        if let zoom = settings.preferredZoom { vc.preferredZoom = zoom }
         if let size = settings.preferredContentSize {
             vc.preferredContentSize = size
             if let record = vc.presentation, record.transition == nil,

@@ -10,7 +10,8 @@ extension TransitionLedger {
     }
 
     /// Explicit `animator` → the view controller's own (`animators`) → the container's delegate plugin → its
-    /// rules (first match) → the built-in default. Only an explicit name that does not exist is an error; a
+    /// rules (first match) → the zoom of `preferred_transition` (present/push on the destination, dismiss/pop on
+    /// the leaving view controller) → the built-in default. Only an explicit name that does not exist is an error; a
     /// missing or failing choice further down is reported (`plugin.warning`) and the next source is asked.
     func resolveAnimator(_ op: TransitionOperation, requested: String?, in scene: Scene) throws(EngineError) -> any Animator {
         if let requested { return try animator(named: requested, param: "animator", in: scene) }
@@ -39,6 +40,9 @@ extension TransitionLedger {
         if let rule = op.container.rules.first(where: { $0.matches(op) }) {
             if let found = try? animator(named: rule.animator, param: nil, in: scene) { return found }
             scene.warn(rule.animator, "a rule of container '\(op.container.id)' names animator '\(rule.animator)', which is not loaded; using the default")
+        }
+        if let zoom = owner.preferredZoom, [.present, .dismiss, .push, .pop].contains(op.kind) {
+            return ZoomAnimator(zoom)
         }
         return op.container.behaviour.builtInAnimator()
     }

@@ -23,6 +23,9 @@ public class ViewController {
     public internal(set) var appearance: Appearance = .disappeared
     /// This view controller's own preferred animators by transition kind (seed 003's pattern).
     public internal(set) var preferredAnimators: [String: String] = [:]
+    /// `preferred_transition: {zoom: …}` (UIViewController.preferredTransition = .zoom): the zoom animator's
+    /// source, used when nothing before it in the precedence chooses an animator.
+    public internal(set) var preferredZoom: ZoomTransition?
     /// Modal presentation: what this view controller presents, and the presentation it is shown in.
     /// Nil once the presented view controller is gone: held through its `anchor`, not `weak` (see `Anchor`).
     public internal(set) var presentedViewController: ViewController? {
