@@ -156,10 +156,13 @@ extension Daemon {
         let animated = try p.bool("animated") ?? true
         let interactive = try interactivity(p)
         let animator = try p.string("animator")
+        let transitionStyle = try p.oneOf("transition_style", ModalTransitionStyle.allCases.map(\.rawValue))
+            .flatMap(ModalTransitionStyle.init(rawValue:))
         try p.finish()
         do throws(EngineError) {
             return try scene.present(presented, from: presenting, style: style, presentation: plugin,
-                                     animated: animated, interactive: interactive, animator: animator)
+                                     animated: animated, interactive: interactive, animator: animator,
+                                     transitionStyle: transitionStyle)
         } catch {
             throw RPCError(error)
         }

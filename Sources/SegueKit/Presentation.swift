@@ -8,6 +8,9 @@ public final class Presentation {
     public let context: ViewController
     public let style: PresentationStyle
     public let controller: (any PresentationController)?
+    /// `modal.present`'s `transition_style`: the built-in animation of the present and its dismiss when no
+    /// animator is chosen (nil: the presentation host's built-in, coverVertical).
+    public internal(set) var transitionStyle: ModalTransitionStyle?
     /// The transition container view, and the internal host that runs the present and dismiss transitions.
     public var containerView: View { host.view }
     let host: ContainerViewController

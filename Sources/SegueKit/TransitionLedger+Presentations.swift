@@ -17,7 +17,8 @@ extension TransitionLedger {
     /// modal.present: `presented` over `presenting`, with `style`, an animator and an optional presentation plugin.
     func present(_ presented: ViewController, from presenting: ViewController, style requestedStyle: PresentationStyle?,
                         presentation pluginName: String? = nil, animated: Bool = true, interactive: Interactivity = .none,
-                        animator requested: String? = nil, in scene: Scene) throws(EngineError) -> TransitionStart
+                        animator requested: String? = nil, transitionStyle: ModalTransitionStyle? = nil,
+                        in scene: Scene) throws(EngineError) -> TransitionStart
     {
         guard presented !== presenting else { throw .invalidParams("presented", "a view controller cannot present itself") }
         guard presented.parent == nil, presented !== scene.root, !scene.controllers.isItemOfAnyContainer(presented, in: scene), presented.presentation == nil,
@@ -46,6 +47,9 @@ extension TransitionLedger {
             }
             controller = found
         }
+        if transitionStyle == .partialCurl, style != .fullScreen {
+            throw .invalidParams("transition_style", "\"partialCurl\" goes with style \"fullScreen\", not \"\(style.rawValue)\"")
+        }
         // Checks done: from here on the request applies.
         var viewID = "\(presented.id).presentation"
         var n = 2
@@ -62,6 +66,7 @@ extension TransitionLedger {
         // As in UIKit, the presenting view controller is the presentation context (the top of the chain).
         let record = Presentation(presenting: context, presented: presented, context: context, style: style,
                                   controller: controller, host: host)
+        record.transitionStyle = transitionStyle
         presented.presentation = record
         context.presentedViewController = presented
         addPresentation(record)
