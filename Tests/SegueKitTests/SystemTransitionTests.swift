@@ -132,3 +132,57 @@ struct SystemTransitionTests {
         #expect(t?.animatorName == "rec")
     }
 }
+
+@Suite("Navigation slide")
+struct NavigationSlideTests {
+    static func nav() throws -> (Scene, ContainerViewController, ViewController, ViewController) {
+        let scene = Scene(id: "nav", size: Size(w: 320, h: 480), clock: .manual)
+        let a = try scene.createViewController(id: "a", title: nil, color: nil)
+        let b = try scene.createViewController(id: "b", title: nil, color: nil)
+        let nav = try scene.createContainer(id: "nav", kind: .navigation, items: [a])
+        try scene.setRoot(nav)
+        return (scene, nav, a, b)
+    }
+
+    static func progress(at seconds: Double) -> Double { Timing.system.progress(at: seconds, duration: 0.5) }
+
+    @Test("a push without an animator slides the new view in from the right over the old one, which moves 0.3 left under a dimming view")
+    func push() throws {
+        let (scene, nav, a, b) = try Self.nav()
+        let t = try scene.push(nav, b).transition
+        #expect(t?.animatorName == "navigation-slide")
+        _ = scene.advance(by: 100_000_000)
+        let p = Self.progress(at: 0.1)
+        #expect(abs(b.view.presentation.transform.affine.tx - 320 * (1 - p)) < 1e-6)
+        #expect(abs(a.view.presentation.transform.affine.tx + 0.3 * 320 * p) < 1e-6)
+        let dim = nav.view.subviews.first { $0 !== a.view && $0 !== b.view }
+        #expect(dim != nil, "the dimming view is in the container")
+        if let dim {
+            #expect(abs(dim.presentation.alpha - p) < 1e-6)
+            let order = nav.view.subviews.map { $0 === a.view ? "a" : $0 === b.view ? "b" : "dim" }
+            #expect(order == ["a", "dim", "b"])
+        }
+        _ = scene.advance(by: 450_000_000)
+        #expect(t?.isEnded == true)
+        #expect(nav.view.subviews.count == 1 && nav.view.subviews.first === b.view)
+        #expect(b.view.presentation.transform.isIdentity && a.view.model.transform.isIdentity)
+    }
+
+    @Test("a pop without an animator slides the top view out to the right and brings the old one back from 0.3 left")
+    func pop() throws {
+        let (scene, nav, a, b) = try Self.nav()
+        _ = try scene.push(nav, b, animated: false)
+        let t = try scene.pop(nav).transition
+        #expect(t?.animatorName == "navigation-slide")
+        _ = scene.advance(by: 200_000_000)
+        let p = Self.progress(at: 0.2)
+        #expect(abs(b.view.presentation.transform.affine.tx - 320 * p) < 1e-6)
+        #expect(abs(a.view.presentation.transform.affine.tx + 0.3 * 320 * (1 - p)) < 1e-6)
+        let order = nav.view.subviews.map { $0 === a.view ? "a" : $0 === b.view ? "b" : "dim" }
+        #expect(order == ["a", "dim", "b"])
+        _ = scene.advance(by: 350_000_000)
+        #expect(t?.isEnded == true)
+        #expect(nav.view.subviews.count == 1 && nav.view.subviews.first === a.view)
+        #expect(a.view.presentation.transform.isIdentity)
+    }
+}
