@@ -62,6 +62,7 @@ extension DaemonConfig {
             ("engine.watchdog_grace_ms", "\(engine.watchdogGraceMs)"), ("engine.max_duration_s", "\(engine.maxDurationS)"),
             ("engine.timeline_retention", "\(engine.timelineRetention)"),
             ("engine.timeline_retention_bytes", "\(engine.timelineRetentionBytes)"),
+            ("engine.modal_default_style", engine.modalDefaultStyle.rawValue),
             ("lua.memory_limit_mb", "\(lua.memoryLimitBytes >> 20)"), ("lua.instruction_budget", "\(lua.instructionBudget)"),
             ("lua.call_timeout_ms", "\(lua.callTimeoutMs)"),
             ("limits.max_line_bytes", "\(limits.maxLineBytes)"), ("limits.max_connections", "\(limits.maxConnections)"),

@@ -78,32 +78,10 @@ extension Daemon {
     }
 
     /// gesture.pan: routed to the transition's interaction plugin; a `began` with `start` first starts the
-    /// transition it names (seed 002: the gesture begins the dismissal).
+    /// transition it names (seed 002: the gesture begins the dismissal). Daemon+Gestures.swift.
     func gesturePan(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
-        let scene = try scene(p, c)
-        guard let name = try p.oneOf("phase", PanGesture.Phase.allCases.map(\.rawValue)),
-            let phase = PanGesture.Phase(rawValue: name)
-        else {
-            throw .invalidParams("phase", "missing parameter 'phase' (began, changed, ended, cancelled)")
-        }
-        let translation = try point(p, "translation") ?? Point(x: 0, y: 0)
-        let velocity = try point(p, "velocity") ?? Point(x: 0, y: 0)
-        let start = try p.objectValue("start")
-        let named = try p.id("transition")
-        try p.finish()
-        let gesture = PanGesture(phase: phase, translation: translation, velocity: velocity)
-        var transition: Transition
-        if let start {
-            guard phase == .began else { throw .invalidParams("start", "'start' goes with phase \"began\" only") }
-            guard named == nil else { throw .invalidParams("start", "give either 'transition' or 'start', not both") }
-            transition = try startFromGesture(start, scene: scene, connection: c)
-        } else {
-            guard let named else { throw .invalidParams("transition", "missing parameter 'transition' (or 'start' with began)") }
-            guard let t = scene.transition(named) else { throw .notFound("transition", named, param: "transition") }
-            transition = t
-        }
-        do throws(EngineError) { try scene.pan(transition, gesture) } catch { throw RPCError(error) }
-        return interactiveResult(scene, transition)
+        if p.has("sheet") { return try sheetPan(p, c) }
+        return try gesture(p, c, kind: .pan)
     }
 
     func point(_ p: Params, _ key: String) throws(RPCError) -> Point? {
@@ -117,7 +95,7 @@ extension Daemon {
     /// Runs `start.method` with `start.params` (a transition-starting method asked to be interactive with an
     /// interaction plugin) and returns the transition it started.
     func startFromGesture(_ start: JSONObject, scene: Scene, connection: ClientConnection) throws(RPCError) -> Transition {
-        let starters: Set<String> = ["container.select", "nav.push", "nav.pop", "nav.pop_to_root", "nav.set", "modal.present", "modal.dismiss"]
+        let starters = Daemon.gestureStarters
         guard let method = start["method"]?.stringValue, starters.contains(method), let handler = Daemon.methods[method]?.handler else {
             throw .invalidParams("start", "start.method must be one of \(starters.sorted().joined(separator: ", "))")
         }
@@ -158,11 +136,16 @@ extension Daemon {
         let animator = try p.string("animator")
         let transitionStyle = try p.oneOf("transition_style", ModalTransitionStyle.allCases.map(\.rawValue))
             .flatMap(ModalTransitionStyle.init(rawValue:))
+        let info = try transitionInfo(p)
+        let sheet = try sheetConfiguration(p)
+        let popover = try popoverConfiguration(p, scene)
         try p.finish()
         do throws(EngineError) {
-            return try scene.present(presented, from: presenting, style: style, presentation: plugin,
-                                     animated: animated, interactive: interactive, animator: animator,
-                                     transitionStyle: transitionStyle)
+            return try scene.withTransitionInfo(info) { () throws(EngineError) in
+                try scene.present(presented, from: presenting, style: style, presentation: plugin,
+                                   animated: animated, interactive: interactive, animator: animator, sheet: sheet,
+                                   popover: popover, transitionStyle: transitionStyle)
+            }
         } catch {
             throw RPCError(error)
         }
@@ -174,9 +157,12 @@ extension Daemon {
         let animated = try p.bool("animated") ?? true
         let interactive = try interactivity(p)
         let animator = try p.string("animator")
+        let info = try transitionInfo(p)
         try p.finish()
         do throws(EngineError) {
-            return try scene.dismiss(presented, animated: animated, interactive: interactive, animator: animator)
+            return try scene.withTransitionInfo(info) { () throws(EngineError) in
+                try scene.dismiss(presented, animated: animated, interactive: interactive, animator: animator)
+            }
         } catch {
             throw RPCError(error)
         }

@@ -210,9 +210,22 @@ extension Daemon {
                 .optional("title", .string),
                 .optional("color", .ref("color")),
                 .optional("animators", .ref("vc_animators"), "this view controller's own preferred animators"),
-            ],
+            ] + SchemaShape.Field.vcPresentationKeys,
             result: .object([.required("vc", .id), .required("view", .id)]), errors: [.notFound, .limitExceeded]
         ) { d, p, c throws(RPCError) in try d.vcCreate(p, c) },
+        "vc.set": MethodEntry(
+            "Sets a view controller's title, colour, presentation-context flags, modal_in_presentation and preferred content size.",
+            params: [.scene, .required("vc", .id), .optional("title", .string), .optional("color", .ref("color"))]
+                + SchemaShape.Field.vcPresentationKeys,
+            result: .ref("vc"), errors: [.notFound]
+        ) { d, p, c throws(RPCError) in try d.vcSet(p, c) },
+        "sheet.set_detent": MethodEntry(
+            "Moves a presented sheet to one of its detents (animated by default); sheet.detent_changed when it changes.",
+            params: [.scene, .required("presented", .id), .required("detent", .string, "one of the sheet's detent ids"),
+                     .optional("animated", .boolean)],
+            result: .object([.required("presented", .id), .required("detent", .string), .required("frame", .ref("rect"))]),
+            errors: [.notFound, .invalidState]
+        ) { d, p, c throws(RPCError) in try d.sheetSetDetent(p, c) },
         "vc.get": MethodEntry(
             "A view controller: parent, children, view, appearance, presentation.",
             params: [.scene, .required("vc", .id)],
@@ -325,14 +338,16 @@ extension Daemon {
         },
         "scene.resize": MethodEntry(
             "Resizes a scene: a layout pass; presentation controllers get their layout call; size classes follow.",
-            params: [.scene, .required("size", .ref("size")), .optional("traits", .ref("traits"), "default: from the size")],
-            result: .object([.required("scene", .id), .required("size", .ref("size"))]), errors: [.notFound]
+            params: [.scene, .required("size", .ref("size")), .optional("traits", .ref("traits"), "default: from the size"),
+                     .optional("duration", .number, "a size transition's seconds, 0…60; default 0")],
+            result: .object([.required("scene", .id), .required("size", .ref("size"))]), errors: [.notFound, .invalidState]
         ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)
             guard let size = try p.size("size") else { throw .invalidParams("size", "missing parameter 'size' ({w, h})") }
             let traits = try d.traitOverride(p)
+            let duration = try p.number("duration", in: 0...60) ?? 0
             try p.finish()
-            scene.resize(to: size, traits: traits)
+            do throws(EngineError) { try scene.resize(to: size, traits: traits, duration: duration) } catch { throw RPCError(error) }
             return .object(JSONObject([("scene", .string(scene.id)), ("size", ValueJSON.size(size))]))
         },
         "vc.destroy": MethodEntry(
@@ -456,25 +471,40 @@ extension Daemon {
             result: .ref("interactive_state"), errors: [.notFound, .invalidState]
         ) { d, p, c throws(RPCError) in try d.transitionEnd(p, c, cancel: true) },
         "gesture.pan": MethodEntry(
-            "A pan sample, routed to the transition's interaction plugin; a began with start starts the transition.",
-            params: [
-                .scene,
-                .optional("transition", .id),
-                .required("phase", .oneOf(PanGesture.Phase.allCases.map(\.rawValue))),
-                .optional("translation", .ref("point")),
-                .optional("velocity", .ref("point")),
-                .optional("start", .object([.required("method", .string), .optional("params", .object([]))]),
-                          "a transition-starting request"),
+            "A pan sample, routed to the transition's interaction plugin; a began with start starts the transition, "
+                + "a began with interaction asks that plugin's gesture_began what to start.",
+            params: SchemaShape.Field.gestureParams + [
+                .optional("translation", .ref("point"), "points; default {x: 0, y: 0}"),
+                .optional("velocity", .ref("point"), "points per second; default {x: 0, y: 0}"),
+                .optional("sheet", .id, "a presented sheet to drag (instead of transition/start)"),
             ],
-            result: .ref("interactive_state"), errors: [.notFound, .invalidState, .pluginError]
+            result: .ref("gesture_result"), errors: [.notFound, .invalidState, .pluginError]
         ) { d, p, c throws(RPCError) in try d.gesturePan(p, c) },
+        "gesture.pinch": MethodEntry(
+            "A pinch sample (UIPinchGestureRecognizer's scale and velocity), routed as gesture.pan's.",
+            params: SchemaShape.Field.gestureParams + [
+                .optional("scale", .number, "> 0; default 1"),
+                .optional("velocity", .number, "scale per second; default 0"),
+            ],
+            result: .ref("gesture_result"), errors: [.notFound, .invalidState, .pluginError]
+        ) { d, p, c throws(RPCError) in try d.gesture(p, c, kind: .pinch) },
+        "gesture.rotate": MethodEntry(
+            "A rotation sample (UIRotationGestureRecognizer's rotation and velocity), routed as gesture.pan's.",
+            params: SchemaShape.Field.gestureParams + [
+                .optional("rotation", .number, "radians; default 0"),
+                .optional("velocity", .number, "radians per second; default 0"),
+            ],
+            result: .ref("gesture_result"), errors: [.notFound, .invalidState, .pluginError]
+        ) { d, p, c throws(RPCError) in try d.gesture(p, c, kind: .rotate) },
         "modal.present": MethodEntry(
-            "Presents a view controller from another (fullScreen, custom, overFullScreen), with a presentation plugin.",
+            "Presents a view controller from another in a presentation style (sheets, popovers, contexts), with a presentation plugin.",
             params: [
                 .scene,
                 .required("presenting", .id),
                 .required("presented", .id),
-                .optional("style", .oneOf(["fullScreen", "custom", "overFullScreen"])),
+                .optional("style", .oneOf(PresentationStyle.allCases.map(\.rawValue)), "default: engine.modal_default_style (fullScreen)"),
+                .optional("sheet", .ref("sheet"), "pageSheet, formSheet, automatic, popover: detents and dimming"),
+                .optional("popover", .ref("popover"), "style popover: the source and the arrow directions"),
                 .optional("presentation", .string, "a presentation plugin"),
                 .optional("animated", .boolean),
                 .optional("interactive", .ref("interactive")),
@@ -502,7 +532,7 @@ extension Daemon {
             params: [
                 .optional("scene", .id, "default: the current scene; none: scene-less events only"),
                 .optional("types", .array(.string),
-                          "lifecycle, transition, plugin, frame, log, * or event types; default all but frame"),
+                          "lifecycle, transition, plugin, frame, log, scene, presentation, * or event types; default lifecycle, transition, plugin, log, presentation"),
             ],
             result: .object([
                 .required("subscription", .integer),
@@ -637,17 +667,18 @@ extension Daemon {
         let interactive: Interactivity
     }
 
-    /// Reads the shared options (`animated`, `interactive`, `animator`, `when_busy`), checks that nothing else was
-    /// given, starts the transition with `start` and returns its result.
-    func startTransition(_ p: Params, _ start: (StartOptions) throws(EngineError) -> TransitionStart) throws(RPCError)
-        -> TransitionStart
+    /// Reads the shared options (`animated`, `interactive`, `animator`, `when_busy`, `info`), checks that nothing
+    /// else was given, starts the transition with `start` (carrying `info`) and returns its result.
+    func startTransition(_ p: Params, _ scene: Scene, _ start: (StartOptions) throws(EngineError) -> TransitionStart)
+        throws(RPCError) -> TransitionStart
     {
         let animated = try p.bool("animated") ?? true
         let options = StartOptions(animated: animated, animator: try p.string("animator"), whenBusy: try whenBusy(p),
                                    interactive: try interactivity(p))
+        let info = try transitionInfo(p)
         try p.finish()
         do throws(EngineError) {
-            return try start(options)
+            return try scene.withTransitionInfo(info) { () throws(EngineError) in try start(options) }
         } catch {
             // A busy container, a pop of a root: the container is the parameter at fault.
             throw RPCError(error, param: error.code == .invalidState ? "container" : nil)
@@ -665,7 +696,7 @@ extension Daemon {
         let container = try container(p, scene)
         let column = try splitColumn(p)
         let vc = try viewController(p, scene, key: "vc")
-        return try startTransition(p) { o throws(EngineError) in
+        return try startTransition(p, scene) { o throws(EngineError) in
             try scene.setColumn(container, column, to: vc, animated: o.animated, interactive: o.interactive,
                                 animator: o.animator, whenBusy: o.whenBusy)
         }
@@ -675,7 +706,7 @@ extension Daemon {
         let scene = try scene(p, c)
         let container = try container(p, scene)
         let column = try splitColumn(p)
-        return try startTransition(p) { o throws(EngineError) in
+        return try startTransition(p, scene) { o throws(EngineError) in
             try scene.showColumn(container, column, show: show, animated: o.animated, interactive: o.interactive,
                                  animator: o.animator, whenBusy: o.whenBusy)
         }
@@ -687,7 +718,7 @@ extension Daemon {
         guard let name = try p.oneOf("display_mode", SplitDisplayMode.allCases.map(\.rawValue)),
             let mode = SplitDisplayMode(rawValue: name)
         else { throw .invalidParams("display_mode", "missing parameter 'display_mode'") }
-        return try startTransition(p) { o throws(EngineError) in
+        return try startTransition(p, scene) { o throws(EngineError) in
             try scene.setDisplayMode(container, mode, animated: o.animated, interactive: o.interactive,
                                      animator: o.animator, whenBusy: o.whenBusy)
         }
@@ -715,7 +746,7 @@ extension Daemon {
         let scene = try scene(p, c)
         let nav = try container(p, scene)
         let vc = try viewController(p, scene, key: "vc")
-        return try startTransition(p) { o throws(EngineError) in
+        return try startTransition(p, scene) { o throws(EngineError) in
             try scene.push(nav, vc, animated: o.animated, interactive: o.interactive, animator: o.animator, whenBusy: o.whenBusy)
         }
     }
@@ -723,7 +754,7 @@ extension Daemon {
     func navPop(_ p: Params, _ c: ClientConnection, toRoot: Bool) throws(RPCError) -> TransitionStart {
         let scene = try scene(p, c)
         let nav = try container(p, scene)
-        return try startTransition(p) { o throws(EngineError) in
+        return try startTransition(p, scene) { o throws(EngineError) in
             try scene.pop(nav, toRoot: toRoot, animated: o.animated, interactive: o.interactive, animator: o.animator, whenBusy: o.whenBusy)
         }
     }
@@ -738,7 +769,7 @@ extension Daemon {
             guard let vc = scene.viewController(id) else { throw .notFound("view controller", id, param: "vcs") }
             vcs.append(vc)
         }
-        return try startTransition(p) { o throws(EngineError) in
+        return try startTransition(p, scene) { o throws(EngineError) in
             try scene.setStack(nav, vcs, animated: o.animated, interactive: o.interactive, animator: o.animator, whenBusy: o.whenBusy)
         }
     }
@@ -807,9 +838,13 @@ extension Daemon {
                 animators[kind] = name
             }
         }
+        var settings = try viewControllerSettings(p)
+        settings.title = nil
+        settings.color = nil
         try p.finish()
         do throws(EngineError) {
             let vc = try scene.createViewController(id: id, title: title, color: color, animators: animators)
+            scene.apply(settings, to: vc)
             return .object(JSONObject([("vc", .string(vc.id)), ("view", .string(vc.view.id))]))
         } catch {
             throw RPCError(error, limit: scene.config.maxViewsPerScene)  // the only limit making a view can pass
@@ -926,7 +961,7 @@ extension Daemon {
             }
         }
         guard let index else { throw .invalidParams("index", "missing parameter 'index' (or 'vc')") }
-        return try startTransition(p) { o throws(EngineError) in
+        return try startTransition(p, scene) { o throws(EngineError) in
             try scene.select(container, index: index, animated: o.animated, interactive: o.interactive, animator: o.animator, whenBusy: o.whenBusy)
         }
     }
@@ -934,13 +969,13 @@ extension Daemon {
     func subscribe(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
         let sceneID = try p.id("scene") ?? c.currentScene
         if let sceneID, scenes[sceneID] == nil { throw .notFound("scene", sceneID, param: "scene") }
-        var types: Set<String> = ["lifecycle", "transition", "plugin", "log"]
+        var types: Set<String> = ["lifecycle", "transition", "plugin", "log", "presentation"]
         if let array = try p.array("types") {
             types = []
-            let categories: Set<String> = ["lifecycle", "transition", "plugin", "frame", "log", "scene", "*"]
+            let categories: Set<String> = ["lifecycle", "transition", "plugin", "frame", "log", "scene", "presentation", "*"]
             for (i, value) in array.enumerated() {
                 guard let s = value.stringValue, categories.contains(s) || s.contains(".") || s == "frame" else {
-                    throw .invalidParams("types", "types[\(i)] must be one of lifecycle, transition, plugin, frame, log, scene, * or an event type")
+                    throw .invalidParams("types", "types[\(i)] must be one of lifecycle, transition, plugin, frame, log, scene, presentation, * or an event type")
                 }
                 types.insert(s)
             }

@@ -126,7 +126,7 @@ public struct DaemonConfig: Sendable {
             "daemon": ["socket", "log_level", "log_format", "spin_us", "stall_timeout_ms"],
             "plugins": ["dir", "system_dirs"],
             "engine": ["fps", "watchdog_factor", "watchdog_grace_ms", "max_duration_s", "timeline_retention",
-                       "timeline_retention_bytes"],
+                       "timeline_retention_bytes", "modal_default_style"],
             "lua": ["memory_limit_mb", "instruction_budget", "call_timeout_ms"],
             "limits": ["max_line_bytes", "max_connections", "max_scenes", "max_views_per_scene", "max_subscriptions"],
             "security": ["allowed_uids"],
@@ -202,6 +202,11 @@ public struct DaemonConfig: Sendable {
         case "engine.max_duration_s": engine.maxDurationS = try double(0.001...3600)
         case "engine.timeline_retention": engine.timelineRetention = try int(0...100_000)
         case "engine.timeline_retention_bytes": engine.timelineRetentionBytes = try int(0...(1 << 40))
+        case "engine.modal_default_style":
+            guard let text = value.string, text == "fullScreen" || text == "automatic",
+                let style = PresentationStyle(rawValue: text)
+            else { throw bad("\"fullScreen\" or \"automatic\"") }
+            engine.modalDefaultStyle = style
         case "lua.memory_limit_mb": lua.memoryLimitBytes = try int(1...4096) << 20
         case "lua.instruction_budget": lua.instructionBudget = try int(1000...2_000_000_000)
         case "lua.call_timeout_ms": lua.callTimeoutMs = try int(1...60_000)

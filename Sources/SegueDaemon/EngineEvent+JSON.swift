@@ -32,6 +32,12 @@ extension EngineEvent.Payload {
                     ("vertical", .string(previous.vertical.rawValue)),
                 ]))),
             ])
+        case .viewWillTransitionToSize(let vc, let size, let duration):
+            return JSONObject([("vc", .string(vc)), ("size", ValueJSON.size(size)), ("duration", .number(duration))])
+        case .sheetDetentChanged(let presented, let detent):
+            return JSONObject([("presented", .string(presented)), ("detent", .string(detent))])
+        case .sheetDismissAttempted(let presented):
+            return JSONObject([("presented", .string(presented))])
         case .transitionBegan(let b):
             return JSONObject([
                 ("transition", .string(b.transition)), ("kind", .string(b.kind.rawValue)), ("from", .string(b.from)),

@@ -103,6 +103,19 @@ public enum EventEncoder {
             out.append(#","vertical":"#)
             JSONValue.writeString(previous.vertical.rawValue, to: &out)
             out.append(UInt8(ascii: "}"))
+        case .viewWillTransitionToSize(let vc, let size, let duration):
+            string("vc", vc, to: &out)
+            out.append(#","size":{"w":"#)
+            JSONValue.writeNumber(size.w, to: &out)
+            out.append(#","h":"#)
+            JSONValue.writeNumber(size.h, to: &out)
+            out.append(UInt8(ascii: "}"))
+            number("duration", duration, to: &out)
+        case .sheetDetentChanged(let presented, let detent):
+            string("presented", presented, to: &out)
+            string("detent", detent, to: &out)
+        case .sheetDismissAttempted(let presented):
+            string("presented", presented, to: &out)
         case .eventsDropped(let count, let types):
             number("count", Double(count), to: &out)
             out.append(#","types":["#)

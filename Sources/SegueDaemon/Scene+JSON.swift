@@ -41,7 +41,29 @@ extension Scene {
         ])
         if let presented = vc.presentedViewController { o["presented"] = .string(presented.id) }
         if let presenting = vc.presentingViewController { o["presenting"] = .string(presenting.id) }
-        if let style = vc.presentation?.style { o["presentation_style"] = .string(style.rawValue) }
+        if let record = vc.presentation {
+            o["presentation_style"] = .string(record.style.rawValue)
+            if record.adaptiveStyle != record.style { o["adaptive_style"] = .string(record.adaptiveStyle.rawValue) }
+            if record.isSheet {
+                let detents = record.sheet?.detents ?? [.large]
+                o["sheet"] = .object(JSONObject([
+                    ("detents", .array(detents.map { .string($0.id) })),
+                    ("selected", record.selectedDetent.map { .string($0) } ?? .null),
+                    ("grabber", .bool(record.sheet?.grabber ?? false)),
+                ]))
+            }
+            if record.adaptiveStyle == .popover {
+                o["popover"] = .object(JSONObject([
+                    ("arrow_direction", record.arrowDirection.map { .string($0.rawValue) } ?? .null),
+                    ("frame", ValueJSON.rect(vc.view.model.frame)),
+                ]))
+            }
+        }
+        // Only when set, so that vc.get of a view controller that uses none of them reads as it always did.
+        if vc.definesPresentationContext { o["defines_presentation_context"] = true }
+        if vc.providesPresentationContextTransitionStyle { o["provides_presentation_context_transition_style"] = true }
+        if vc.isModalInPresentation { o["modal_in_presentation"] = true }
+        if let size = vc.preferredContentSize { o["preferred_content_size"] = ValueJSON.size(size) }
         if !vc.preferredAnimators.isEmpty {
             o["animators"] = .object(JSONObject(
                 vc.preferredAnimators.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
@@ -126,6 +148,7 @@ extension Scene {
         if let end = t.endedAt { o["ended_at"] = .number(Double(end) / 1e9) }
         o["forced"] = .bool(t.forced)
         o["failed_over"] = .bool(t.failedOver)
+        if let info = t.info { o["info"] = Daemon.json(info) }
         // The transition's own problems, then the raises in its plugins' callbacks (first 16 distinct, counted).
         o["problems"] = .array(t.problems.map {
             .object(JSONObject([("code", .string($0.code.rawValue)), ("message", .string($0.message))]))

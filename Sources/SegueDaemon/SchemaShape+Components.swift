@@ -18,6 +18,20 @@ extension SchemaShape {
         ])),
         ("curve", .either([.oneOf(["linear", "ease_in", "ease_out", "ease_in_out", "default"]), .array(.number)])),
         ("interactive", .either([.boolean, .string])),
+        ("sheet", .object([
+            .optional("detents", .array(.either([.oneOf(["medium", "large"]),
+                                                 .object([.required("id", .id), .required("height", .number, "pt, > 0")])])),
+                      "default [\"large\"]"),
+            .optional("selected", .string, "a detent id; default the smallest"), .optional("grabber", .boolean),
+            .optional("largest_undimmed", .string, "a detent id; default none (every detent dimmed)"),
+            .optional("prefers_edge_attached", .boolean, "attach to the bottom edge in compact height"),
+        ], open: false)),
+        ("popover", .object([
+            .required("source_view", .id), .optional("source_rect", .ref("rect"), "in the source view; default its bounds"),
+            .optional("permitted_arrow_directions", .array(.oneOf(PopoverArrowDirection.allCases.map(\.rawValue))),
+                      "default [\"any\"]"),
+            .optional("preferred_size", .ref("size"), "default the presented vc's preferred_content_size, else 320×480"),
+        ], open: false)),
         ("vc_animators", .object([.optional("select", .string), .optional("push", .string), .optional("pop", .string),
                                   .optional("present", .string), .optional("dismiss", .string)], open: false)),
         ("rule", .object([
@@ -38,6 +52,10 @@ extension SchemaShape {
         ])),
         ("interactive_state", .object([.required("transition", .id), .required("state", .string),
                                        .required("percent", .number)])),
+        ("gesture_result", .either([
+            .ref("interactive_state"),
+            .object([.required("transition", .null), .required("refused", .boolean)]),
+        ])),
         ("transition", .object([
             .required("transition", .id), .required("scene", .id), .required("kind", .string), .required("from", .id),
             .required("to", .id), .optional("from_index", .integer), .optional("to_index", .integer),
@@ -47,6 +65,7 @@ extension SchemaShape {
             .required("percent", .number), .required("duration", .number), .required("started_at", .number),
             .optional("ended_at", .number), .required("forced", .boolean), .required("failed_over", .boolean),
             .required("problems", .array(.object([.required("code", .string), .required("message", .string)]))),
+            .optional("info", .object([]), "the request's info, when it gave one"),
         ])),
         ("view_node", .object(
             [.required("id", .id), .required("frame", .ref("rect"))]
@@ -61,6 +80,13 @@ extension SchemaShape {
             .required("children", .array(.id)), .required("view", .id),
             .required("appearance", .oneOf(["disappeared", "appearing", "appeared", "disappearing"])),
             .optional("presented", .id), .optional("presenting", .id),
+            .optional("presentation_style", .string), .optional("adaptive_style", .string),
+            .optional("sheet", .object([.required("detents", .array(.string)), .optional("selected", .string),
+                                        .required("grabber", .boolean)])),
+            .optional("popover", .object([.optional("arrow_direction", .string), .required("frame", .ref("rect"))])),
+            .optional("defines_presentation_context", .boolean, "present when true"),
+            .optional("provides_presentation_context_transition_style", .boolean, "present when true"),
+            .optional("modal_in_presentation", .boolean, "present when true"), .optional("preferred_content_size", .ref("size")),
         ])),
         ("container", .object([
             .required("container", .id), .required("kind", .string), .required("children", .array(.id)),

@@ -4,12 +4,33 @@ import SegueKit
 extension SchemaShape.Field {
     static let scene = optional("scene", .id, "default: the connection's current scene")
 
+    /// vc.create's and vc.set's presentation keys.
+    static let vcPresentationKeys: [SchemaShape.Field] = [
+        optional("defines_presentation_context", .boolean, "currentContext presentations below cover this one"),
+        optional("provides_presentation_context_transition_style", .boolean),
+        optional("modal_in_presentation", .boolean, "a sheet drag cannot dismiss it"),
+        optional("preferred_content_size", .ref("size"), "a form sheet's and a popover's size"),
+    ]
+
     /// What every transition-starting method takes besides its own parameters.
     static let startOptions: [SchemaShape.Field] = [
         optional("animated", .boolean, "default true; false completes at once, with the same events"),
         optional("interactive", .ref("interactive"), "default false"),
         optional("animator", .string, "an animator's name: overrides every other choice"),
         optional("when_busy", .oneOf(["reject", "queue", "interrupt"]), "default: the container's (reject)"),
+        optional("info", .object([]), "caller data plugins read as ctx.info; a JSON object of at most 16 KiB encoded"),
+    ]
+
+    /// What gesture.pan, gesture.pinch and gesture.rotate share besides their own sample.
+    static let gestureParams: [SchemaShape.Field] = [
+        .scene,
+        optional("transition", .id, "the transition the gesture drives (not with start or interaction)"),
+        required("phase", .oneOf(PanGesture.Phase.allCases.map(\.rawValue)), "began, then changed, then ended or cancelled"),
+        optional("location", .ref("point"), "in the window; default the window's centre"),
+        optional("start", .object([required("method", .string), optional("params", .object([]))]),
+                 "with began: a transition-starting request to start first"),
+        optional("interaction", .id, "with began: the interaction plugin whose gesture_began chooses what to start"),
+        optional("info", .object([]), "with interaction: the started transition's info"),
     ]
 
     static let checkParams: [SchemaShape.Field] = [

@@ -55,6 +55,9 @@ final class PropertyAnimation {
     let carried: [Double]?
     /// Plain: one pass, straight line, nothing carried — the fast path.
     let plain: Bool
+    /// Set for an explicit layer animation (`view:add_animation`): it shows its values over the model value and
+    /// never writes the model.
+    let layer: LayerAnimation?
     /// Scene time (ns) at which the animation was made.
     var createdAt: Int64 = 0
     var removed = false
@@ -67,8 +70,9 @@ final class PropertyAnimation {
 
     init(view: View, property: ViewProperty, from: [Double], to: [Double], begin: Int64, options: AnimationOptions,
          group: AnimationGroup, path: ((Double) -> [Double])? = nil, affinePath: AffinePath? = nil,
-         carried: [Double]? = nil)
+         carried: [Double]? = nil, layer: LayerAnimation? = nil)
     {
+        self.layer = layer
         self.view = view
         self.property = property
         self.from = from
@@ -83,7 +87,7 @@ final class PropertyAnimation {
         self.path = path
         self.affinePath = affinePath
         self.carried = carried
-        plain = path == nil && carried == nil && activeNs == durationNs
+        plain = path == nil && carried == nil && activeNs == durationNs && layer == nil
     }
 
     /// The same animation on a shifted clock: it begins at `begin` (scene ns). A transition that was driven
@@ -104,17 +108,62 @@ final class PropertyAnimation {
         affinePath = other.affinePath
         carried = other.carried
         plain = other.plain
+        layer = other.layer
     }
 
     /// Writes the value `elapsed` ns after the start (clamped to the animation's span) without ending it: a
     /// scrubbed transition's animations show any instant and stay alive.
     func scrub(toElapsed elapsed: Int64) {
+        if let layer {
+            // Before its begin time an explicit animation shows the model unless it fills backwards.
+            if elapsed < 0, !layer.fillMode.backwards { return write(Array(view.model.get(property))) }
+            return write(layerValue(layer, atElapsed: min(max(0, elapsed), activeNs)))
+        }
         write(values(atElapsed: min(max(0, elapsed), activeNs)))
+    }
+
+    /// An explicit animation's presentation value `elapsed` ns after its begin (0…activeNs): its field's value
+    /// over the model value as it is now.
+    func layerValue(_ layer: LayerAnimation, atElapsed elapsed: Int64) -> [Double] {
+        let field: [Double]
+        if elapsed >= activeNs {
+            field = layer.finalValue
+        } else {
+            var local = max(0, elapsed)
+            var reversed = false
+            if durationNs > 0 {
+                let pass = local / durationNs
+                local -= pass * durationNs
+                if autoreverses, pass % 2 == 1 { reversed = true }
+            }
+            var t = Double(local) / 1e9
+            if reversed { t = duration - t }
+            field = layer.value(timing.progress(at: t, duration: duration))
+        }
+        return layer.keyPath.compose(field, over: Array(view.model.get(property)), additive: layer.additive)
+    }
+
+    /// One frame of an explicit animation: before its begin time it shows its first value if it fills backwards;
+    /// in its active time its value; at the end true (the clock then removes it, or keeps its final value when it
+    /// fills forwards and is not removed on completion).
+    func evaluateLayer(_ layer: LayerAnimation, at now: Int64) -> Bool {
+        let elapsed = now - begin
+        if elapsed < 0 {
+            if layer.fillMode.backwards { write(layerValue(layer, atElapsed: 0)) }
+            return false
+        }
+        if elapsed >= activeNs {
+            if layer.keepsFinalValue { write(layerValue(layer, atElapsed: activeNs)) }
+            return true
+        }
+        write(layerValue(layer, atElapsed: elapsed))
+        return false
     }
 
     /// Writes the value at `now` into the view's presentation values; returns true when the animation is over.
     @inline(__always)
     func evaluate(at now: Int64) -> Bool {
+        if let layer { return evaluateLayer(layer, at: now) }
         let elapsed = now - begin
         let offset = property.offset
         if elapsed >= activeNs {
@@ -195,6 +244,8 @@ final class AnimationGroup {
     private var transitionAnchor: Anchor<Transition>?
     /// The last journal that recorded the group's counts.
     var journalEpoch = 0
+    /// The property animator whose block made the group: its animations are held by it, off the clock.
+    weak var propertyAnimator: PropertyAnimator?
 
     init(id: Int, completion: ((Bool) -> Void)?) {
         self.id = id
@@ -242,10 +293,11 @@ struct AffineDecomposition: Equatable {
         return (a, b, c, d, tx, ty)
     }
 
-    /// A path from `from` to `to` for animations of the transform: nil when a straight line is exact (only the
-    /// translation changes) or the transforms are not 2-D affine.
+    /// A path from `from` to `to` for animations of a transform: 2-D ends by this decomposition, 3-D (or mixed)
+    /// ends by `TransformPath3D`; nil when a straight line is exact (only a 2-D translation changes) or an end has
+    /// no decomposition.
     static func path(from: [Double], to: [Double]) -> ((Double) -> [Double])? {
-        AffinePath(from: from, to: to)?.closure
+        AffinePath(from: from, to: to)?.closure ?? TransformPath3D(from: from, to: to)?.closure
     }
 }
 

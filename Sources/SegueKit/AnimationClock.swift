@@ -28,6 +28,8 @@ final class AnimationClock {
     private(set) var isTicking = false
     /// The transition whose animator code is running now: animation blocks opened meanwhile belong to it.
     private(set) var currentTransition: Transition?
+    /// The property animators that are active or stopped (PropertyAnimator): the clock moves the running ones.
+    private(set) var propertyAnimators: [PropertyAnimator] = []
     /// The tree whose views the animations write.
     let tree: ViewTree
     /// Where each change is recorded before it is made.
@@ -93,6 +95,8 @@ final class AnimationClock {
     /// array is made only when the value is kept — an animation's target, a keyframe — unless the caller already
     /// has one.
     func set(_ view: View, _ property: ViewProperty, _ values: UnsafeBufferPointer<Double>, array: [Double]?) {
+        // `position` is `center` under its CALayer name: one value, one animation.
+        let property = property.stored
         // The table's fields through its flat layout: `property.info` would build the whole entry per read.
         let layout = ViewPropertyLayout.shared
         guard values.count == layout.kinds[property.rawValue].count, view.isAlive else { return }
@@ -128,12 +132,16 @@ final class AnimationClock {
             }
             tree.markChanged(view, property.changeBit)
             tree.valuesChanged()
+            // An explicit animation shows over the new model value (a filled one at once, a running one next frame).
+            if !view.layerAnimations.isEmpty { showFilled(view, property) }
         }
     }
 
     /// The typed setters: each passes its fields to `set` in place, without building an array.
     func set(_ view: View, frame: Rect) {
-        var center = (frame.x + frame.w / 2, frame.y + frame.h / 2)
+        // UIView.frame's setter places the anchor point (0.5, 0.5 unless set) at the new position.
+        let anchor = view.model.anchorPoint
+        var center = (frame.x + frame.w * anchor.x, frame.y + frame.h * anchor.y)
         withUnsafeBytes(of: &center) { set(view, .center, $0.bindMemory(to: Double.self), array: nil) }
         let bounds = view.model.bounds
         var values = (bounds.x, bounds.y, frame.w, frame.h)
@@ -174,11 +182,16 @@ final class AnimationClock {
             if velocity.contains(where: { $0 != 0 && $0.isFinite }) { carried = velocity.map { $0.isFinite ? $0 : 0 } }
         }
         removeAnimation(of: view, property, finished: false)
-        // A driven transition's animations start at its own time and stay with it.
-        let drive = group.transition?.drive
+        // A driven transition's animations start at its own time and stay with it (a property animator's are its
+        // own, whatever transition made them).
+        let drive = group.propertyAnimator == nil ? group.transition?.drive : nil
         let begin = (drive?.local ?? now) + Int64((options.delay * 1e9).rounded())
-        let affinePath = explicitPath == nil && property == .transform ? AffinePath(from: from, to: values) : nil
+        // Transforms (the view's and the sublayer transform) interpolate by decomposition: 2-D ends as 2-D
+        // (`AffinePath`, which the frame loop runs itself), 3-D or mixed ends as 3-D, decomposed here once.
+        let isTransform = ViewPropertyLayout.shared.kinds[property.rawValue] == .transform
+        let affinePath = explicitPath == nil && isTransform ? AffinePath(from: from, to: values) : nil
         let path = explicitPath ?? affinePath?.closure
+            ?? (isTransform ? TransformPath3D(from: from, to: values)?.closure : nil)
         let animation = PropertyAnimation(
             view: view, property: property, from: from, to: values, begin: begin, options: options, group: group,
             path: path, affinePath: affinePath, carried: carried)
@@ -187,7 +200,11 @@ final class AnimationClock {
         journals.touch(group)
         group.remaining += 1
         view.animations[property.rawValue] = animation
-        if let drive {
+        if let animator = group.propertyAnimator {
+            animation.held = true
+            animator.adopt(animation)
+            tree.valuesChanged()
+        } else if let drive {
             animation.held = true
             drive.animations.append(animation)
             tree.valuesChanged()
@@ -227,7 +244,17 @@ final class AnimationClock {
         journals.touch(view)
         tree.markChanged(view, 0)
         _ = animation.evaluate(at: .max / 2)
+        if let layer = animation.layer { return retireLayerAnimation(animation, layer, cancelled: false) }
         removeAnimation(of: view, animation.property, finished: true)
+    }
+
+    /// One animation of `group` is over: once none is left, its completion becomes pending.
+    func oneEnded(in group: AnimationGroup) {
+        group.remaining -= 1
+        if group.remaining == 0, !group.done {
+            group.done = true
+            pendingCompletions.append((group, group.finished))
+        }
     }
 
     /// A running animation handed to the clock again (a driven transition's, shifted to go on from where it is).
@@ -299,36 +326,69 @@ final class AnimationClock {
         keyframes.window = saved
     }
 
+    /// Each (view, property) of a keyframe block becomes one animation over the whole block, its value a
+    /// `KeyframePath` of the block's progress: the block's curve warps the block's time, keyframe start times
+    /// included (UIKit's animateKeyframes). Which points the path goes through depends on the calculation mode:
+    /// linear — each keyframe moves from the value before it to its own over its window, holding between windows;
+    /// discrete — each value shows from its keyframe's start; cubic — the spline passes through each value at its
+    /// keyframe's end; paced and cubic paced — the values in order, at constant velocity over the whole block.
     func commitKeyframes(_ keyframes: KeyframeRecorder, _ block: AnimationBlock) {
         for track in keyframes.tracks {
             guard let view = tree.viewsBySerial[track.serial], view.isAlive,
                 let property = ViewProperty(rawValue: track.property), let last = track.segments.last
             else { continue }
-            let initial = track.initial
-            var segments: [(u0: Double, u1: Double, path: (Double) -> [Double], to: [Double])] = []
-            var previous = initial
-            for segment in track.segments.sorted(by: { $0.u0 < $1.u0 }) {
-                let a = previous, b = segment.to
-                let straight: (Double) -> [Double] = { f in zip(a, b).map { $0 + ($1 - $0) * f } }
-                let path = property == .transform ? (AffineDecomposition.path(from: a, to: b) ?? straight) : straight
-                segments.append((segment.u0, segment.u1, path, b))
-                previous = b
-            }
-            let keyframePath: (Double) -> [Double] = { u in
-                var current = initial
-                for segment in segments {
-                    if u < segment.u0 { break }
-                    if u >= segment.u1 {
-                        current = segment.to
-                        continue
-                    }
-                    return segment.path((u - segment.u0) / (segment.u1 - segment.u0))
-                }
-                return current
-            }
-            addAnimation(view, property, from: initial, to: last.to, options: block.options, group: block.group,
-                         path: keyframePath)
+            let path = KeyframeRecorder.path(track, property: property, mode: keyframes.mode)
+            addAnimation(view, property, from: track.initial, to: last.to, options: block.options, group: block.group,
+                         path: { path.value(at: $0) })
         }
+    }
+
+    // MARK: Property animators
+
+    func noteAnimatorRunning(_ animator: PropertyAnimator) {
+        if !propertyAnimators.contains(where: { $0 === animator }) { propertyAnimators.append(animator) }
+    }
+
+    func noteAnimatorInactive(_ animator: PropertyAnimator) { propertyAnimators.removeAll { $0 === animator } }
+
+    /// True when some property animator runs (the scene is not idle).
+    var animatorRunning: Bool { propertyAnimators.contains { $0.isRunning } }
+
+    /// Opens a block whose animations `animator` holds (linear over its duration: the animator applies its
+    /// timing).
+    func beginAnimatorBlock(_ animator: PropertyAnimator) {
+        let group = newGroup(completion: nil)
+        group.propertyAnimator = animator
+        let options = AnimationOptions(duration: max(animator.duration, 1e-3), timing: .curve(.linear))
+        blockStack.append(AnimationBlock(options: options, group: group, keyframes: nil))
+    }
+
+    /// Sets a property's model and presentation values at once, whatever block is open.
+    func setOutsideBlocks(_ view: View, _ property: ViewProperty, _ values: [Double]) {
+        guard view.isAlive, values.count == property.count else { return }
+        removeAnimation(of: view, property, finished: false)
+        journals.touch(view)
+        let offset = property.offset
+        view.model.channels.withUnsafeMutableBufferPointer { c in for k in 0..<values.count { c[offset + k] = values[k] } }
+        view.presentation.channels.withUnsafeMutableBufferPointer { c in
+            for k in 0..<values.count { c[offset + k] = values[k] }
+        }
+        tree.markChanged(view, property.changeBit)
+        tree.valuesChanged()
+    }
+
+    /// Sets a property's model value only (a stopped property animator's: the view keeps what it shows).
+    func setModel(_ view: View, _ property: ViewProperty, _ values: [Double]) {
+        guard view.isAlive, values.count == property.count else { return }
+        journals.touch(view)
+        let offset = property.offset
+        view.model.channels.withUnsafeMutableBufferPointer { c in for k in 0..<values.count { c[offset + k] = values[k] } }
+    }
+
+    /// Moves the running property animators to `now` (their completions run here).
+    func advanceAnimators(in scene: Scene) {
+        guard !propertyAnimators.isEmpty else { return }
+        for animator in propertyAnimators where animator.isRunning { animator.advance(in: scene) }
     }
 
     // MARK: Completions and timers
@@ -370,17 +430,19 @@ final class AnimationClock {
     /// Undoes what a failed call did to the clock: exactly the animations that ran before run again, in their
     /// order, with their groups' counts; the animations, completions, blocks and timers the call added are dropped.
     func restore(_ journal: CallJournal) {
-        for animation in journal.started where !animation.removed && !animation.held {
+        // A property animator's animations are held too, but go with the failed call like the clock's.
+        for animation in journal.started
+        where !animation.removed && (!animation.held || animation.group.propertyAnimator != nil) {
             setRemoved(animation)
             animation.group.done = true
             animation.group.completion = nil
-            if animation.view.animations[animation.property.rawValue] === animation {
+            if animation.layer == nil, animation.view.animations[animation.property.rawValue] === animation {
                 animation.view.animations[animation.property.rawValue] = nil
             }
         }
         for animation in journal.stopped {
             setRemoved(animation, false)
-            animation.view.animations[animation.property.rawValue] = animation
+            if animation.layer == nil { animation.view.animations[animation.property.rawValue] = animation }
         }
         running.removeAll { $0.removed }
         if !journal.stopped.isEmpty {
@@ -450,7 +512,11 @@ final class AnimationClock {
         for i in endedScratch {
             let animation = running[i]
             setRemoved(animation)
-            animation.view.animations[animation.property.rawValue] = nil
+            if let layer = animation.layer {
+                endLayerAnimation(animation, layer)
+            } else {
+                animation.view.animations[animation.property.rawValue] = nil
+            }
             let group = animation.group
             group.remaining -= 1
             if group.remaining == 0, !group.done {

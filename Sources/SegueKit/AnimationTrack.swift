@@ -68,7 +68,7 @@ struct AnimationTrack {
                 from[i] = animation.from[i]
                 to[i] = animation.to[i]
             }
-        } else if animation.plain, property == .transform, AnimationTrack.isAffinePair(animation.from, animation.to) {
+        } else if animation.plain, AnimationTrack.isAffinePair(animation.from, animation.to) {
             mode = .affine
             count = 6
             let c = AnimationTrack.affineChannels

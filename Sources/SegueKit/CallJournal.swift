@@ -16,8 +16,10 @@ final class CallJournal {
         let subviews: [View]
         let hidden: Bool
         let z: Double
+        let layerAnimations: [PropertyAnimation]
 
         init(_ view: View) {
+            layerAnimations = view.layerAnimations
             self.view = view
             model = view.model
             presentation = view.presentation

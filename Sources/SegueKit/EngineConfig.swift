@@ -17,6 +17,9 @@ public struct EngineConfig: Sendable, Equatable {
     public var timelineRetentionBytes: Int = 32 << 10
     /// Views per scene (10 000).
     public var maxViewsPerScene: Int = 10_000
+    /// modal.present's style when the request names none and no presentation plugin (`engine.modal_default_style`:
+    /// fullScreen, protocol 1's default, or automatic, today's UIKit default).
+    public var modalDefaultStyle: PresentationStyle = .fullScreen
 
     public init() {}
 }

@@ -3,9 +3,10 @@ extension EngineEvent.Payload {
     public var vc: String? {
         switch self {
         case .willMoveToParent(let vc, _), .didMoveToParent(let vc, _), .viewWillAppear(let vc, _),
-            .viewDidAppear(let vc, _), .viewWillDisappear(let vc, _), .viewDidDisappear(let vc, _):
+            .viewDidAppear(let vc, _), .viewWillDisappear(let vc, _), .viewDidDisappear(let vc, _),
+            .viewWillTransitionToSize(let vc, _, _):
             vc
-        case .traitsChanged, .transitionBegan, .transitionUpdated, .interactionEnded, .transitionCompleted, .failedOver,
+        case .traitsChanged, .sheetDetentChanged, .sheetDismissAttempted, .transitionBegan, .transitionUpdated, .interactionEnded, .transitionCompleted, .failedOver,
             .watchdog, .pluginLoaded, .pluginUnloaded, .pluginFailed, .pluginWarning, .log, .frame, .eventsDropped:
             nil
         }
@@ -20,7 +21,7 @@ extension EngineEvent.Payload {
             .watchdog(let t, _):
             t
         case .willMoveToParent, .didMoveToParent, .viewWillAppear, .viewDidAppear, .viewWillDisappear,
-            .viewDidDisappear, .traitsChanged, .pluginLoaded, .pluginUnloaded, .pluginFailed, .pluginWarning, .log,
+            .viewDidDisappear, .traitsChanged, .viewWillTransitionToSize, .sheetDetentChanged, .sheetDismissAttempted, .pluginLoaded, .pluginUnloaded, .pluginFailed, .pluginWarning, .log,
             .frame, .eventsDropped:
             nil
         }
@@ -34,7 +35,7 @@ extension EngineEvent.Payload {
             name
         case .log(_, let plugin, _): plugin
         case .willMoveToParent, .didMoveToParent, .viewWillAppear, .viewDidAppear, .viewWillDisappear,
-            .viewDidDisappear, .traitsChanged, .transitionBegan, .transitionUpdated, .interactionEnded,
+            .viewDidDisappear, .traitsChanged, .viewWillTransitionToSize, .sheetDetentChanged, .sheetDismissAttempted, .transitionBegan, .transitionUpdated, .interactionEnded,
             .transitionCompleted, .failedOver, .watchdog, .frame, .eventsDropped:
             nil
         }
@@ -45,7 +46,7 @@ extension EngineEvent.Payload {
         switch self {
         case .pluginWarning(_, _, let message, _, _), .pluginFailed(_, _, let message), .log(_, _, let message): message
         case .willMoveToParent, .didMoveToParent, .viewWillAppear, .viewDidAppear, .viewWillDisappear,
-            .viewDidDisappear, .traitsChanged, .transitionBegan, .transitionUpdated, .interactionEnded,
+            .viewDidDisappear, .traitsChanged, .viewWillTransitionToSize, .sheetDetentChanged, .sheetDismissAttempted, .transitionBegan, .transitionUpdated, .interactionEnded,
             .transitionCompleted, .failedOver, .watchdog, .pluginLoaded, .pluginUnloaded, .frame, .eventsDropped:
             nil
         }

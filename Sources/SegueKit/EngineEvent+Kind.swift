@@ -8,6 +8,7 @@ extension EngineEvent {
         case pluginLoaded, pluginUnloaded, pluginFailed, pluginWarning
         case log, frame, eventsDropped
         case sceneTraitsChanged
+        case vcViewWillTransitionToSize, sheetDetentChanged, sheetDismissAttempted
 
         /// The protocol's type name.
         public var name: String {
@@ -32,6 +33,9 @@ extension EngineEvent {
             case .frame: "frame"
             case .eventsDropped: "events.dropped"
             case .sceneTraitsChanged: "scene.traits_changed"
+            case .vcViewWillTransitionToSize: "vc.view_will_transition_to_size"
+            case .sheetDetentChanged: "sheet.detent_changed"
+            case .sheetDismissAttempted: "sheet.dismiss_attempted"
             }
         }
 
@@ -48,6 +52,8 @@ extension EngineEvent {
             case .frame: .frame
             case .eventsDropped: .other
             case .sceneTraitsChanged: .scene
+            case .vcViewWillTransitionToSize: .lifecycle
+            case .sheetDetentChanged, .sheetDismissAttempted: .presentation
             }
         }
 

@@ -11,6 +11,12 @@ extension EngineEvent {
         case viewDidDisappear(vc: String, animated: Bool)
         /// A resize changed the scene's size classes.
         case traitsChanged(Traits, previous: Traits)
+        /// viewWillTransition(to:with:): a scene.resize's size transition, parents first.
+        case viewWillTransitionToSize(vc: String, size: Size, duration: Double)
+        /// A sheet came to rest at another detent (set_detent or a drag).
+        case sheetDetentChanged(presented: String, detent: String)
+        /// A drag would have dismissed a sheet whose view controller is modal in presentation.
+        case sheetDismissAttempted(presented: String)
         case transitionBegan(TransitionBegan)
         /// An interactive update: `percent` clamped to 0…1.
         case transitionUpdated(transition: String, percent: Double)
@@ -42,6 +48,9 @@ extension EngineEvent {
             case .viewWillDisappear: .vcViewWillDisappear
             case .viewDidDisappear: .vcViewDidDisappear
             case .traitsChanged: .sceneTraitsChanged
+            case .viewWillTransitionToSize: .vcViewWillTransitionToSize
+            case .sheetDetentChanged: .sheetDetentChanged
+            case .sheetDismissAttempted: .sheetDismissAttempted
             case .transitionBegan: .transitionBegan
             case .transitionUpdated: .transitionUpdated
             case .interactionEnded: .transitionInteractionEnded

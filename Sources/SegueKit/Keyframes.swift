@@ -7,6 +7,11 @@ struct AnimationBlock {
 
 /// What a keyframe block records: per (view, property), the value before the block and the segments set.
 final class KeyframeRecorder {
+    /// The block's `calculation_mode` (UIView.KeyframeAnimationOptions.calculationMode…).
+    let mode: CalculationMode
+
+    init(mode: CalculationMode = .linear) { self.mode = mode }
+
     struct Segment {
         let u0: Double
         let u1: Double
@@ -33,5 +38,32 @@ final class KeyframeRecorder {
             tracks.append(Track(serial: view.serial, property: property.rawValue,
                                 initial: Array(view.presentation.get(property)), segments: [segment]))
         }
+    }
+}
+
+extension KeyframeRecorder {
+    /// The key values and times of one recorded track (see `AnimationClock.commitKeyframes`).
+    static func path(_ track: Track, property: ViewProperty, mode: CalculationMode) -> KeyframePath {
+        var values = [track.initial]
+        var times = [0.0]
+        for segment in track.segments.sorted(by: { $0.u0 < $1.u0 }) {
+            let last = times[times.count - 1]
+            switch mode {
+            case .linear:
+                // Hold the value reached until this keyframe starts.
+                if segment.u0 > last {
+                    values.append(values[values.count - 1])
+                    times.append(segment.u0)
+                }
+                times.append(max(segment.u1, times[times.count - 1]))
+            case .discrete:
+                times.append(max(segment.u0, last))
+            case .cubic, .paced, .cubicPaced:
+                times.append(max(segment.u1, last))
+            }
+            values.append(segment.to)
+        }
+        return KeyframePath(values: values, keyTimes: times, timings: [], mode: mode,
+                            segment: LayerKeyPath.segmentInterpolation(for: property))
     }
 }

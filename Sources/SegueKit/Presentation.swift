@@ -6,7 +6,25 @@ public final class Presentation {
     /// The view controller whose view the presentation covers: the top of `presenting`'s parent chain (the root,
     /// or a presented view controller) — UIKit's presentation context.
     public let context: ViewController
+    /// The style asked for, `automatic` resolved (a page sheet, or custom with a plugin).
     public let style: PresentationStyle
+    /// The style in effect: `style` adapted to the scene's size classes (a popover or form sheet is a page sheet in
+    /// a horizontally compact scene; a presentation plugin's `adaptive_style` decides for custom). Set on present
+    /// and on every scene.resize.
+    public internal(set) var adaptiveStyle: PresentationStyle
+    /// `sheet` of modal.present (page/form sheets, and a popover once it adapts to a sheet).
+    public internal(set) var sheet: SheetConfiguration?
+    /// The detent the sheet rests at (its id).
+    public internal(set) var selectedDetent: String?
+    /// `popover` of modal.present, and the arrow direction its placement chose.
+    public internal(set) var popover: PopoverConfiguration?
+    public internal(set) var arrowDirection: PopoverArrowDirection?
+    /// The dimming view behind a sheet (in the container, below the presented view).
+    var dimmingView: View?
+    /// The context's view's rect in window coordinates, when the presentation began (currentContext styles).
+    var contextFrame = Rect.zero
+    /// A sheet drag under way: the height the sheet had when it began.
+    var dragStartHeight: Double?
     public let controller: (any PresentationController)?
     /// `modal.present`'s `transition_style`: the built-in animation of the present and its dismiss when no
     /// animator is chosen (nil: the presentation host's built-in, coverVertical).
@@ -31,10 +49,15 @@ public final class Presentation {
         self.presented = presented
         self.context = context
         self.style = style
+        self.adaptiveStyle = style
         self.controller = controller
         self.host = host
     }
 
     /// Whether the presenting (context) view leaves the hierarchy when the presentation completes.
-    public var removesPresenterView: Bool { style == .fullScreen || (controller?.removesPresenterView ?? false) }
+    /// Decided by the style asked for (an adaptation later does not put the view back or take it out).
+    public var removesPresenterView: Bool { style.removesPresenterView || (controller?.removesPresenterView ?? false) }
+
+    /// Whether the presentation shows as a sheet now (a page or form sheet, or a popover adapted to one).
+    public var isSheet: Bool { adaptiveStyle.isSheet }
 }

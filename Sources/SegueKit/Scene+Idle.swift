@@ -5,7 +5,7 @@ extension Scene {
     public var isIdle: Bool {
         clock.running.count == 0 && clock.timers.isEmpty && clock.pendingCompletions.isEmpty
             && ledger.activeTransitionCount == 0 && ledger.drivenTransitions.isEmpty
-            && tree.dirtyViews.isEmpty
+            && tree.dirtyViews.isEmpty && !clock.animatorRunning
     }
 
     /// Moves an idle scene's clock to `time` at once — what ticking it there frame by frame would do, since a tick

@@ -9,11 +9,11 @@ extension Scene {
     {
         // The queued retry is made only when the container is busy (an idle start allocates no closure for it).
         if container.activeTransition != nil, let queued = try admit(container, request.whenBusy, kind: kind,
-            retry: { id throws(EngineError) in
+            retry: { [info = ledger.pendingInfo] id throws(EngineError) in
                 var again = request
                 again.whenBusy = .reject
                 again.id = id
-                return try retry(again)
+                return try self.withTransitionInfo(info) { () throws(EngineError) in try retry(again) }
             })
         {
             return queued
@@ -24,5 +24,16 @@ extension Scene {
             ? try ledger.resolveInteraction(plan.op, request.interactive, animator: animator.name, in: self) : nil
         return .started(ledger.begin(plan, animated: request.animated, animator: animator, id: request.id,
                               interactive: request.interactive, interaction: interaction, in: self))
+    }
+}
+
+extension Scene {
+    /// Runs `body` — a transition-starting call — with `info` as the request's caller data: the transition it
+    /// begins (now, or later when it was queued) carries it as `info` (`ctx.info`, transition.get).
+    public func withTransitionInfo<T>(_ info: InfoValue?, _ body: () throws(EngineError) -> T) throws(EngineError) -> T {
+        let saved = ledger.pendingInfo
+        ledger.pendingInfo = info
+        defer { ledger.pendingInfo = saved }
+        return try body()
     }
 }

@@ -59,19 +59,62 @@ extension Scene {
     /// on screen fill their container (autoresizing), except views a running transition is animating. The size
     /// classes follow the size unless `traits` overrides them (docs/PROTOCOL.md "Size classes"); when they change,
     /// `scene.traits_changed` is reported and split views collapse or expand.
-    public func resize(to newSize: Size, traits override: TraitOverride = TraitOverride()) {
+    ///
+    /// A size transition (viewWillTransition(to:with:)): when the size changes, every view controller on screen gets
+    /// `vc.view_will_transition_to_size` with its view's new size, parents first (the root's tree, then each
+    /// presentation's), and presentation plugins `will_transition_to_size`; with `duration` > 0 the layout
+    /// animates over it (ease in-out) and plugins' `pc.coordinator:alongside` animations run with it. -32002 while
+    /// a transition or another size transition runs.
+    public func resize(to newSize: Size, traits override: TraitOverride = TraitOverride(), duration: Double = 0)
+        throws(EngineError)
+    {
+        if let busy = transitions.first(where: { !$0.isEnded }) {
+            throw EngineError(.invalidState, "transition '\(busy.id)' is running: a size transition waits until it ends", id: busy.id)
+        }
+        if let end = sizeTransitionEnd, now < end {
+            throw EngineError(.invalidState, "a size transition is running until \(Double(end) / 1e9) s")
+        }
+        let changed = newSize != size
         size = newSize
         let previous = traits
         traits = Traits.of(newSize, override: override)
         let bounds = Rect(x: 0, y: 0, w: newSize.w, h: newSize.h)
-        set(window, frame: bounds)
         if traits != previous { emit(.traitsChanged(traits, previous: previous)) }
-        if let root {
-            set(root.view, frame: bounds)
-            controllers.layout(root, in: self)
+        let layout = {
+            self.set(self.window, frame: bounds)
+            if let root = self.root {
+                self.set(root.view, frame: bounds)
+                self.controllers.layout(root, in: self)
+            }
+            self.adaptSplitViews()
+            self.ledger.layoutPresentations(in: self)
         }
-        adaptSplitViews()
-        ledger.layoutPresentations(in: self)
+        if duration > 0 {
+            sizeTransitionEnd = now + Int64(duration * 1e9)
+            animate(AnimationOptions(duration: duration, timing: .curve(.easeInOut)), layout)
+        } else {
+            layout()
+        }
+        guard changed else { return }
+        var order: [ViewController] = []
+        func walk(_ vc: ViewController) {
+            order.append(vc)
+            for child in vc.visibleChildren { walk(child) }
+        }
+        if let root { walk(root) }
+        for record in ledger.presentations { walk(record.presented) }
+        for vc in order {
+            let b = vc.view.model.bounds
+            emit(.viewWillTransitionToSize(vc: vc.id, size: Size(w: b.w, h: b.h), duration: duration))
+        }
+        for record in ledger.presentations {
+            guard let controller = record.controller else { continue }
+            do {
+                try controller.willTransition(record, to: newSize, duration: duration)
+            } catch {
+                warnRaised(controller.name, "will_transition_to_size", error.message)
+            }
+        }
     }
 
     // MARK: Containment events

@@ -7,6 +7,8 @@ public final class Scene {
     public internal(set) var size: Size
     /// The size classes (docs/PROTOCOL.md "Size classes"): from the size, unless a create or resize overrode them.
     public internal(set) var traits: Traits
+    /// When the running size transition (scene.resize with a duration) ends; another resize waits for it.
+    var sizeTransitionEnd: Int64?
     public let clockMode: ClockMode
     public let fps: Int
     public var speed: Double = 1
@@ -171,8 +173,10 @@ public final class Scene {
 
     /// Opens a keyframe block: properties set inside `addKeyframe` windows become segments of one animation per
     /// property, run over `options.duration` with `options.timing` applied to the whole (default linear).
-    public func beginKeyframes(_ options: AnimationOptions, completion: ((Bool) -> Void)?) {
-        clock.beginBlock(options, completion: completion, keyframes: KeyframeRecorder())
+    public func beginKeyframes(_ options: AnimationOptions, calculationMode: CalculationMode = .linear,
+                               completion: ((Bool) -> Void)?)
+    {
+        clock.beginBlock(options, completion: completion, keyframes: KeyframeRecorder(mode: calculationMode))
     }
 
     /// addKeyframe(withRelativeStartTime:relativeDuration:): `changes` run with their sets recorded as the
@@ -229,6 +233,7 @@ public final class Scene {
         clock.move(to: time)
         clock.evaluate()
         ledger.advanceDrives(in: self)
+        clock.advanceAnimators(in: self)
         clock.runPendingCompletions()
         clock.fireTimers()
         checkWatchdogs()
@@ -265,4 +270,23 @@ public final class Scene {
         views.removeAll()
         frameViews = views
     }
+}
+
+// MARK: Explicit layer animations (CALayer.add(_:forKey:))
+
+extension Scene {
+    /// CALayer.add(_:forKey:): adds an explicit animation to `view` (replacing one with the same key). The model
+    /// value is not changed; the presentation shows the animation. Throws naming the field when refused.
+    public func addAnimation(_ spec: LayerAnimationSpec, forKey key: String, to view: View,
+                             completion: ((Bool) -> Void)? = nil) throws(LayerAnimationError)
+    {
+        try clock.addLayerAnimation(view, key: key, spec, completion: completion)
+    }
+
+    /// CALayer.removeAnimation(forKey:); false when the view has no animation with that key.
+    @discardableResult
+    public func removeAnimation(forKey key: String, from view: View) -> Bool { clock.removeLayerAnimation(view, key: key) }
+
+    /// CALayer.animationKeys(): the keys of the view's explicit animations, in the order they were added.
+    public func animationKeys(of view: View) -> [String] { clock.layerAnimationKeys(view) }
 }

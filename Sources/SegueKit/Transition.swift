@@ -25,6 +25,8 @@ public final class Transition {
     /// While scrubbed, finishing or cancelling: the animations held out of the scene's list, at the
     /// transition's own time.
     var drive: TransitionDrive?
+    /// The request's `info` (docs/PROTOCOL.md): caller data plugins read as `ctx.info`; nil when none was given.
+    public internal(set) var info: InfoValue?
     /// This transition's anchor, made the first time an animation group links to it; cleared in deinit.
     private var ownAnchor: Anchor<Transition>?
 

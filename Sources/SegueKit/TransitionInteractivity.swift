@@ -9,6 +9,14 @@ struct TransitionInteractivity {
     var changeHandlers: [(_ cancelled: Bool, _ velocity: Double) -> Void] = []
     var phases: [TransitionPhase] = []
     var completionSpeed: Double?
+    /// The kind of the gesture driving it and the phase of its last sample (phases must come in order).
+    var gestureKind: PanGesture.Kind?
+    var gesturePhase: PanGesture.Phase?
+    /// The curve of the last finish or cancel (the coordinator context's `completion_curve`).
+    var completionCurve: CubicBezier?
+    /// The animator's interruptible animator (`interruptible_animator(ctx)`), asked once and kept: it drives the
+    /// transition (pause, update, finish and cancel map to its pause, fraction, continue and reversal).
+    var interruptibleAnimator: PropertyAnimator?
 }
 
 extension Transition {
@@ -40,6 +48,16 @@ extension Transition {
     public internal(set) var phases: [TransitionPhase] {
         get { interactive.phases }
         _modify { yield &interactive.phases }
+    }
+    /// The interruptible animator driving the transition, if its animator gave one.
+    public internal(set) var interruptibleAnimator: PropertyAnimator? {
+        get { interactive.interruptibleAnimator }
+        _modify { yield &interactive.interruptibleAnimator }
+    }
+    /// The curve of the last finish or cancel.
+    public internal(set) var completionCurve: CubicBezier? {
+        get { interactive.completionCurve }
+        _modify { yield &interactive.completionCurve }
     }
     /// The speed and curve of the last finish or cancel.
     public internal(set) var completionSpeed: Double? {

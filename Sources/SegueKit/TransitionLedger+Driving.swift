@@ -9,6 +9,7 @@ extension TransitionLedger {
         case .cancelled: return 0
         case .queued: return 0
         case .animating, .interactive, .finishing, .cancelling:
+            if let pa = t.interruptibleAnimator { return (pa.fraction * 1e9).rounded() / 1e9 }
             guard t.duration > 0 else { return 0 }
             let local = t.drive?.local ?? (scene.now - t.timeOffset)
             let p = min(1, max(0, Double(local - t.startedAt) / 1e9 / t.duration))
@@ -19,6 +20,14 @@ extension TransitionLedger {
     /// Takes the transition's running animations out of the scene's list and holds them at its current time.
     func beginDriving(_ t: Transition, in scene: Scene) {
         guard t.drive == nil, !t.isEnded else { return }
+        if let pa = t.interruptibleAnimator {
+            // The interruptible animator is the transition's clock: pausing it is the scrub.
+            try? pa.pause()
+            t.state = .interactive
+            t.context?.isInteractive = true
+            t.phases.append(TransitionPhase(kind: .scrub, start: scene.now, end: nil))
+            return
+        }
         let local = min(scene.now - t.timeOffset, t.startedAt + Int64((t.duration * 1e9).rounded()))
         let drive = TransitionDrive(local: local)
         drive.animations = scene.clock.hold(t)
@@ -39,6 +48,7 @@ extension TransitionLedger {
             throw EngineError(.invalidState, "transition '\(t.id)' is \(t.state.rawValue): only a running transition can be paused", id: t.id)
         }
         guard let drive = t.drive else {
+            closeOpenPhase(t, in: scene)
             beginDriving(t, in: scene)
             return
         }
@@ -51,6 +61,19 @@ extension TransitionLedger {
 
     /// transition.update: sets the transition's time to p·duration; each animation's own curve still applies.
     func updateTransition(_ t: Transition, percent p: Double, in scene: Scene) throws(EngineError) {
+        if let pa = t.interruptibleAnimator, t.state == .interactive {
+            guard p.isFinite else { throw .invalidParams("percent", "percent must be a number in 0…1") }
+            let clamped = min(max(p, 0), 1)
+            do throws(PropertyAnimator.Misuse) { try pa.setFraction(clamped) } catch {
+                throw EngineError(.invalidState, "transition '\(t.id)': \(error.message)", id: t.id)
+            }
+            scene.emit(.transitionUpdated(transition: t.id, percent: clamped))
+            if !scene.clock.isTicking {
+                scene.recordTimelines()
+                scene.emitFrame()
+            }
+            return
+        }
         guard t.state == .interactive, let drive = t.drive else {
             throw EngineError(.invalidState, "transition '\(t.id)' is \(t.state.rawValue), not interactive", id: t.id)
         }
@@ -81,7 +104,7 @@ extension TransitionLedger {
     func endInteraction(_ t: Transition, cancel: Bool, speed requestedSpeed: Double? = nil,
                                curve requestedCurve: CubicBezier? = nil, in scene: Scene) throws(EngineError)
     {
-        guard t.state == .interactive, let drive = t.drive else {
+        guard t.state == .interactive, t.drive != nil || t.interruptibleAnimator != nil else {
             throw EngineError(.invalidState, "transition '\(t.id)' is \(t.state.rawValue), not interactive", id: t.id)
         }
         var speed = requestedSpeed
@@ -108,11 +131,46 @@ extension TransitionLedger {
             }
         }
         let s = min(max(speed ?? 1, 0.01), 100)
+        if let pa = t.interruptibleAnimator {
+            return continueInterruptible(t, pa, cancel: cancel, speed: s, curve: curve ?? .easeInOut, in: scene)
+        }
+        guard let drive = t.drive else { return }
         startRamp(t, drive, cancel: cancel, speed: s, curve: curve ?? .easeInOut, in: scene)
+    }
+
+    /// finish and cancel of a transition its interruptible animator drives: continue (reversed for a cancel) over
+    /// what is left at `speed`, with `curve` (UIPercentDrivenInteractiveTransition's completionSpeed and
+    /// completionCurve become the continue's duration factor and timing).
+    func continueInterruptible(_ t: Transition, _ pa: PropertyAnimator, cancel: Bool, speed: Double, curve: CubicBezier,
+                               in scene: Scene)
+    {
+        t.completionSpeed = speed
+        t.completionCurve = curve
+        if cancel { t.context?.transitionWasCancelled = true }
+        closeOpenPhase(t, in: scene)
+        scene.emit(.interactionEnded(transition: t.id, cancelled: cancel, completionVelocity: speed))
+        let saved = scene.clock.enter(t)
+        for handler in t.interactionChangeHandlers { handler(cancel, speed) }
+        scene.clock.leave(restoring: saved)
+        guard !t.isEnded else { return }
+        t.state = cancel ? .cancelling : .finishing
+        t.phases.append(TransitionPhase(kind: cancel ? .cancel : .finish, start: scene.now, end: nil))
+        let length = pa.duration * (cancel ? pa.fraction : 1 - pa.fraction) / speed
+        let allowance = length * 1e9 * scene.config.watchdogFactor + Double(scene.config.watchdogGraceMs) * 1e6
+        t.watchdogDeadline = scene.now + Int64(min(allowance, 1e17))
+        watch(until: t.watchdogDeadline)
+        do throws(PropertyAnimator.Misuse) {
+            if pa.isReversed != cancel { try pa.setReversed(cancel) }
+            try pa.continueAnimation(timing: .curve(curve), durationFactor: 1 / speed)
+        } catch {
+            scene.warn(t.animatorName, "the interruptible animator refused to continue: \(error.message)")
+            pa.finishAtOnce(in: scene)
+        }
     }
 
     func startRamp(_ t: Transition, _ drive: TransitionDrive, cancel: Bool, speed: Double, curve: CubicBezier, in scene: Scene) {
         t.completionSpeed = speed
+        t.completionCurve = curve
         if cancel { t.context?.transitionWasCancelled = true }
         closeOpenPhase(t, in: scene)
         scene.emit(.interactionEnded(transition: t.id, cancelled: cancel, completionVelocity: speed))
@@ -167,7 +225,7 @@ extension TransitionLedger {
             for animation in drive.animations where !animation.removed {
                 scene.touch(animation.view)
                 animation.scrub(toElapsed: drive.local - animation.begin)
-                retire(animation, in: scene)
+                retire(animation, cancelled: true, in: scene)
             }
         } else {
             let shift = scene.now - drive.local
@@ -177,7 +235,11 @@ extension TransitionLedger {
                 moved.createdAt = scene.now
                 scene.clock.noteStarted(moved)
                 scene.clock.setRemoved(animation)
-                animation.view.animations[animation.property.rawValue] = moved
+                if animation.layer != nil {
+                    scene.clock.replaceLayerAnimation(animation, with: moved)
+                } else {
+                    animation.view.animations[animation.property.rawValue] = moved
+                }
                 t.timeline.started(moved)
                 scene.clock.resume(moved)
             }
@@ -201,12 +263,14 @@ extension TransitionLedger {
     }
 
     /// An animation of a driven transition reached its end.
-    func retire(_ animation: PropertyAnimation, in scene: Scene) {
+    func retire(_ animation: PropertyAnimation, cancelled: Bool = false, in scene: Scene) {
         guard !animation.removed else { return }
         let view = animation.view
         scene.tree.markChanged(view, 0)
         view.dirty |= animation.property.changeBit
-        if view.animations[animation.property.rawValue] === animation {
+        if let layer = animation.layer {
+            scene.clock.retireLayerAnimation(animation, layer, cancelled: cancelled)
+        } else if view.animations[animation.property.rawValue] === animation {
             scene.clock.removeAnimation(of: view, animation.property, finished: true)
         } else {
             scene.clock.setRemoved(animation)
@@ -233,9 +297,12 @@ extension TransitionLedger {
         guard let interaction = t.interaction else {
             throw EngineError(.invalidState, "transition '\(t.id)' has no interaction plugin (start it with interactive: \"<plugin>\")", id: t.id)
         }
+        try checkGestureOrder(t, gesture)
         guard t.state == .interactive else {
             throw EngineError(.invalidState, "transition '\(t.id)' is \(t.state.rawValue), not interactive", id: t.id)
         }
+        t.interactive.gestureKind = gesture.kind
+        t.interactive.gesturePhase = gesture.phase
         let saved = scene.clock.enter(t)
         defer { scene.clock.leave(restoring: saved) }
         do {
@@ -249,6 +316,24 @@ extension TransitionLedger {
             let finish = gesture.phase == .ended && percent(of: t, in: scene) > 0.5
             scene.warn(interaction.name, "ended left transition '\(t.id)' interactive; \(finish ? "finishing" : "cancelling") it")
             try? endInteraction(t, cancel: !finish, in: scene)
+        }
+    }
+
+    /// A gesture's samples come as a recognizer sends them: `began` first (or not at all, when the request
+    /// started the transition interactive), `changed` any number of times, then one `ended` or `cancelled`, all
+    /// of one kind (a pan, a pinch or a rotation). Anything else is -32602 naming `phase` (or the method's kind).
+    func checkGestureOrder(_ t: Transition, _ gesture: PanGesture) throws(EngineError) {
+        if let kind = t.interactive.gestureKind, kind != gesture.kind {
+            throw .invalidParams("phase", "transition '\(t.id)' is driven by a \(kind.rawValue) gesture: a "
+                + "\(gesture.kind.rawValue) sample cannot drive it")
+        }
+        switch (t.interactive.gesturePhase, gesture.phase) {
+        case (.ended?, _), (.cancelled?, _):
+            throw .invalidParams("phase", "phase \"\(gesture.phase.rawValue)\" after the gesture \(t.interactive.gesturePhase?.rawValue ?? "") "
+                + "on transition '\(t.id)': a gesture sends nothing after ended or cancelled")
+        case (.some, .began):
+            throw .invalidParams("phase", "phase \"began\" on transition '\(t.id)', whose gesture has already begun")
+        default: break
         }
     }
 

@@ -13,6 +13,10 @@ extension TransitionLedger {
         let transition = Transition(
             id: reserved ?? scene.newTransitionID(), kind: op.kind, container: container, from: op.from, to: op.to,
             fromIndex: op.fromIndex, toIndex: op.toIndex, direction: op.direction, animator: animator, startedAt: scene.now)
+        // The request's `info` (Scene.withTransitionInfo), taken here so a transition this one starts does not
+        // inherit it.
+        transition.info = pendingInfo
+        pendingInfo = nil
         transition.change = ContainerChange(leaving: plan.leaving, entering: plan.entering, oldStack: container.items,
                                             newStack: plan.newStack ?? container.items, split: plan.split)
         let context = TransitionContext(
@@ -83,7 +87,7 @@ extension TransitionLedger {
             transition.presentationViews = context.containerView.subviews.filter { $0.owner == nil }
         }
         do {
-            try transition.animator.animateTransition(using: context)
+            try runAnimator(transition, context, in: scene)
             if !transition.isEnded, let root = transition.timelineRoot { transition.timeline.record(root, at: scene.now, structureVersion: scene.tree.structureVersion, valueVersion: scene.tree.valueVersion) }
         } catch {
             guard !transition.isEnded else {
@@ -93,8 +97,45 @@ extension TransitionLedger {
             scene.restore(journal)
             failOver(transition, reason: error.message, in: scene)
         }
-        // Interactive: paused at 0, driven by update/finish/cancel (or the interaction plugin).
-        if transition.startedInteractive, !transition.isEnded { beginDriving(transition, in: scene) }
+        // Interactive: paused at 0, driven by update/finish/cancel (or the interaction plugin), unless the interaction
+        // does not want an interactive start (it runs until paused). A custom interaction's start(ctx) then runs.
+        if transition.startedInteractive, !transition.isEnded { startInteraction(transition, context, in: scene) }
+    }
+
+    /// animateTransition, or the interruptible animator: asked once and kept when the transition starts interactive
+    /// or the animator has no animate of its own (then started at once). Not a property animator: a fault.
+    func runAnimator(_ transition: Transition, _ context: TransitionContext, in scene: Scene) throws(AnimatorFault) {
+        let animator = transition.animator
+        guard animator.offersInterruptibleAnimator, transition.startedInteractive || !animator.hasAnimateTransition
+        else { return try animator.animateTransition(using: context) }
+        let pa = try animator.interruptibleAnimator(using: context)
+        guard pa.scene === scene else { throw AnimatorFault("interruptible_animator returned an animator of another scene") }
+        transition.interruptibleAnimator = pa
+        if pa.transition == nil { pa.transition = transition }
+        guard !transition.startedInteractive else { return }
+        do throws(PropertyAnimator.Misuse) { try pa.start() } catch {
+            throw AnimatorFault("interruptible_animator: \(error.message)")
+        }
+    }
+
+    /// An interactive start: paused (unless the interaction does not want it), then a custom interaction's start.
+    func startInteraction(_ transition: Transition, _ context: TransitionContext, in scene: Scene) {
+        let interaction = transition.interaction
+        if interaction?.wantsInteractiveStart == false {
+            context.isInteractive = false
+            if let pa = transition.interruptibleAnimator, pa.state == .inactive { try? pa.start() }
+        } else {
+            beginDriving(transition, in: scene)
+        }
+        guard let interaction, !transition.isEnded else { return }
+        let saved = scene.clock.enter(transition)
+        defer { scene.clock.leave(restoring: saved) }
+        do {
+            _ = try interaction.startInteractiveTransition(transition, context: context)
+        } catch {
+            scene.warnRaised(interaction.name, "start", error.message, then: "; the transition is cancelled")
+            if transition.state == .interactive { try? endInteraction(transition, cancel: true, in: scene) }
+        }
     }
 
     func setDuration(_ transition: Transition, _ duration: Double, in scene: Scene) {

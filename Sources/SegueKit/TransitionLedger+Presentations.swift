@@ -17,7 +17,8 @@ extension TransitionLedger {
     /// modal.present: `presented` over `presenting`, with `style`, an animator and an optional presentation plugin.
     func present(_ presented: ViewController, from presenting: ViewController, style requestedStyle: PresentationStyle?,
                         presentation pluginName: String? = nil, animated: Bool = true, interactive: Interactivity = .none,
-                        animator requested: String? = nil, transitionStyle: ModalTransitionStyle? = nil,
+                        animator requested: String? = nil, sheet: SheetConfiguration? = nil,
+                        popover: PopoverConfiguration? = nil, transitionStyle: ModalTransitionStyle? = nil,
                         in scene: Scene) throws(EngineError) -> TransitionStart
     {
         guard presented !== presenting else { throw .invalidParams("presented", "a view controller cannot present itself") }
@@ -29,14 +30,18 @@ extension TransitionLedger {
         guard isOnScreen(presenting, in: scene) else {
             throw EngineError(.invalidState, "'\(presenting.id)' is not on screen: only a view controller on screen can present", id: presenting.id)
         }
-        let context = presentationContext(of: presenting, in: scene)
+        // automatic resolves as UIKit resolves it: a page sheet (custom when a presentation plugin is named).
+        var style = requestedStyle ?? (pluginName != nil ? .custom : scene.config.modalDefaultStyle)
+        if style == .automatic { style = pluginName != nil ? .custom : .pageSheet }
+        try checkStyleOptions(style, sheet: sheet, popover: popover, in: scene)
+        let context = (style == .currentContext || style == .overCurrentContext)
+            ? definingContext(of: presenting, in: scene) : presentationContext(of: presenting, in: scene)
         guard context.presentedViewController == nil else {
             throw EngineError(.invalidState, "'\(context.id)' is already presenting '\(context.presentedViewController?.id ?? "?")'", id: context.id)
         }
         if let busy = context.presentation?.transition, !busy.isEnded {
             throw EngineError(.invalidState, "'\(context.id)' is being presented or dismissed by transition '\(busy.id)'", id: busy.id)
         }
-        let style = requestedStyle ?? (pluginName != nil ? .custom : .fullScreen)
         var controller: (any PresentationController)?
         if let pluginName {
             guard style == .custom else {
@@ -67,9 +72,14 @@ extension TransitionLedger {
         let record = Presentation(presenting: context, presented: presented, context: context, style: style,
                                   controller: controller, host: host)
         record.transitionStyle = transitionStyle
+        record.sheet = sheet
+        record.popover = popover
+        record.contextFrame = scene.windowRect(of: context.view)
         presented.presentation = record
         context.presentedViewController = presented
         addPresentation(record)
+        adapt(record, in: scene)
+        if style.isSheet || style == .popover || record.adaptiveStyle.isSheet { addDimmingView(record, in: scene) }
 
         let op = TransitionOperation(kind: .present, container: host, from: context, to: presented, fromIndex: nil,
                                      toIndex: nil, direction: .forward)
@@ -130,7 +140,7 @@ extension TransitionLedger {
             if !record.removesPresenterView { context.withheldViews.insert("from") }
         } else {
             // A custom presentation's view stays where its presentation controller put it, from start to end.
-            if record.controller != nil {
+            if record.controller != nil && record.adaptiveStyle == .custom {
                 let frame = presentedFrame(record, bounds: bounds, in: scene)
                 context.fromInitial = frame
                 context.fromFinal = frame
@@ -149,6 +159,13 @@ extension TransitionLedger {
     /// The frame the presentation plugin gives the presented view (`frame_of_presented_view`), or the whole
     /// container when there is no plugin, it gives none or it raises (with a warning).
     func presentedFrame(_ record: Presentation, bounds: Rect, in scene: Scene) -> Rect {
+        switch record.adaptiveStyle {
+        case .fullScreen, .overFullScreen, .automatic: return bounds
+        case .currentContext, .overCurrentContext: return record.contextFrame
+        case .pageSheet, .formSheet: return sheetGeometry(record, bounds: bounds, in: scene).frame(height: selectedHeight(record, bounds: bounds, in: scene))
+        case .popover: return popoverFrame(record, bounds: bounds, in: scene)
+        case .custom: break
+        }
         guard let controller = record.controller else { return bounds }
         do {
             return try controller.frameOfPresentedView(record) ?? bounds
@@ -182,7 +199,12 @@ extension TransitionLedger {
 
     /// The presentation plugin's will_begin / dismissal_will_begin: after the duration is known, before animate.
     func modalBeforeAnimate(_ t: Transition, in scene: Scene) {
-        guard let record = modalRecord(of: t, in: scene), let controller = record.controller else { return }
+        guard let record = modalRecord(of: t, in: scene) else { return }
+        if record.dimmingView != nil {
+            let presenting = t.kind == .present
+            animateAlongside(t, { self.applySheetChrome(record, presented: presenting, in: scene) }, completion: nil, in: scene)
+        }
+        guard let controller = record.controller else { return }
         callPresentation(controller, t.kind == .present ? "will_begin" : "dismissal_will_begin", record, completed: nil, transition: t, in: scene)
     }
 
@@ -280,7 +302,18 @@ extension TransitionLedger {
         let bounds = scene.window.model.bounds
         for record in presentations {
             scene.set(record.containerView, frame: bounds)
-            if let controller = record.controller {
+            if record.context.view.superview != nil { record.contextFrame = scene.windowRect(of: record.context.view) }
+            adapt(record, in: scene)
+            if let dimming = record.dimmingView { scene.set(dimming, frame: bounds) }
+            if record.adaptiveStyle != .custom {
+                if record.transition == nil {
+                    scene.set(record.presented.view, frame: presentedFrame(record, bounds: bounds, in: scene))
+                    if record.dimmingView != nil { applySheetChrome(record, presented: true, in: scene) }
+                }
+                if let controller = record.controller {
+                    callPresentation(controller, "layout", record, completed: nil, transition: record.transition, in: scene)
+                }
+            } else if let controller = record.controller {
                 callPresentation(controller, "layout", record, completed: nil, transition: record.transition, in: scene)
                 if record.transition == nil {
                     do {

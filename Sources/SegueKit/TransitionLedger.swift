@@ -28,6 +28,8 @@ final class TransitionLedger {
     private(set) var reservedTransitionIDs: Set<String> = []
     private(set) var queuedOutcomes: [String: QueuedOutcome] = [:]
     private var queuedOutcomeOrder: [String] = []
+    /// The `info` of the request being started (Scene.withTransitionInfo); `begin` takes it.
+    var pendingInfo: InfoValue?
 
     /// A transition that begins: filed by id and in start order, counted as running.
     func register(_ transition: Transition) {
@@ -175,6 +177,15 @@ final class TransitionLedger {
         for transition in transitionOrder where !transition.isEnded && transition.state != .interactive
             && transition.drive?.ramp == nil
         {
+            // Not while one of its property animators is paused (the interaction holds it): the allowance starts
+            // again from here.
+            if scene.clock.propertyAnimators.contains(where: { $0.transition === transition && $0.isPaused }) {
+                let allowance = transition.duration * scene.config.watchdogFactor * 1e9
+                    + Double(scene.config.watchdogGraceMs) * 1e6
+                transition.watchdogDeadline = max(transition.watchdogDeadline, scene.now + Int64(min(allowance, 1e17)))
+                earliest = min(earliest, transition.watchdogDeadline)
+                continue
+            }
             guard scene.now >= transition.watchdogDeadline else {
                 earliest = min(earliest, transition.watchdogDeadline)
                 continue
@@ -197,6 +208,10 @@ final class TransitionLedger {
     /// clock's removed animations left in place for the caller to drop in one pass: so that finishing every
     /// transition of a scene walks the clock's animations once, not once per transition.
     private func finishNow(_ transition: Transition, known: [PropertyAnimation]?, in scene: Scene) {
+        // Its property animators (the interruptible one among them) end where they are heading.
+        for animator in scene.clock.propertyAnimators where animator.transition === transition {
+            animator.finishAtOnce(in: scene)
+        }
         if transition.drive != nil {
             jumpDriven(transition, in: scene)
             scene.clock.runPendingCompletions()

@@ -29,6 +29,9 @@ public final class View {
     public internal(set) unowned(unsafe) var owner: ViewController?
     /// The running animation of each property, by `ViewProperty.rawValue`.
     var animations = [PropertyAnimation?](repeating: nil, count: ViewProperty.allCases.count)
+    /// The explicit layer animations on the view (`view:add_animation`), in the order they were added (a later
+    /// one is drawn over an earlier one of the same property, as CA composites them); their keys are unique.
+    var layerAnimations: [PropertyAnimation] = []
     /// Properties whose presentation value changed in the current tick (`ViewChanges`: a bit per property).
     @exclusivity(unchecked) var dirty: UInt64 = 0
     /// The last journal that recorded this view (Scene.touch).

@@ -32,6 +32,16 @@ public class ViewController {
     private var presentedAnchor: Anchor<ViewController>?
     public internal(set) var presentation: Presentation?
     public var presentingViewController: ViewController? { presentation?.presenting }
+    /// definesPresentationContext: a currentContext / overCurrentContext presentation from this view controller or
+    /// a descendant covers this one's view.
+    public internal(set) var definesPresentationContext = false
+    /// providesPresentationContextTransitionStyle: a presentation over this context takes this view
+    /// controller's transition style.
+    public internal(set) var providesPresentationContextTransitionStyle = false
+    /// isModalInPresentation: a sheet drag cannot dismiss it (`sheet.dismiss_attempted` instead).
+    public internal(set) var isModalInPresentation = false
+    /// preferredContentSize: a form sheet's and a popover's size (nil: the style's default).
+    public internal(set) var preferredContentSize: Size?
 
     init(id: String, title: String?, view: View) {
         self.id = id

@@ -138,6 +138,13 @@ final class ViewTree {
                 view.animations[property.rawValue] = nil
             }
         }
+        for animation in view.layerAnimations where !animation.removed {
+            journals.touch(animation.group)
+            journals.noteStopped(animation)
+            clock.setRemoved(animation)
+            animation.group.remaining -= 1
+        }
+        view.layerAnimations = []
         view.isAlive = false
         viewsByID[view.id] = nil
         viewsBySerial[view.serial] = nil
@@ -164,6 +171,7 @@ final class ViewTree {
             view.subviews = state.subviews
             view.hidden = state.hidden
             view.z = state.z
+            view.layerAnimations = state.layerAnimations
         }
         for view in viewsBySerial.values where view.serial < journal.nextViewSerial {
             markChanged(view, ViewChanges.all.rawValue)

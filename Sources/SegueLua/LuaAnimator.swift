@@ -83,6 +83,42 @@ final class LuaAnimator: Animator {
         }
     }
 
+    private func hasFunction(_ key: String) -> Bool {
+        let state = instance.state
+        let base = state.top
+        defer { state.setTop(base) }
+        state.pushRef(ref)
+        return state.rawField(-1, key) == LUA_TFUNCTION
+    }
+
+    var offersInterruptibleAnimator: Bool { hasFunction("interruptible_animator") }
+    var hasAnimateTransition: Bool { hasFunction("animate") }
+
+    /// `interruptible_animator(ctx)` → the property animator it returns (a fault for anything else).
+    func interruptibleAnimator(using context: TransitionContext) throws(AnimatorFault) -> PropertyAnimator {
+        let state = instance.state
+        let base = state.top
+        defer { state.setTop(base) }
+        state.pushRef(ref)
+        guard state.rawField(-1, "interruptible_animator") == LUA_TFUNCTION else {
+            throw AnimatorFault("the animator has no interruptible_animator function")
+        }
+        push(context)
+        if let error = instance.callPlugin(args: 1, results: 1, function: "interruptible_animator") {
+            throw AnimatorFault("interruptible_animator: \(error.message)")
+        }
+        let answer = state.top
+        let kind = state.typeName(at: answer)
+        state.pushRef(instance.animatorLookup)
+        state.pushValue(answer)
+        if state.call(args: 1, results: 1, topLevel: false) == nil, let id = state.number(at: -1),
+            let animator = instance.propertyAnimators[Int(id)]
+        {
+            return animator
+        }
+        throw AnimatorFault("interruptible_animator(ctx) must return a property animator (segue.property_animator), got \(kind)")
+    }
+
     func animationEnded(_ completed: Bool, context: TransitionContext) throws(AnimatorFault) {
         let state = instance.state
         let base = state.top

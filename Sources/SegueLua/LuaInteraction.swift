@@ -8,6 +8,9 @@ final class LuaInteraction: InteractionController {
     let instance: PluginInstance
     let ref: Int32
 
+    /// The contexts handed to `start(ctx)`, by transition: forgotten when it ends.
+    private var handedOut: [String: ObjectIdentifier] = [:]
+
     init(name: String, instance: PluginInstance, ref: Int32) {
         self.name = name
         self.instance = instance
@@ -26,19 +29,73 @@ final class LuaInteraction: InteractionController {
         state.push(t.duration)
         state.push(t.kind.rawValue)
         instance.pushView(t.context?.containerView)
-        if let gesture {
-            state.newTable(fieldCount: 3)
-            let g = state.top
-            state.push(gesture.phase.rawValue)
-            state.setRawField(g, "phase")
+        if let gesture { pushGesture(gesture) } else { state.pushNil() }
+        return instance.callPlugin(args: 8, results: results)
+    }
+
+    /// `g`: `{phase, kind, location?}` and a pan's `translation` and `velocity` (points), a pinch's `scale` and
+    /// `velocity` (scale per second), a rotation's `rotation` and `velocity` (radians per second).
+    private func pushGesture(_ gesture: PanGesture) {
+        let state = instance.state
+        state.newTable(fieldCount: 5)
+        let g = state.top
+        state.push(gesture.phase.rawValue)
+        state.setRawField(g, "phase")
+        state.push(gesture.kind.rawValue)
+        state.setRawField(g, "kind")
+        switch gesture.kind {
+        case .pan:
             for (key, p) in [("translation", gesture.translation), ("velocity", gesture.velocity)] {
                 instance.pushPoint(p)
                 state.setRawField(g, key)
             }
-        } else {
-            state.pushNil()
+        case .pinch:
+            state.push(gesture.scale)
+            state.setRawField(g, "scale")
+            state.push(gesture.rate)
+            state.setRawField(g, "velocity")
+        case .rotate:
+            state.push(gesture.rotation)
+            state.setRawField(g, "rotation")
+            state.push(gesture.rate)
+            state.setRawField(g, "velocity")
         }
-        return instance.callPlugin(args: 8, results: results)
+        if let location = gesture.location {
+            instance.pushPoint(location)
+            state.setRawField(g, "location")
+        }
+    }
+
+    /// `gesture_began(g, scene_info)` through the prelude's dispatcher, which answers `(has, result)`.
+    func gestureBegan(_ gesture: PanGesture, sceneInfo: SceneInfo) throws(AnimatorFault) -> GestureChoice {
+        let state = instance.state
+        let base = state.top
+        defer { state.setTop(base) }
+        guard instance.interactionHook != segue_noref() else { throw AnimatorFault("no interaction dispatcher") }
+        state.pushRef(instance.interactionHook)
+        state.pushRef(ref)
+        state.push("gesture_began")
+        for _ in 0..<5 { state.pushNil() }  // id, percent, duration, kind, container: no transition yet
+        pushGesture(gesture)
+        instance.pushSceneInfo(sceneInfo)
+        if let error = instance.callPlugin(args: 9, results: 2) { throw AnimatorFault("gesture_began: \(error.message)") }
+        guard state.bool(at: -2) else { return .unsupported }
+        if state.isNil(-1) { return .refuse }
+        let garbage = "gesture_began must return nil or {method = \"nav.pop\", params = {…}}, got "
+        guard state.type(at: -1) == LUA_TTABLE else { throw AnimatorFault(garbage + state.typeName(at: -1)) }
+        var budget = 4096
+        guard case .object(let members)? = instance.infoValue(at: -1, budget: &budget) else {
+            throw AnimatorFault(garbage + "a table that is not {method, params} of plain values")
+        }
+        for (key, _) in members where key != "method" && key != "params" {
+            throw AnimatorFault(garbage + "a table with an unknown key '\(key)' (method, params)")
+        }
+        guard let method = members.first(where: { $0.0 == "method" })?.1.stringValue else {
+            throw AnimatorFault(garbage + "a table without a method name")
+        }
+        let params = members.first { $0.0 == "params" }?.1 ?? .object([])
+        guard case .object = params else { throw AnimatorFault(garbage + "params that are not a table of named values") }
+        return .start(GestureOperation(method: method, params: params))
     }
 
     func handle(_ gesture: PanGesture, transition: Transition) throws(AnimatorFault) {
@@ -93,5 +150,29 @@ final class LuaInteraction: InteractionController {
         let base = instance.state.top
         defer { instance.state.setTop(base) }
         _ = dispatch("forget", transition, gesture: nil, results: 0)
+        if let key = handedOut.removeValue(forKey: transition.id) { instance.forgetContext(key) }
+    }
+
+    /// `wants_interactive_start` (default true).
+    var wantsInteractiveStart: Bool {
+        let state = instance.state
+        let base = state.top
+        defer { state.setTop(base) }
+        state.pushRef(ref)
+        return state.rawField(-1, "wants_interactive_start") != LUA_TBOOLEAN || state.bool(at: -1)
+    }
+
+    /// `start(ctx)`: a fully custom interaction drives the transition itself through ctx:update/finish/cancel.
+    func startInteractiveTransition(_ transition: Transition, context: TransitionContext) throws(AnimatorFault) -> Bool {
+        let state = instance.state
+        let base = state.top
+        defer { state.setTop(base) }
+        state.pushRef(ref)
+        guard state.rawField(-1, "start") == LUA_TFUNCTION else { return false }
+        if instance.pushContext(context) { handedOut[transition.id] = ObjectIdentifier(context) }
+        if let error = instance.callPlugin(args: 1, results: 0, function: "start") {
+            throw AnimatorFault("start: \(error.message)")
+        }
+        return true
     }
 }

@@ -20,8 +20,11 @@ final class LuaPresentation: PresentationController {
         state.setTop(base)
     }
 
-    /// Calls the prelude's dispatcher: `(desc, method, key, container, presented, presenting, ctx, completed)`.
-    private func dispatch(_ method: String, _ p: Presentation, completed: Bool?, results: Int32) -> LuaError? {
+    /// Calls the prelude's dispatcher: `(desc, method, key, container, presented, presenting, ctx, completed,
+    /// extra)`; `extra` is a table of name/number/string fields (adaptive_style's traits, will_transition_to_size's
+    /// size and duration) or nil.
+    private func dispatch(_ method: String, _ p: Presentation, completed: Bool?, results: Int32,
+                          extra: [(String, ExtraValue)]? = nil) -> LuaError? {
         let state = instance.state
         guard instance.presentationHook != segue_noref() else { return LuaError("no presentation dispatcher") }
         state.pushRef(instance.presentationHook)
@@ -36,7 +39,20 @@ final class LuaPresentation: PresentationController {
         let known = context.map { instance.knows($0) } ?? true
         if let context { instance.pushContext(context) } else { state.pushNil() }
         if let completed { state.push(completed) } else { state.pushNil() }
-        let error = instance.callPlugin(args: 8, results: results)
+        if let extra {
+            state.newTable(fieldCount: Int32(extra.count))
+            let t = state.top
+            for (key, value) in extra {
+                switch value {
+                case .number(let n): state.push(n)
+                case .text(let s): state.push(s)
+                }
+                state.setRawField(t, key)
+            }
+        } else {
+            state.pushNil()
+        }
+        let error = instance.callPlugin(args: 9, results: results)
         // pc.coordinator is good for this call only (UIKit's transitionCoordinator is nil outside a transition).
         if let context, !known { instance.forgetContext(context) }
         return error
@@ -74,6 +90,42 @@ final class LuaPresentation: PresentationController {
         let base = instance.state.top
         defer { instance.state.setTop(base) }
         if let error = dispatch(hook, p, completed: completed, results: 0) { throw AnimatorFault("\(hook): \(error.message)") }
+    }
+
+    enum ExtraValue {
+        case number(Double)
+        case text(String)
+    }
+
+    /// `adaptive_style(pc, traits)`: a style name ("none" or nil keeps the presentation's own style).
+    func adaptiveStyle(_ p: Presentation, traits: Traits) throws(AnimatorFault) -> PresentationStyle? {
+        let state = instance.state
+        let base = state.top
+        defer { state.setTop(base) }
+        let extra: [(String, ExtraValue)] = [("horizontal", .text(traits.horizontal.rawValue)),
+                                             ("vertical", .text(traits.vertical.rawValue))]
+        if let error = dispatch("adaptive_style", p, completed: nil, results: 1, extra: extra) {
+            throw AnimatorFault("adaptive_style: \(error.message)")
+        }
+        if state.isNil(-1) { return nil }
+        let allowed = ["none", "fullScreen", "overFullScreen", "pageSheet", "formSheet", "popover"]
+        guard let name = state.string(at: -1), allowed.contains(name) else {
+            throw AnimatorFault("adaptive_style(pc, traits) must return one of \(allowed.joined(separator: ", ")) or nil")
+        }
+        if name == "popover", p.popover == nil {
+            throw AnimatorFault("adaptive_style(pc, traits) returned \"popover\" for a presentation with no popover source")
+        }
+        return name == "none" ? .custom : PresentationStyle(rawValue: name)
+    }
+
+    /// `will_transition_to_size(pc, size)`, with `pc.coordinator:alongside` animating over the duration.
+    func willTransition(_ p: Presentation, to size: Size, duration: Double) throws(AnimatorFault) {
+        let base = instance.state.top
+        defer { instance.state.setTop(base) }
+        let extra: [(String, ExtraValue)] = [("w", .number(size.w)), ("h", .number(size.h)), ("duration", .number(duration))]
+        if let error = dispatch("will_transition_to_size", p, completed: nil, results: 0, extra: extra) {
+            throw AnimatorFault("will_transition_to_size: \(error.message)")
+        }
     }
 
     func presentationEnded(_ p: Presentation) {

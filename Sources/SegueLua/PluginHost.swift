@@ -312,6 +312,10 @@ public final class PluginHost: AnimatorProvider {
             }
             return nil
         case .interaction:
+            // A fully custom interaction (start(ctx), issue 27) needs no gesture functions.
+            let custom = probe.pushField(described.ref, "start") == LUA_TFUNCTION
+            probe.state.pop()
+            if custom { return nil }
             for key in ["changed", "ended"] {
                 defer { probe.state.pop() }
                 guard probe.pushField(described.ref, key) == LUA_TFUNCTION else {
@@ -322,9 +326,12 @@ public final class PluginHost: AnimatorProvider {
         case .animator:
             break
         }
+        let interruptible = probe.pushField(described.ref, "interruptible_animator") == LUA_TFUNCTION
+        probe.state.pop()
+        if interruptible { return nil }
         defer { probe.state.pop() }
         guard probe.pushField(described.ref, "animate") == LUA_TFUNCTION else {
-            return "animator '\(name)' has no animate(ctx) function"
+            return "animator '\(name)' has no animate(ctx) function (nor interruptible_animator(ctx))"
         }
         return nil
     }

@@ -44,6 +44,8 @@ extension PluginInstance {
         }
         registerInteractionAPI(table)
         registerNameAPI(table)
+        registerPropertyAnimatorAPI(table)
+        registerLayerAnimationAPI(table)
         add("view_get") { me, s in me.viewGet(s) }
         add("view_set") { me, s in me.viewSet(s) }
         add("view_same") { me, s in
@@ -372,6 +374,7 @@ extension PluginInstance {
             if let error = s.call(args: 1, results: 1, topLevel: false) { return .error(error.message) }
             return .results(1)
         }
+        if name == 0, s.string(at: 2) == "info" { return contextInfo(s) }
         return contextGet(s, name: name)
     }
 
@@ -435,12 +438,29 @@ extension PluginInstance {
     func keyframes(_ s: LuaState) -> HostResult {
         guard let scene else { return .error("segue.keyframes: no scene") }
         let options: AnimationOptions
-        switch animationOptions(at: 1, defaultTiming: .curve(.linear)) {
+        // UIKit runs animateKeyframes with options 0 on ease-in-ease-out over the whole block.
+        switch animationOptions(at: 1, defaultTiming: .curve(.easeInOut)) {
         case .success(let o): options = o
         case .failure(let e): return .error("segue.keyframes: \(e.message)")
         }
+        var mode = CalculationMode.linear
+        switch s.rawField(1, "calculation_mode") {
+        case LUA_TNIL: s.pop()
+        case LUA_TSTRING:
+            let text = s.string(at: -1) ?? ""
+            s.pop()
+            guard let m = CalculationMode(rawValue: text) else {
+                let names = CalculationMode.allCases.map(\.rawValue).joined(separator: ", ")
+                return .error("segue.keyframes: calculation_mode must be one of \(names), got '\(text)'")
+            }
+            mode = m
+        default:
+            let type = s.typeName(at: -1)
+            s.pop()
+            return .error("segue.keyframes: calculation_mode must be a string, got \(type)")
+        }
         let completion = completionCallback(at: 4, what: "keyframes completion")
-        scene.beginKeyframes(options, completion: completion)
+        scene.beginKeyframes(options, calculationMode: mode, completion: completion)
         s.pushValue(2)  // the keyframes function
         s.pushValue(3)  // add
         let error = s.call(args: 1, results: 0, topLevel: false)
@@ -527,7 +547,9 @@ extension PluginInstance {
         return .success(options)
     }
 
-    func animationOptions(at i: Int32, defaultTiming: Timing = .curve(.easeInOut)) -> Result<AnimationOptions, LuaError> {
+    func animationOptions(at i: Int32, defaultTiming: Timing = .curve(.easeInOut), defaultDuration: Double = 0.2)
+        -> Result<AnimationOptions, LuaError>
+    {
         // The six options' types (and numbers) in one shim call; the spring and the curve are read again only
         // when given.
         var types: (Int32, Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0, 0)
@@ -538,7 +560,7 @@ extension PluginInstance {
                                     v.baseAddress?.assumingMemoryBound(to: Double.self))
             }
         }
-        let duration = types.0 == LUA_TNUMBER ? values.0 : 0.2
+        let duration = types.0 == LUA_TNUMBER ? values.0 : defaultDuration
         guard duration.isFinite, duration >= 0 else { return .failure(LuaError("duration must be a number ≥ 0")) }
         let delay = types.1 == LUA_TNUMBER ? values.1 : 0
         guard delay.isFinite, delay >= 0 else { return .failure(LuaError("delay must be a number ≥ 0")) }

@@ -10,6 +10,7 @@ extension PluginInstance {
             state.pushHostFunction { s in me._withUnsafeGuaranteedRef { fn($0, s) } }
             state.setRawField(table, name)
         }
+        registerInfoAPI(table)
         add("set_interaction_hook") { me, s in
             guard s.type(at: 1) == LUA_TFUNCTION else { return .error("set_interaction_hook: bad argument") }
             s.pushValue(1)
@@ -84,6 +85,14 @@ extension PluginInstance {
             if let failure { return .error(failure.message) }
             return .results(0)
         }
+        add("coord_in_view") { me, s in
+            guard me.context(at: 1) != nil else { return .error(me.deadContext) }
+            guard me.view(at: 2) != nil else {
+                return .error("coordinator:alongside_in(view, animations, completion?): view must be a live view")
+            }
+            return .results(0)
+        }
+        add("coord_field") { me, s in me.coordinatorField(s) }
         add("coord_change") { me, s in
             guard let ctx = me.context(at: 1) else { return .error(me.deadContext) }
             guard s.type(at: 2) == LUA_TFUNCTION else {

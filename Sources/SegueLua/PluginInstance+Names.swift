@@ -14,6 +14,7 @@ extension PluginInstance {
         case curve = "curve"
         case interactionField = "tr field"
         case presentationField = "pc field"
+        case propertyAnimatorOption = "property animator option"
 
         /// The valid names of this kind (built once: `view_set` asks on every property write).
         var names: [String] {
@@ -25,6 +26,7 @@ extension PluginInstance {
             case .curve: PluginInstance.curveNames
             case .interactionField: ["percent", "duration", "kind", "container", "state", "update", "finish", "cancel"]
             case .presentationField: ["container", "presented", "presenting", "presented_view", "coordinator", "state"]
+            case .propertyAnimatorOption: ["duration", "curve", "spring"]
             }
         }
 
@@ -32,7 +34,7 @@ extension PluginInstance {
         var warningCode: PluginWarning.Code {
             switch self {
             case .curve: .unknownCurve
-            case .animationOption, .transitionOption: .unknownOption
+            case .animationOption, .transitionOption, .propertyAnimatorOption: .unknownOption
             case .viewProperty, .contextField, .interactionField, .presentationField: .unknownName
             }
         }
@@ -42,7 +44,8 @@ extension PluginInstance {
             switch self {
             case .interactionField: "; kept (a plugin's own values belong in tr.state)"
             case .presentationField: "; kept (a plugin's own values belong in pc.state)"
-            case .viewProperty, .contextField, .animationOption, .transitionOption, .curve: "; ignored"
+            case .viewProperty, .contextField, .animationOption, .transitionOption, .curve, .propertyAnimatorOption:
+                "; ignored"
             }
         }
     }
@@ -51,12 +54,14 @@ extension PluginInstance {
     static let newViewOptions: [(String, Int32)] = [("frame", Int32(SEGUE_NAME_FRAME.rawValue))]
         + ViewProperty.listed.map { ($0.info.luaName, PluginInstance.name(of: $0)) }
     static let viewReadOnly = ["id", "superview", "subviews"]
-    static let viewMethods = ["add", "insert", "remove", "bring_to_front", "snapshot"]
+    static let viewMethods = [
+        "add", "insert", "remove", "bring_to_front", "snapshot", "add_animation", "remove_animation", "animation_keys",
+    ]
     /// Every name a view has (`NameKind.viewProperty`).
     static let viewNames = viewProperties + viewReadOnly + viewMethods
     static let contextFields = [
         "id", "container", "kind", "duration", "animated", "interactive", "cancelled", "presentation_style",
-        "from_index", "to_index", "direction", "coordinator",
+        "from_index", "to_index", "direction", "coordinator", "info", "target_transform",
     ]
     static let contextMethods = [
         "view", "vc", "initial_frame", "final_frame", "complete", "update", "finish", "cancel", "pause",
@@ -64,7 +69,9 @@ extension PluginInstance {
     /// Every name a context has (`NameKind.contextField`).
     static let contextNames = contextFields + contextMethods
     /// The keys of `segue.animate`'s and `segue.keyframes`'s `opts`.
-    static let animationOptions = ["duration", "delay", "curve", "spring", "repeat_count", "autoreverse"]
+    static let animationOptions = [
+        "duration", "delay", "curve", "spring", "repeat_count", "autoreverse", "calculation_mode",
+    ]
     static let curveNames = ["linear", "ease_in", "ease_out", "ease_in_out", "default"]
 
     /// A warning for each field of a description its kind does not have (`durration = 0.3`), with the nearest

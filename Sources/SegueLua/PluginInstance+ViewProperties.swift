@@ -106,7 +106,7 @@ extension PluginInstance {
             }
             return true
         }
-        guard read else { return refusal ?? PluginInstance.expects(property, got: describe(at: i)) }
+        guard read else { return refusal ?? PluginInstance.expects(property, got: describe(at: i, as: info.kind)) }
         withUnsafeBytes(of: &v) { scene.set(view, property, values: UnsafeBufferPointer(rebasing: $0.bindMemory(to: Double.self)[0..<count])) }
         return nil
     }
@@ -116,6 +116,36 @@ extension PluginInstance {
         let info = property.info
         let range = info.range.description.map { " " + $0 } ?? ""
         return "view.\(info.luaName) expects \(info.kind.expected)\(range), got \(got)"
+    }
+
+    /// What a refused value was, for a point or a transform the fields that are no finite number (`{x=nan,
+    /// y=0.5}`, `{m[12]=inf}`) so the error names the value; else as `describe(at:)`.
+    func describe(at i: Int32, as kind: ViewValueKind) -> String {
+        guard state.type(at: i) == LUA_TTABLE, kind == .point || kind == .transform else { return describe(at: i) }
+        let t = i < 0 ? lua_gettop(state.L) + i + 1 : i
+        func field(_ key: String) -> String {
+            state.rawField(t, key)
+            defer { state.pop() }
+            return describe(at: -1)
+        }
+        if kind == .point { return "{x=\(field("x")), y=\(field("y"))}" }
+        var bad: [String] = []
+        if state.rawField(t, "m") == LUA_TTABLE {
+            for k in 1...16 {
+                state.rawIndex(-1, k)
+                if !(state.number(at: -1)?.isFinite ?? false) { bad.append("m[\(k)]=\(describe(at: -1))") }
+                state.pop()
+            }
+        }
+        state.pop()
+        for key in ["a", "b", "c", "d", "tx", "ty"] {
+            state.rawField(t, key)
+            if state.type(at: -1) != LUA_TNIL, !(state.number(at: -1)?.isFinite ?? false) {
+                bad.append("\(key)=\(describe(at: -1))")
+            }
+            state.pop()
+        }
+        return bad.isEmpty ? "table" : "{" + bad.joined(separator: ", ") + "}"
     }
 
     /// What a refused value was: a number as written, else its Lua type.

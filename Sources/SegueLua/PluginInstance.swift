@@ -41,6 +41,8 @@ final class PluginInstance {
     var animationOptionNames: Int32 = segue_noref()
     /// The prelude's dispatcher for interaction plugins.
     var interactionHook: Int32 = segue_noref()
+    /// The prelude's `readonly_copy`, which makes `ctx.info` a read-only table.
+    var infoHook: Int32 = segue_noref()
     /// The prelude's dispatcher for presentation plugins.
     var presentationHook: Int32 = segue_noref()
     /// A context handed to this state: its handle (what its proxy holds) and its proxy's registry reference.
@@ -69,6 +71,14 @@ final class PluginInstance {
     @exclusivity(unchecked) var activityCache = ActivityCache()
     /// Unknown names this state has warned about (`kind\0name`), so each is reported once.
     var warnedNames: Set<String> = []
+    /// The property animators the plugin made (`segue.property_animator`), by the number their table holds (kept
+    /// for the state's life: the sandbox has no finalizers; at most `maxPropertyAnimators`).
+    var propertyAnimators: [Int: PropertyAnimator] = [:]
+    var nextAnimatorID = 1
+    /// The prelude's `function(t) return pa_ids[t] end`: a property animator table's number.
+    var animatorLookup: Int32 = segue_noref()
+    /// A raise inside a property animator's animation block, reported by the call that ran the block.
+    var blockFailure: LuaError?
 
     static let viewTag: Int32 = 0x5649_4557  // "VIEW"
     static let ctxTag: Int32 = 0x4354_5854  // "CTXT"

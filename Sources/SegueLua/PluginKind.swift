@@ -14,14 +14,15 @@ public enum PluginKind: String, Sendable, CaseIterable {
     /// The fields a description of this kind has (an unknown one is warned about).
     var descriptionFields: [String] {
         switch self {
-        case .animator: ["name", "version", "api", "kinds", "duration", "animate", "ended"]
+        case .animator: ["name", "version", "api", "kinds", "duration", "animate", "ended", "interruptible_animator"]
         case .interaction:
-            ["name", "version", "api", "kinds", "began", "changed", "ended", "completion_speed", "completion_curve"]
+            ["name", "version", "api", "kinds", "began", "changed", "ended", "completion_speed", "completion_curve",
+             "gesture_began", "wants_interactive_start", "start"]
         case .delegate: ["name", "version", "api", "animator_for", "interaction_for"]
         case .presentation:
             [
                 "name", "version", "api", "frame_of_presented_view", "will_begin", "did_end", "dismissal_will_begin",
-                "dismissal_did_end", "layout", "removes_presenter_view",
+                "dismissal_did_end", "layout", "removes_presenter_view", "adaptive_style", "will_transition_to_size",
             ]
         }
     }

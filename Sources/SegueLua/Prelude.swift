@@ -91,6 +91,14 @@ local view_methods = {
   remove = function(self) return host.view_remove(self) end,
   bring_to_front = function(self) return host.view_front(self) end,
   snapshot = function(self) return host.view_snapshot(self) end,
+  add_animation = function(self, key, spec, completion)
+    if completion ~= nil and type(completion) ~= "function" then
+      error("view:add_animation(key, spec, completion?): completion must be a function or nil, got " .. type(completion), 2)
+    end
+    return host.view_add_animation(self, key, spec, completion)
+  end,
+  remove_animation = function(self, key) return host.view_remove_animation(self, key) end,
+  animation_keys = function(self) return host.view_animation_keys(self) end,
 }
 -- __index and __newindex are host functions (no Lua frame per property access): set_metatable installs __index,
 -- which answers view_methods[k] first (in C), then the property; its errors are view_get's and view_set's own
@@ -124,6 +132,13 @@ local function lock(t)
   locked[t] = true
   return t
 end
+-- UIViewControllerContextTransitioning.targetTransform: identity, as no size transition of segued rotates.
+ctx_methods.target_transform = lock(setmetatable({}, {
+  __index = T.identity,
+  __newindex = function() error("ctx.target_transform is read-only", 2) end,
+  __pairs = function() return next, T.identity, nil end,
+  __metatable = "locked",
+}))
 -- The transition coordinator (ctx.coordinator, pc.coordinator): a locked host table. Its methods sit behind
 -- __index (pairs still lists them, through __pairs), so no field can be added or replaced, and its metatable is
 -- protected.
@@ -131,9 +146,34 @@ local function coordinator_read_only(self, k)
   error("the transition coordinator is read-only (setting '" .. tostring(k) .. "')", 2)
 end
 local function coordinator_name() return "coordinator" end
+-- The coordinator context (UIViewControllerTransitionCoordinatorContext) handed to alongside's functions: a locked
+-- table whose fields are read live from the transition.
+local coord_field = host.coord_field
+local function coordinator_context(ctx)
+  return lock(setmetatable({}, {
+    __index = function(_, k) return coord_field(ctx, k) end,
+    __newindex = function(_, k)
+      error("the coordinator context is read-only (setting '" .. tostring(k) .. "')", 2)
+    end,
+    __tostring = function() return "coordinator_context" end,
+    __metatable = "locked",
+  }))
+end
+local function alongside(ctx, animations, completion)
+  if type(animations) ~= "function" or (completion ~= nil and type(completion) ~= "function") then
+    return host.coord_alongside(ctx, animations, completion)  -- its own error
+  end
+  local cctx = coordinator_context(ctx)
+  return host.coord_alongside(ctx, function() return animations(cctx) end,
+    completion and function() return completion(cctx) end)
+end
 local function coordinator_of(ctx)
   local methods = {
-    alongside = function(self, animations, completion) return host.coord_alongside(ctx, animations, completion) end,
+    alongside = function(self, animations, completion) return alongside(ctx, animations, completion) end,
+    alongside_in = function(self, view, animations, completion)
+      host.coord_in_view(ctx, view)
+      return alongside(ctx, animations, completion)
+    end,
     on_interaction_change = function(self, fn) return host.coord_change(ctx, fn) end,
   }
   return lock(setmetatable({}, {
@@ -209,12 +249,49 @@ function segue.transition(from, to, opts, completion)
   check_keys(opts, transition_options, "segue.transition option")
   return host.transition(from, to, opts, completion)
 end
+function segue.settling_duration(spring) return host.settling_duration(spring) end
 function segue.after(seconds, fn)
   if type(seconds) ~= "number" then error("segue.after: seconds must be a number", 2) end
   if type(fn) ~= "function" then error("segue.after: fn must be a function", 2) end
   return host.after(seconds, fn)
 end
 segue.now = host.now
+
+-- Property animators (UIViewPropertyAnimator): a locked table per animator, its number in `pa_ids` (weak keys);
+-- methods are called with a colon, fields read and written through the host.
+local pa_ids = setmetatable({}, { __mode = "k" })
+local pa_call, pa_get, pa_set = host.pa_call, host.pa_get, host.pa_set
+local pa_options = host.names("property animator option")
+local pa_methods = {}
+for _, m in next, { "add_animations", "add_completion", "start", "pause", "continue", "stop", "finish" } do
+  pa_methods[m] = function(self, ...)
+    local id = pa_ids[self]
+    if id == nil then error("pa:" .. m .. "(...): call it with a colon on a property animator (pa:" .. m .. "(...))", 2) end
+    return pa_call(id, m, ...)
+  end
+end
+local pa_meta = {
+  __index = function(t, k)
+    local m = pa_methods[k]
+    if m ~= nil then return m end
+    return pa_get(pa_ids[t], k)
+  end,
+  __newindex = function(t, k, v) return pa_set(pa_ids[t], k, v) end,
+  __pairs = function() return next, pa_methods, nil end,
+  __tostring = function(t) return "property_animator(" .. tostring(pa_ids[t]) .. ")" end,
+  __metatable = "locked",
+}
+host.set_pa_lookup(function(t) return pa_ids[t] end)
+function segue.property_animator(opts)
+  if type(opts) ~= "table" then
+    error("segue.property_animator expects a table {duration=, curve= | spring=}, got " .. type(opts), 2)
+  end
+  check_keys(opts, pa_options, "property animator option")
+  local id = host.pa_new(opts)
+  local pa = setmetatable({}, pa_meta)
+  pa_ids[pa] = id
+  return lock(pa)
+end
 function segue.log(...)
   local parts = {}
   for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
@@ -232,10 +309,32 @@ local function fields_of(kind)
 end
 local tr_fields, pc_fields = fields_of("tr field"), fields_of("pc field")
 
+-- ctx.info: a read-only copy of the request's `info` (fresh tables each read, each behind a locked proxy).
+local function readonly_copy(t)
+  for k, v in next, t do
+    if type(v) == "table" then t[k] = readonly_copy(v) end
+  end
+  return lock(setmetatable({}, {
+    __index = t,
+    __newindex = function(_, k) error("ctx.info is read-only (setting '" .. tostring(k) .. "')", 2) end,
+    __len = function() return #t end,
+    __pairs = function() return next, t, nil end,
+    __metatable = "locked",
+  }))
+end
+host.set_info_hook(readonly_copy)
+
 -- Interaction plugins: one `tr` per transition, its `state` kept between calls.
 local trs = {}
-host.set_interaction_hook(function(desc, method, id, percent, duration, kind, container, g)
+host.set_interaction_hook(function(desc, method, id, percent, duration, kind, container, g, scene_info)
   if method == "forget" then trs[id] = nil return end
+  if method == "gesture_began" then
+    -- Gesture-first interaction: no transition (and no `tr`) yet; (has it, what it chose).
+    local fn = desc.gesture_began
+    if fn == nil then return false end
+    if type(fn) ~= "function" then error("the interaction's gesture_began is not a function", 0) end
+    return true, (fn(g, scene_info))
+  end
   local tr = trs[id]
   if tr == nil then
     tr = lock(setmetatable({ state = {} }, tr_fields))
@@ -258,7 +357,26 @@ end)
 
 -- Presentation plugins: one `pc` per presentation, its `state` kept between calls.
 local pcs = {}
-host.set_presentation_hook(function(desc, method, key, container, presented, presenting, ctx, completed)
+-- A size transition's coordinator (will_transition_to_size): alongside animates with the resize's duration.
+local function size_coordinator(duration)
+  local methods = {
+    alongside = function(self, animations, completion)
+      if type(animations) ~= "function" then
+        error("coordinator:alongside(animations, completion?): animations must be a function", 2)
+      end
+      return segue.animate({ duration = duration }, animations, completion)
+    end,
+    on_interaction_change = function(self, fn) end,
+  }
+  return lock(setmetatable({}, {
+    __index = methods,
+    __newindex = coordinator_read_only,
+    __pairs = function() return next, methods, nil end,
+    __tostring = coordinator_name,
+    __metatable = "locked",
+  }))
+end
+host.set_presentation_hook(function(desc, method, key, container, presented, presenting, ctx, completed, extra)
   if method == "forget" then pcs[key] = nil return end
   local pc = pcs[key]
   if pc == nil then
@@ -271,6 +389,11 @@ host.set_presentation_hook(function(desc, method, key, container, presented, pre
   local fn = desc[method]
   if fn == nil then return nil end
   if type(fn) ~= "function" then error("the presentation's " .. method .. " is not a function", 0) end
+  if method == "adaptive_style" then return fn(pc, extra) end
+  if method == "will_transition_to_size" then
+    pc.coordinator = size_coordinator(extra.duration)
+    return fn(pc, { w = extra.w, h = extra.h })
+  end
   if completed == nil then return fn(pc) end
   return fn(pc, completed)
 end)

@@ -30,23 +30,43 @@ struct Projection: Equatable {
         return Projection(h: r)
     }
 
-    /// How a view's own (bounds) coordinates map into its superview's: about the bounds' centre (anchor 0.5, 0.5,
-    /// as CALayer), through the transform, to the centre.
-    static func view(_ values: ViewValues) -> Projection {
-        let b = values.bounds
-        return translation(-(b.x + b.w / 2), -(b.y + b.h / 2))
-            .then(Projection(values.transform))
-            .then(translation(values.center.x, values.center.y))
+    /// How a view's own (bounds) coordinates map into its superview's plane, as Core Animation renders a layer:
+    /// about its anchor point (`anchor_point` of the bounds), through its 4×4 transform, to (position, zPosition);
+    /// then, in the superview's 3-D space before it is flattened, the superview's sublayer transform about the
+    /// superview's anchor point (`parent`: nil for a root view, whose superview is not drawn).
+    ///
+    /// 4×4 all the way (row vectors, p' = p·M), restricted to z = 0 in and z dropped out only at the end: a child
+    /// turned about y under a perspective sublayer transform is foreshortened by that perspective.
+    static func view(_ values: ViewValues, z: Double = 0, parent: ViewValues? = nil) -> Projection {
+        let b = values.bounds, a = values.anchorPoint
+        let anchor = (b.x + a.x * b.w, b.y + a.y * b.h)
+        var m = Transform3D.concat(Transform3D.translation3D(-anchor.0, -anchor.1, 0), values.transform)
+        m = Transform3D.concat(m, Transform3D.translation3D(values.center.x, values.center.y, z))
+        if let parent, !parent.sublayerTransform.isIdentity {
+            let pb = parent.bounds, pa = parent.anchorPoint
+            let pivot = (pb.x + pa.x * pb.w, pb.y + pa.y * pb.h)
+            m = Transform3D.concat(m, Transform3D.translation3D(-pivot.0, -pivot.1, 0))
+            m = Transform3D.concat(m, parent.sublayerTransform)
+            m = Transform3D.concat(m, Transform3D.translation3D(pivot.0, pivot.1, 0))
+        }
+        return Projection(m)
     }
 
-    /// The point, or nil when it is at or behind the eye (w ≤ 0).
+    /// The point, or nil when it is at or behind the eye (w ≤ `Projection.eye`).
     func apply(_ x: Double, _ y: Double) -> (x: Double, y: Double)? {
         let X = x * h[0] + y * h[3] + h[6]
         let Y = x * h[1] + y * h[4] + h[7]
         let W = x * h[2] + y * h[5] + h[8]
-        guard W > 1e-9, X.isFinite, Y.isFinite else { return nil }
+        guard W > Projection.eye, X.isFinite, Y.isFinite else { return nil }
         return (X / W, Y / W)
     }
+
+    /// The eye plane: points with w at or below it are behind the eye and clipped away (Core Animation draws the
+    /// rest of a layer that crosses it).
+    static let eye = 1e-6
+
+    /// The homogeneous w of a source point (linear in x and y).
+    func w(_ x: Double, _ y: Double) -> Double { x * h[2] + y * h[5] + h[8] }
 
     /// SVG's `matrix(a b c d e f)` when the map is affine (no perspective), else nil.
     var affine: (a: Double, b: Double, c: Double, d: Double, e: Double, f: Double)? {

@@ -25,7 +25,10 @@ enum SceneDrawing {
             guard !view.hidden, depth <= Scene.maxViewDepth else { return }
             let values = view.values
             let alpha = clamp(values.alpha)
-            let projection = Projection.view(values).then(parent)
+            let superview = view.parent >= 0 && view.parent < views.count ? views[view.parent].values : nil
+            let projection = Projection.view(values, z: view.z, parent: superview).then(parent)
+            // CALayer.doubleSided = false: a layer turned away is not drawn, nor what is flattened into it.
+            if !values.doubleSided, ProjectedQuad.facesBack(projection) { return }
             out += "<g class=\"view\" data-view=\"\(SVG.escape(view.id))\" opacity=\"\(SVG.num(alpha, 4))\">"
             out += shape(values, projection)
             // Named views only (not the engine's v-N, e.g. a flip's snapshot), and only the ones at least half
@@ -66,8 +69,11 @@ enum SceneDrawing {
         case .alpha: "the group's opacity, clamped to 0…1 (`clamp`)"
         case .color: "the fill and its opacity (`shape`)"
         case .cornerRadius: "the rect's rx, clamped to 0…half the shorter side (`shape`)"
-        case .z: "the order among siblings (`draw`)"
+        case .z: "the order among siblings (`draw`), and the depth of its position under a perspective"
         case .hidden: "left out, with its subviews (`draw`)"
+        case .anchorPoint, .position, .sublayerTransform:
+            "placement: the view's projection about its anchor point, the superview's sublayer transform (`Projection.view`)"
+        case .doubleSided: "turned away and not double-sided: left out, with its subviews (`ProjectedQuad.facesBack`)"
         }
     }
 
@@ -100,11 +106,10 @@ enum SceneDrawing {
             }
             return rect + " \(fill)/>"
         }
-        var points: [(Double, Double)] = []
-        for (x, y) in outline(b, radius: radius) {
-            guard let p = projection.apply(x, y) else { return "" }  // partly behind the eye: not drawn
-            points.append(p)
-        }
+        // Projected corner by corner (straight lines stay straight under a projection: the outline is exact),
+        // clipped at the eye plane: the part in front of the eye is drawn, as Core Animation draws it.
+        let points = ProjectedQuad.projected(outline(b, radius: radius), projection)
+        guard points.count >= 3 else { return "" }
         var d = ""
         for (k, p) in points.enumerated() { d += (k == 0 ? "M" : "L") + SVG.num(p.0) + " " + SVG.num(p.1) }
         return "<path d=\"\(d)Z\" \(fill)/>"

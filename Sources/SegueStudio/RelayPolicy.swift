@@ -57,10 +57,15 @@ public struct RelayPolicy: Sendable {
         "transition.cancel": .relay(),
         // `start` runs a transition-starting method: its own params.scene names a scene too.
         "gesture.pan": .relay([["scene"], ["start", "params", "scene"]]),
+        // As gesture.pan; with `interaction` the daemon runs what the plugin chose in the gesture's own scene.
+        "gesture.pinch": .relay([["scene"], ["start", "params", "scene"]]),
+        "gesture.rotate": .relay([["scene"], ["start", "params", "scene"]]),
         "events.subscribe": .relay(),
         "events.unsubscribe": .sceneless,
         "render.filmstrip": .relay(),
         "render.timeline": .relay(),
+        "vc.set": .relay(),
+        "sheet.set_detent": .relay(),
         "render.frames": .relay(),
     ]
 

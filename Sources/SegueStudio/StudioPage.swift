@@ -551,15 +551,16 @@ function drawStages(trees) {
   });
 }
 
-function viewElement(node, parentBounds) {
+function viewElement(node, parentBounds, parent) {
   // What is on screen now: the presentation values (the model's when the view is not animating).
   const v = node.presentation || node;
   const el = document.createElement("div");
   el.className = "v";
   el.dataset.view = node.id;
   const b = v.bounds, c = v.center;
-  el.style.left = `${c.x - b.w / 2 - parentBounds.x}px`;
-  el.style.top = `${c.y - b.h / 2 - parentBounds.y}px`;
+  const ap = v.anchor_point || { x: 0.5, y: 0.5 };
+  el.style.left = `${c.x - b.w * ap.x - parentBounds.x}px`;
+  el.style.top = `${c.y - b.h * ap.y - parentBounds.y}px`;
   el.style.width = `${b.w}px`;
   el.style.height = `${b.h}px`;
   el.style.opacity = String(clamp(v.alpha, 0, 1));
@@ -567,8 +568,17 @@ function viewElement(node, parentBounds) {
   if (v.corner_radius) el.style.borderRadius = `${v.corner_radius}px`;
   if (v.hidden) el.style.display = "none";
   const t = v.transform || {};
-  if (t.m) el.style.transform = `matrix3d(${t.m.join(",")})`;
+  const layered = layerMatrix(v, parent);
+  if (layered) {
+    // Core Animation's geometry (anchor point, the superview's sublayer transform): the whole 4×4 from the box's
+    // top-left corner, CA's row-major entries being CSS matrix3d's column-major ones.
+    el.style.left = `${-parentBounds.x}px`;
+    el.style.top = `${-parentBounds.y}px`;
+    el.style.transformOrigin = "0 0";
+    el.style.transform = `matrix3d(${layered.join(",")})`;
+  } else if (t.m) el.style.transform = `matrix3d(${t.m.join(",")})`;
   else if ("a" in t) el.style.transform = `matrix(${t.a},${t.b},${t.c},${t.d},${t.tx},${t.ty})`;
+  if (v.double_sided === false) el.style.backfaceVisibility = "hidden";
   if (/^(from|to)\.view$/.test(node.id)) {
     const label = document.createElement("span");
     label.className = "label";
@@ -576,8 +586,41 @@ function viewElement(node, parentBounds) {
     el.appendChild(label);
   }
   const subviews = (node.subviews || []).map((s, i) => [s, i]).sort((p, q) => (p[0].z - q[0].z) || (p[1] - q[1]));
-  for (const [s] of subviews) el.appendChild(viewElement(s, b));
+  for (const [s] of subviews) el.appendChild(viewElement(s, b, v));
   return el;
+}
+
+// CA's layer matrix of a view in its superview's box, or null when CSS's own placement is the same (anchor point at
+// the centre, no sublayer transform above): T(bounds origin − anchor)·transform·T(position, z), then the
+// superview's sublayer transform about its anchor point, then T(−superview's bounds origin). Row vectors, as CA.
+function layerMatrix(v, parent) {
+  const ap = v.anchor_point || { x: 0.5, y: 0.5 };
+  const s = parent && parent.sublayer_transform;
+  const sm = s && (s.m || ("a" in s ? [s.a, s.b, 0, 0, s.c, s.d, 0, 0, 0, 0, 1, 0, s.tx, s.ty, 0, 1] : null));
+  const identity = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+  const hasSublayer = sm && sm.some((x, i) => x !== identity[i]);
+  if (ap.x === 0.5 && ap.y === 0.5 && !hasSublayer) return null;
+  const t = v.transform || {};
+  const tm = t.m || ("a" in t ? [t.a, t.b, 0, 0, t.c, t.d, 0, 0, 0, 0, 1, 0, t.tx, t.ty, 0, 1] : identity);
+  const mul = (p, q) => {
+    const r = [];
+    for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) {
+      let x = 0;
+      for (let k = 0; k < 4; k++) x += p[i * 4 + k] * q[k * 4 + j];
+      r.push(x);
+    }
+    return r;
+  };
+  const move = (x, y, z) => [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1];
+  const b = v.bounds;
+  let m = mul(move(-b.w * ap.x, -b.h * ap.y, 0), tm);
+  m = mul(m, move(v.center.x, v.center.y, v.z || 0));
+  if (hasSublayer) {
+    const pb = parent.bounds, pa = parent.anchor_point || { x: 0.5, y: 0.5 };
+    const px = pb.x + pb.w * pa.x, py = pb.y + pb.h * pa.y;
+    m = mul(mul(mul(m, move(-px, -py, 0)), sm), move(px, py, 0));
+  }
+  return m;
 }
 
 async function drawLanes() {

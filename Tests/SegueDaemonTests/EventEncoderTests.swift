@@ -58,6 +58,8 @@ struct EventEncoderTests {
             .eventsDropped(count: 3, types: ["frame"]),
             .traitsChanged(Traits(horizontal: .regular, vertical: .compact),
                            previous: Traits(horizontal: .compact, vertical: .compact)),
+            .viewWillTransitionToSize(vc: "a", size: Size(w: 390.5, h: 844), duration: 0.25),
+            .sheetDetentChanged(presented: "m", detent: "medium"), .sheetDismissAttempted(presented: "m\"q"),
         ]
     }
 

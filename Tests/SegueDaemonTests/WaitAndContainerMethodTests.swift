@@ -105,7 +105,9 @@ struct WaitAndContainerMethodTests {
         #expect(try h.result("transition.get", ["transition": queued?["transition"] ?? .null])?["state"] == "queued")
         try h.call("clock.advance", ["ms": 1100])
         #expect(try h.result("transition.get", ["transition": queued?["transition"] ?? .null])?["state"] == "animating")
-        // scene.resize and vc.destroy.
+        // scene.resize (-32002 while a transition runs: a size transition does not overlap one) and vc.destroy.
+        #expect(try h.errorCode("scene.resize", ["size": ["w": 100, "h": 200]]) == -32002)
+        try h.call("clock.advance", ["ms": 1100])
         #expect(try h.result("scene.resize", ["size": ["w": 100, "h": 200]])?["size"] == ["w": 100, "h": 200])
         #expect(try h.errorCode("vc.destroy", ["vc": "a"]) == -32002)  // it is in a container
         try h.call("vc.create", ["id": "loose"])

@@ -270,7 +270,7 @@ struct ContainerTests {
     func resize() throws {
         let recorder = EventRecorder()
         let (scene, container, a, _) = try makeScene(recorder: recorder)
-        scene.resize(to: Size(w: 768, h: 1024))
+        try scene.resize(to: Size(w: 768, h: 1024))
         #expect(scene.window.model.frame == Rect(x: 0, y: 0, w: 768, h: 1024))
         #expect(container.view.model.frame == Rect(x: 0, y: 0, w: 768, h: 1024))
         #expect(a.view.model.frame == Rect(x: 0, y: 0, w: 768, h: 1024))

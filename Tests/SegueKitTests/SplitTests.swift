@@ -141,7 +141,7 @@ struct SplitTests {
     func collapseAndExpand() throws {
         let recorder = EventRecorder()
         let (scene, container, split, vc) = try makeSplit(["p", "s"], recorder: recorder)
-        scene.resize(to: Size(w: 390, h: 844))
+        try scene.resize(to: Size(w: 390, h: 844))
         #expect(scene.traits == Traits(horizontal: .compact, vertical: .regular))
         let nav = try #require(scene.container("split.nav"))
         #expect(split.collapsedNavigation === nav && nav.containerKind == .navigation)
@@ -158,7 +158,7 @@ struct SplitTests {
         #expect(nav.items.map(\.id) == ["p", "s", "x"])
         #expect(try scene.setDisplayMode(container, .secondaryOnly).transition == nil)
         recorder.events.removeAll()
-        scene.resize(to: Size(w: 1024, h: 768))
+        try scene.resize(to: Size(w: 1024, h: 768))
         #expect(split.collapsedNavigation == nil && scene.container("split.nav") == nil)
         #expect(split.displayMode == .secondaryOnly)
         #expect(container.children.map(\.id) == ["p", "x"])
@@ -195,9 +195,9 @@ struct TraitTests {
                           traits: TraitOverride(vertical: .regular))
         scene.sink = recorder
         #expect(scene.traits == Traits(horizontal: .compact, vertical: .regular))
-        scene.resize(to: Size(w: 330, h: 480), traits: TraitOverride(vertical: .regular))
+        try scene.resize(to: Size(w: 330, h: 480), traits: TraitOverride(vertical: .regular))
         #expect(recorder.events.isEmpty)
-        scene.resize(to: Size(w: 330, h: 480))
+        try scene.resize(to: Size(w: 330, h: 480))
         #expect(recorder.events.map(\.type) == ["scene.traits_changed"])
         guard case .traitsChanged(let now, let previous)? = recorder.events.first?.payload else {
             Issue.record("not a traits event")

@@ -5,10 +5,10 @@ import Testing
 /// The view-property table (`ViewProperty.info`) is consistent, and the engine does what each entry says.
 @Suite("View-property table")
 struct ViewPropertyTableTests {
-    @Test("the channel properties tile the channels, 0 up to channelCount, without overlap")
+    @Test("the channel properties tile the channels, 0 up to channelCount, without overlap (position is center)")
     func channelsTile() {
         var covered = [Int](repeating: 0, count: ViewProperty.channelCount)
-        for property in ViewProperty.allCases {
+        for property in ViewProperty.allCases where property.stored == property {
             guard case .channels(let offset) = property.info.storage else { continue }
             #expect(offset + property.count <= ViewProperty.channelCount, "\(property)")
             for k in offset..<min(offset + property.count, ViewProperty.channelCount) { covered[k] += 1 }
@@ -25,7 +25,10 @@ struct ViewPropertyTableTests {
         #expect(Set(ViewProperty.listed) == Set(ViewProperty.allCases))
         #expect(ViewProperty.allCases.count <= 64)  // ViewChanges' bits, the shim's SEGUE_PROPERTY_MAX
         #expect(ViewChanges.all.rawValue.nonzeroBitCount == ViewProperty.allCases.count)
-        #expect(ViewChanges.frame == [.center, .bounds])
+        #expect(ViewChanges.frame == [.center, .bounds, .anchorPoint, .position])
+        // `position` is the one property stored in another's channels: center's, the same point.
+        #expect(ViewProperty.allCases.filter { $0.stored != $0 } == [.position])
+        #expect(ViewProperty.position.info.storage == ViewProperty.center.info.storage)
     }
 
     @Test("a model range admits, clamps or refuses as it says")

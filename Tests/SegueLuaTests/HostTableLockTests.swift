@@ -64,7 +64,7 @@ struct HostTableLockTests {
         #expect(line("coordinator write").contains("read-only"))
         #expect(line("coordinator write new").contains("read-only"))
         #expect(line("coordinator methods") == "function function")
-        #expect(line("coordinator pairs") == "alongside,on_interaction_change")
+        #expect(line("coordinator pairs") == "alongside,alongside_in,on_interaction_change")
         #expect(line("ctx setmetatable").hasPrefix("err "))
         #expect(line("view rawset").hasPrefix("err "))
         #expect(line("own table rawset") == "ok")

@@ -107,8 +107,10 @@ struct InteractionPluginTests {
         let m = try scene.createViewController(id: "m", title: nil, color: nil)
         let t = try #require(try scene.present(m, from: c, style: nil, presentation: "broken", animator: "fade").transition)
         #expect(t.context?.finalFrame(for: m) == Rect(x: 10, y: 10, w: 100, h: 100))
-        scene.resize(to: Size(w: 400, h: 400))
+        // A resize waits for the transition (-32002 while it runs: a size transition does not overlap one).
+        #expect(throws: EngineError.self) { try scene.resize(to: Size(w: 400, h: 400)) }
         scene.advance(by: 1_100_000_000)
+        try scene.resize(to: Size(w: 400, h: 400))
         #expect(t.state == .completed)
         #expect(m.presentation?.style == .custom)
         #expect(m.view.superview?.id == "m.presentation")

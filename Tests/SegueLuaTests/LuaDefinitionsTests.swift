@@ -88,7 +88,7 @@ struct LuaDefinitionsTests {
                     keys("coordinator", ctx.coordinator)
                     keys("vc", ctx:vc("to"))
                     present_names("view", to, { \(viewNames), "alpah" }, {})
-                    present_names("ctx", ctx, { \(ctxNames), "duratoin" }, { presentation_style = true })
+                    present_names("ctx", ctx, { \(ctxNames), "duratoin" }, { presentation_style = true, info = true })
                     segue.animate({ duration = 0.1, delay = 0, curve = "linear", repeat_count = 1, autoreverse = false },
                       function() to.alpha = 1 end)
                     segue.animate({ duration = 0.1, spring = { damping = 0.5, velocity = 0 } }, function() end)
@@ -125,7 +125,16 @@ struct LuaDefinitionsTests {
         _ = try scene.present(m, from: container, style: .custom, presentation: "probe-pc", animator: "probe")
         scene.advance(by: 1_000_000_000)
         let t = try #require(try scene.select(container, index: 0, interactive: .plugin("probe-tr"), animator: "probe").transition)
-        try scene.pan(t, PanGesture(phase: .changed, translation: Point(x: 10, y: 0), velocity: .zero))
+        try scene.pan(t, PanGesture(phase: .changed, kind: .pan, translation: Point(x: 10, y: 0), location: Point(x: 1, y: 2)))
+        // A pinch and a rotation on transitions of their own: `g` has their fields too.
+        try scene.pan(t, PanGesture(phase: .ended, kind: .pan))
+        scene.advance(by: 1_000_000_000)
+        let pinch = try #require(try scene.select(container, index: 1, interactive: .plugin("probe-tr"), animator: "probe").transition)
+        try scene.pan(pinch, PanGesture(phase: .changed, kind: .pinch, scale: 0.5, rate: -1, location: Point(x: 1, y: 2)))
+        try scene.pan(pinch, PanGesture(phase: .ended, kind: .pinch))
+        scene.advance(by: 1_000_000_000)
+        let rotate = try #require(try scene.select(container, index: 0, interactive: .plugin("probe-tr"), animator: "probe").transition)
+        try scene.pan(rotate, PanGesture(phase: .changed, kind: .rotate, rotation: 0.5, rate: 1, location: Point(x: 1, y: 2)))
         var logs: [String: Set<String>] = [:]
         for event in recorder.events where event.type == "log" {
             guard let message = event.payload.message, let colon = message.firstIndex(of: ":") else { continue }

@@ -144,7 +144,7 @@ struct NearestNameWarningTests {
         let events = host.loadAll()
         #expect(events.map(\.type) == ["plugin.loaded", "plugin.warning", "plugin.warning"])
         #expect(events.dropFirst().map { $0.message ?? "" } == [
-            "unknown animator field 'colour' (name, version, api, kinds, duration, animate, ended); ignored",
+            "unknown animator field 'colour' (name, version, api, kinds, duration, animate, ended, interruptible_animator); ignored",
             "unknown animator field 'durration' — did you mean 'duration'?; ignored",
         ])
         #expect(events.last?.name == "typo")

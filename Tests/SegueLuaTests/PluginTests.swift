@@ -252,10 +252,12 @@ struct PluginTests {
             }
             """])
         let transition = try #require(try scene.select(container, index: 1, animator: "kf").transition)
+        // UIKit's default for a keyframe block: ease-in-ease-out over the whole block, so 0.25 s is 12.9 % of it
+        // (ease_in_out(0.25) = 0.12916) and 0.75 s is 87.1 %.
         scene.advance(by: 250_000_000)
-        #expect(abs(b.view.presentation.alpha - 0.25) < 1e-9)
+        #expect(abs(b.view.presentation.alpha - 0.1291619310473198) < 1e-6)
         scene.advance(by: 500_000_000)
-        #expect(abs(b.view.presentation.alpha - 0.75) < 1e-9)
+        #expect(abs(b.view.presentation.alpha - (1 - 0.1291619310473198)) < 1e-6)
         scene.advance(by: 300_000_000)
         #expect(transition.state == .completed && b.view.presentation.alpha == 1)
         #expect(recorder.events.filter { $0.type == "log" }.map { $0.payload.message } == ["done true"])

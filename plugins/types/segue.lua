@@ -48,6 +48,10 @@
 ---@field color segue.Color
 ---@field corner_radius number ≥ 0
 ---@field z number drawing order among siblings
+---@field anchor_point segue.Point unit coordinates, default {x=0.5, y=0.5}
+---@field position segue.Point the same point as center
+---@field sublayer_transform segue.Transform|"identity" applied to the subviews, about the anchor point
+---@field double_sided boolean false: the back is not drawn
 ---@field id string read-only
 ---@field superview segue.View? read-only
 ---@field subviews segue.View[] read-only
@@ -56,6 +60,30 @@
 ---@field remove fun(self: segue.View) removes it from its superview
 ---@field bring_to_front fun(self: segue.View)
 ---@field snapshot fun(self: segue.View): segue.View a new view that looks like this one now
+---@field add_animation fun(self: segue.View, key: string, spec: segue.LayerAnimation, completion?: fun(finished: boolean)) CALayer.add(_:forKey:); the model value is not changed
+---@field remove_animation fun(self: segue.View, key: string): boolean CALayer.removeAnimation(forKey:)
+---@field animation_keys fun(self: segue.View): string[] CALayer.animationKeys(), in the order added
+
+---An explicit layer animation (CABasicAnimation, CAKeyframeAnimation, CASpringAnimation); docs/PLUGIN_API.md lists the key paths.
+---@class (exact) segue.LayerAnimation
+---@field key_path string `opacity`, `position.x`, `transform.rotation.z`, `bounds.size.width`, `cornerRadius`, … or segued's names
+---@field from? any a value of the key path
+---@field to? any
+---@field by? any
+---@field values? any[] at most 1 000
+---@field key_times? number[] 0…1, non-decreasing, as many as values
+---@field timing_functions? segue.Curve|segue.Curve[] one per segment, or one for all; default linear
+---@field calculation_mode? segue.CalculationMode default linear
+---@field duration number seconds ≥ 0
+---@field begin_time? number seconds from now; default 0
+---@field repeat_count? number
+---@field autoreverses? boolean
+---@field fill_mode? "removed"|"forwards"|"backwards"|"both" default removed
+---@field removed_on_completion? boolean default true
+---@field additive? boolean
+---@field spring? segue.Spring CASpringAnimation's mass, stiffness, damping, velocity; runs for `duration`
+
+---@alias segue.CalculationMode "linear"|"discrete"|"paced"|"cubic"|"cubic_paced"
 
 ---@class (exact) segue.ViewController
 ---@field id string
@@ -67,9 +95,23 @@
 ---@field cancelled boolean
 ---@field completion_velocity number
 
+---The coordinator context (UIViewControllerTransitionCoordinatorContext): locked, read-only, read live.
+---@class (exact) segue.CoordinatorContext
+---@field percent_complete number
+---@field cancelled boolean
+---@field interactive boolean
+---@field initially_interactive boolean
+---@field interruptible boolean true when an interruptible animator drives the transition
+---@field completion_curve segue.Curve the last finish's or cancel's curve (ease_in_out before)
+---@field completion_velocity number the last completion speed (1 before)
+---@field target_transform segue.Transform identity
+---@field animated boolean
+---@field duration number
+
 ---The transition coordinator.
 ---@class (exact) segue.Coordinator
----@field alongside fun(self: segue.Coordinator, animations: fun(), completion?: fun(finished: boolean)) animates in step with the transition
+---@field alongside fun(self: segue.Coordinator, animations: fun(cctx: segue.CoordinatorContext), completion?: fun(cctx: segue.CoordinatorContext)) animates in step with the transition
+---@field alongside_in fun(self: segue.Coordinator, view: segue.View, animations: fun(cctx: segue.CoordinatorContext), completion?: fun(cctx: segue.CoordinatorContext)) animateAlongsideTransition(in:)
 ---@field on_interaction_change fun(self: segue.Coordinator, fn: fun(info: segue.InteractionInfo)) called once when an interactive transition's interaction ends
 
 ---The transition context (UIViewControllerContextTransitioning). Read-only.
@@ -86,6 +128,8 @@
 ---@field cancelled boolean transitionWasCancelled
 ---@field presentation_style? segue.PresentationStyle
 ---@field coordinator segue.Coordinator
+---@field info? table the request's info: a read-only copy
+---@field target_transform segue.Transform targetTransform: identity unless a size transition rotates
 ---@field view fun(self: segue.Context, key: "from"|"to"): segue.View? nil where the animator must not touch that view
 ---@field vc fun(self: segue.Context, key: "from"|"to"): segue.ViewController
 ---@field initial_frame fun(self: segue.Context, key_or_vc: "from"|"to"|segue.ViewController): segue.Rect
@@ -96,11 +140,26 @@
 ---@field cancel fun(self: segue.Context)
 ---@field pause fun(self: segue.Context)
 
----A gesture sample from `gesture.pan`.
+---A gesture sample from `gesture.pan`, `gesture.pinch` or `gesture.rotate`.
 ---@class (exact) segue.Gesture
 ---@field phase segue.GesturePhase
----@field translation segue.Point
----@field velocity segue.Point
+---@field kind "pan"|"pinch"|"rotate"
+---@field translation? segue.Point a pan's, in points
+---@field velocity segue.Point|number a pan's in points per second; a pinch's scale per second; a rotation's radians per second
+---@field scale? number a pinch's (> 0)
+---@field rotation? number a rotation's, in radians
+---@field location segue.Point in the window
+
+---What `gesture_began` sees of the scene.
+---@class (exact) segue.SceneInfo
+---@field root? string
+---@field containers table<string, {kind: string, children: string[], selected?: integer, stack?: string[]}>
+---@field presented table<string, string> presenting id → presented id
+
+---What `gesture_began` starts.
+---@class (exact) segue.GestureOperation
+---@field method "container.select"|"nav.push"|"nav.pop"|"nav.pop_to_root"|"nav.set"|"modal.present"|"modal.dismiss"
+---@field params? table
 
 ---An interactive transition as an interaction plugin sees it. Its functions are called with a dot: `tr.update(p)`.
 ---@class (exact) segue.InteractiveTransition
@@ -142,7 +201,8 @@
 ---@class (exact) segue.AnimationOptions
 ---@field duration? number seconds; default 0.2
 ---@field delay? number seconds
----@field curve? segue.Curve default ease_in_out (keyframes: linear); ignored with a spring
+---@field curve? segue.Curve default ease_in_out (for keyframes too, over the whole block); ignored with a spring
+---@field calculation_mode? segue.CalculationMode keyframes only; default linear
 ---@field spring? segue.Spring|"system" "system": UIKit's system curve, 0.5 s whatever duration says
 ---@field repeat_count? number
 ---@field autoreverse? boolean
@@ -157,8 +217,9 @@
 ---@field api? integer default 1
 ---@field kinds? segue.TransitionKind[] the kinds it is written for (plugins.check runs only those)
 ---@field duration number|fun(ctx: segue.Context): number transitionDuration(using:)
----@field animate fun(ctx: segue.Context) animateTransition(using:)
+---@field animate? fun(ctx: segue.Context) animateTransition(using:) (may be left out with interruptible_animator)
 ---@field ended? fun(completed: boolean) animationEnded(_:)
+---@field interruptible_animator? fun(ctx: segue.Context): segue.PropertyAnimator interruptibleAnimator(using:): asked once per transition
 
 ---@class (exact) segue.InteractionDescription
 ---@field name? string
@@ -170,6 +231,9 @@
 ---@field ended fun(tr: segue.InteractiveTransition, g: segue.Gesture)
 ---@field completion_speed? fun(tr: segue.InteractiveTransition): number
 ---@field completion_curve? fun(tr: segue.InteractiveTransition): segue.Curve
+---@field gesture_began? fun(g: segue.Gesture, scene_info: segue.SceneInfo): segue.GestureOperation? what a gesture with no transition starts; nil refuses
+---@field wants_interactive_start? boolean default true
+---@field start? fun(ctx: segue.Context) a fully custom interaction: drives the transition with ctx:update/finish/cancel
 
 ---@class (exact) segue.DelegateDescription
 ---@field name? string
@@ -189,6 +253,8 @@
 ---@field dismissal_did_end? fun(pc: segue.PresentationController, completed: boolean)
 ---@field layout? fun(pc: segue.PresentationController)
 ---@field removes_presenter_view? boolean
+---@field adaptive_style? fun(pc: segue.PresentationController, traits: {horizontal: "compact"|"regular", vertical: "compact"|"regular"}): string?
+---@field will_transition_to_size? fun(pc: segue.PresentationController, size: {w: number, h: number})
 
 ---@class segue.Plugin
 
@@ -241,7 +307,7 @@ function segue.offset(rect, dx, dy) end
 function segue.inset(rect, top, left, bottom, right) end
 
 ---A new view (chrome, dimming), in no superview until added.
----@param opts? {frame?: segue.Rect, bounds?: segue.Rect, center?: segue.Point, alpha?: number, transform?: segue.Transform, hidden?: boolean, color?: segue.Color, corner_radius?: number, z?: number}
+---@param opts? {frame?: segue.Rect, bounds?: segue.Rect, center?: segue.Point, alpha?: number, transform?: segue.Transform, hidden?: boolean, color?: segue.Color, corner_radius?: number, z?: number, anchor_point?: segue.Point, position?: segue.Point, sublayer_transform?: segue.Transform, double_sided?: boolean}
 ---@return segue.View
 function segue.view(opts) end
 
@@ -264,10 +330,38 @@ function segue.keyframes(opts, keyframes, completion) end
 ---@param completion? fun(finished: boolean)
 function segue.transition(from_view, to_view, opts, completion) end
 
+---A property animator (UIViewPropertyAnimator). Methods are called with a colon.
+---@class (exact) segue.PropertyAnimator
+---@field state "inactive"|"active"|"stopped" read-only
+---@field running boolean read-only
+---@field reversed boolean
+---@field fraction_complete number 0…1; writable while paused
+---@field scrubs_linearly boolean default true
+---@field pauses_on_completion boolean
+---@field interruptible boolean writable while inactive
+---@field duration number read-only
+---@field add_animations fun(self: segue.PropertyAnimator, fn: fun(), delay_factor?: number)
+---@field add_completion fun(self: segue.PropertyAnimator, fn: fun(position: "end"|"start"|"current"))
+---@field start fun(self: segue.PropertyAnimator, after?: number)
+---@field pause fun(self: segue.PropertyAnimator)
+---@field continue fun(self: segue.PropertyAnimator, timing?: {curve?: segue.Curve, spring?: segue.Spring|"system", duration?: number}, duration_factor?: number)
+---@field stop fun(self: segue.PropertyAnimator, without_finishing: boolean)
+---@field finish fun(self: segue.PropertyAnimator, at: "end"|"start"|"current")
+
+---UIViewPropertyAnimator(duration:timingParameters:).
+---@param opts {duration: number, curve?: segue.Curve, spring?: segue.Spring|"system"}
+---@return segue.PropertyAnimator
+function segue.property_animator(opts) end
+
 ---Runs `fn` after a delay on the scene's clock.
 ---@param seconds number
 ---@param fn fun()
 function segue.after(seconds, fn) end
+
+---CASpringAnimation.settlingDuration: seconds until the spring is at rest, whatever an animation's duration.
+---@param spring segue.Spring
+---@return number
+function segue.settling_duration(spring) end
 
 ---The scene's clock, in seconds.
 ---@return number

@@ -128,10 +128,10 @@ public struct FrameViews: Sendable, Equatable, RandomAccessCollection, Expressib
     {
         var n = 0
         if changes.rawValue & layout.frame != 0 {
-            // `ViewValues.frame`: a rect of the bounds' size centred on the center.
-            let p = ViewProperty.center.offset, b = ViewProperty.bounds.offset
-            out[0] = c[p] - c[b + 2] / 2
-            out[1] = c[p + 1] - c[b + 3] / 2
+            // `ViewValues.frame`: a rect of the bounds' size with its anchor point at the center (position).
+            let p = ViewProperty.center.offset, b = ViewProperty.bounds.offset, a = ViewProperty.anchorPoint.offset
+            out[0] = c[p] - c[b + 2] * c[a]
+            out[1] = c[p + 1] - c[b + 3] * c[a + 1]
             out[2] = c[b + 2]
             out[3] = c[b + 3]
             n = 4

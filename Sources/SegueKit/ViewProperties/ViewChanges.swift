@@ -16,9 +16,13 @@ public struct ViewChanges: OptionSet, Sendable, Hashable {
     public static let cornerRadius = ViewChanges(.cornerRadius)
     public static let z = ViewChanges(.z)
     public static let hidden = ViewChanges(.hidden)
+    public static let anchorPoint = ViewChanges(.anchorPoint)
+    public static let position = ViewChanges(.position)
+    public static let sublayerTransform = ViewChanges(.sublayerTransform)
+    public static let doubleSided = ViewChanges(.doubleSided)
     /// Every property of the table.
     public static let all = ViewChanges(rawValue: ViewProperty.allCases.reduce(0) { $0 | $1.changeBit })
-    /// The properties whose change changes the derived frame (`partOfFrame`: center and bounds).
+    /// The properties whose change changes the derived frame (`partOfFrame`: center, bounds, anchor point; position, which is center).
     public static let frame = ViewChanges(
         rawValue: ViewProperty.allCases.reduce(0) { $1.info.partOfFrame ? $0 | $1.changeBit : $0 })
 

@@ -10,6 +10,9 @@
 /// properties in that order. New properties go at the end.
 public enum ViewProperty: Int, Sendable, CaseIterable {
     case center, bounds, alpha, transform, color, cornerRadius, z, hidden
+    /// Core Animation's layer geometry (issue 26): CALayer.anchorPoint, .position (the same stored point as
+    /// `center`), .sublayerTransform, .doubleSided.
+    case anchorPoint, position, sublayerTransform, doubleSided
 
     /// The property's entry in the table (inlinable: the hot paths of other modules read one field of it, and the
     /// optimizer then keeps just that field's switch).
@@ -36,11 +39,28 @@ public enum ViewProperty: Int, Sendable, CaseIterable {
                              summary: "drawing order among siblings")
         case .hidden:
             ViewPropertyInfo(name: "hidden", kind: .boolean, storage: .hiddenFlag, range: .finite, interpolation: .none)
+        case .anchorPoint:
+            // CALayer.anchorPoint: unit coordinates of the bounds, animatable; the frame is placed so that this
+            // point of the bounds sits at `position`.
+            ViewPropertyInfo(name: "anchor_point", kind: .point, storage: .channels(28), range: .finite,
+                             partOfFrame: true, summary: "unit coordinates, default {x=0.5, y=0.5}")
+        case .position:
+            // CALayer.position is UIView.center: one stored point, two names (a write of either is a write of
+            // `center`; frame events carry it in the frame, as `center`).
+            ViewPropertyInfo(name: "position", kind: .point, storage: .channels(0), range: .finite,
+                             sentInFrames: false, partOfFrame: true, summary: "the same point as center")
+        case .sublayerTransform:
+            ViewPropertyInfo(name: "sublayer_transform", kind: .transform, storage: .channels(30), range: .finite,
+                             interpolation: .affineDecomposition, summary: "applied to the subviews, about the anchor point")
+        case .doubleSided:
+            // CALayer.doubleSided is not animatable.
+            ViewPropertyInfo(name: "double_sided", kind: .boolean, storage: .channels(46), range: .finite,
+                             interpolation: .none, summary: "false: the back is not drawn")
         }
     }
 
     /// How many channels of `ViewValues.channels` the properties stored there use (the end of the last one).
-    public static let channelCount = 28
+    public static let channelCount = 47
 
     /// The order `scene.tree`'s view node, `segue.view{}` and the LuaLS class list the properties in (after the
     /// derived `frame`): API 1's order, then every later property in declaration order.
@@ -70,6 +90,11 @@ public enum ViewProperty: Int, Sendable, CaseIterable {
     /// The property's change flag.
     @inlinable
     public var changeBit: UInt64 { 1 << UInt64(rawValue) }
+
+    /// The property whose values a write of this one sets: `center` for `position` (one stored point, two
+    /// names), else itself.
+    @inlinable
+    public var stored: ViewProperty { self == .position ? .center : self }
 
     /// The property whose protocol / Lua name is `name`.
     public static func named(_ name: String) -> ViewProperty? { allCases.first { $0.name == name } }

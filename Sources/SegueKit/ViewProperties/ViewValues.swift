@@ -4,17 +4,25 @@
 public struct ViewValues: Sendable, Equatable {
     public var channels: [Double]
 
-    /// From `channelCount` channels (a shorter array is padded with zeros).
+    /// From `channelCount` channels (a shorter array is padded with zeros, then the layer geometry's defaults where
+    /// it lacks them: anchor point 0.5, 0.5, identity sublayer transform, double-sided).
     public init(channels: [Double]) {
         var c = channels
+        let given = c.count
         if c.count < ViewProperty.channelCount {
             c.append(contentsOf: [Double](repeating: 0, count: ViewProperty.channelCount - c.count))
         }
         self.channels = c
+        if given <= ViewProperty.anchorPoint.offset { anchorPoint = Point(x: 0.5, y: 0.5) }
+        if given <= ViewProperty.sublayerTransform.offset { sublayerTransform = .identity }
+        if given <= ViewProperty.doubleSided.offset { doubleSided = true }
     }
 
     public init(frame: Rect, alpha: Double = 1, color: Color = .white) {
         channels = [Double](repeating: 0, count: ViewProperty.channelCount)
+        anchorPoint = Point(x: 0.5, y: 0.5)
+        sublayerTransform = .identity
+        doubleSided = true
         self.frame = frame
         self.alpha = alpha
         self.transform = .identity
@@ -43,12 +51,16 @@ public struct ViewValues: Sendable, Equatable {
         set { channels[2] = newValue.x; channels[3] = newValue.y; channels[4] = newValue.w; channels[5] = newValue.h }
     }
 
-    /// The layout frame: a rect of the bounds' size centred on `center` (UIKit's frame with an identity transform).
+    /// The layout frame: a rect of the bounds' size placed so that its anchor point sits at `center` (UIKit's frame
+    /// with an identity transform; CALayer's position − anchorPoint × size).
     public var frame: Rect {
-        get { Rect(x: channels[0] - channels[4] / 2, y: channels[1] - channels[5] / 2, w: channels[4], h: channels[5]) }
+        get {
+            Rect(x: channels[0] - channels[4] * channels[28], y: channels[1] - channels[5] * channels[29],
+                 w: channels[4], h: channels[5])
+        }
         set {
-            channels[0] = newValue.x + newValue.w / 2
-            channels[1] = newValue.y + newValue.h / 2
+            channels[0] = newValue.x + newValue.w * channels[28]
+            channels[1] = newValue.y + newValue.h * channels[29]
             channels[4] = newValue.w
             channels[5] = newValue.h
         }
@@ -72,6 +84,24 @@ public struct ViewValues: Sendable, Equatable {
     public var cornerRadius: Double {
         get { channels[27] }
         set { channels[27] = newValue }
+    }
+
+    /// CALayer.anchorPoint, in unit coordinates of the bounds.
+    public var anchorPoint: Point {
+        get { Point(x: channels[28], y: channels[29]) }
+        set { channels[28] = newValue.x; channels[29] = newValue.y }
+    }
+
+    /// CALayer.sublayerTransform.
+    public var sublayerTransform: Transform3D {
+        get { Transform3D(values: Array(channels[30..<46])) }
+        set { set(.sublayerTransform, newValue.values) }
+    }
+
+    /// CALayer.doubleSided.
+    public var doubleSided: Bool {
+        get { channels[46] != 0 }
+        set { channels[46] = newValue ? 1 : 0 }
     }
 }
 
