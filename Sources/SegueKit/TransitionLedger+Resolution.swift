@@ -9,9 +9,11 @@ extension TransitionLedger {
         return animator
     }
 
-    /// Explicit `animator` → the view controller's own (`animators`) → the container's delegate plugin → its
-    /// rules (first match) → the zoom of `preferred_transition` (present/push on the destination, dismiss/pop on
-    /// the leaving view controller) → the built-in default. Only an explicit name that does not exist is an error; a
+    /// The one place that decides which animation runs, first match wins (docs/PROTOCOL.md "Which animation
+    /// runs"): the request's `animator` → the view controller's own (`animators`) → the container's delegate
+    /// plugin → its rules (first match) → the zoom of `preferred_transition` (present/push on the destination, dismiss/pop on the
+    /// leaving view controller) → the presentation's `transition_style` → the
+    /// built-in for the container kind (`ContainerBehaviour.builtInAnimator()`). Only an explicit name that does not exist is an error; a
     /// missing or failing choice further down is reported (`plugin.warning`) and the next source is asked.
     func resolveAnimator(_ op: TransitionOperation, requested: String?, in scene: Scene) throws(EngineError) -> any Animator {
         if let requested { return try animator(named: requested, param: "animator", in: scene) }
@@ -44,7 +46,17 @@ extension TransitionLedger {
         if let zoom = owner.preferredZoom, [.present, .dismiss, .push, .pop].contains(op.kind) {
             return ZoomAnimator(zoom)
         }
+        if let style = modalTransitionStyle(of: op) { return SystemTransitionAnimator(SystemTransitionAnimator.Style(style)) }
         return op.container.behaviour.builtInAnimator()
+    }
+
+    /// The `transition_style` of the presentation a present or dismiss belongs to (the top one for a dismissal).
+    func modalTransitionStyle(of op: TransitionOperation) -> ModalTransitionStyle? {
+        switch op.kind {
+        case .present: op.to.presentation?.transitionStyle
+        case .dismiss: op.from.presentation?.transitionStyle
+        case .select, .push, .pop, .set, .column, .displayMode: nil
+        }
     }
 
     /// The interaction controller for a transition started interactive: the named plugin, else (for `true`)
