@@ -134,6 +134,8 @@ extension Daemon {
         let animated = try p.bool("animated") ?? true
         let interactive = try interactivity(p)
         let animator = try p.string("animator")
+        let transitionStyle = try p.oneOf("transition_style", ModalTransitionStyle.allCases.map(\.rawValue))
+            .flatMap(ModalTransitionStyle.init(rawValue:))
         let info = try transitionInfo(p)
         let sheet = try sheetConfiguration(p)
         let popover = try popoverConfiguration(p, scene)
@@ -142,7 +144,7 @@ extension Daemon {
             return try scene.withTransitionInfo(info) { () throws(EngineError) in
                 try scene.present(presented, from: presenting, style: style, presentation: plugin,
                                    animated: animated, interactive: interactive, animator: animator, sheet: sheet,
-                                   popover: popover)
+                                   popover: popover, transitionStyle: transitionStyle)
             }
         } catch {
             throw RPCError(error)

@@ -510,6 +510,8 @@ extension Daemon {
                 .optional("animated", .boolean),
                 .optional("interactive", .ref("interactive")),
                 .optional("animator", .string),
+                .optional("transition_style", .oneOf(ModalTransitionStyle.allCases.map(\.rawValue)),
+                          "the built-in animation when no animator is chosen (UIModalTransitionStyle)"),
             ],
             result: .ref("transition_start"), errors: [.notFound, .invalidState, .pluginError],
             starting: { d, p, c throws(RPCError) in try d.modalPresent(p, c) }

@@ -79,7 +79,8 @@ public struct LayerKeyPath: Sendable, Equatable {
     /// Every key path by name: CA's and segued's, for every property that animates.
     public static let table: [String: LayerKeyPath] = {
         var table: [String: LayerKeyPath] = [:]
-        for property in ViewProperty.allCases where property.animates {
+        // `position` is `center` under CALayer's name (one stored value): its key paths are center's, already here.
+        for property in ViewProperty.allCases where property.animates && property.stored == property {
             for base in Set([property.caKeyPath, property.name]) {
                 table[base] = LayerKeyPath(property: property, field: .whole)
                 for (suffix, field) in fields(of: property.info.kind) {
@@ -92,7 +93,7 @@ public struct LayerKeyPath: Sendable, Equatable {
 
     /// The key paths in CA's names, sorted (for docs and "did you mean").
     public static var caNamesListed: [String] {
-        ViewProperty.allCases.filter(\.animates).flatMap { p in
+        ViewProperty.allCases.filter { $0.animates && $0.stored == $0 }.flatMap { p in
             [p.caKeyPath] + fields(of: p.info.kind).map { p.caKeyPath + "." + $0.0 }
         }
     }

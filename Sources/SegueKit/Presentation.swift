@@ -26,6 +26,9 @@ public final class Presentation {
     /// A sheet drag under way: the height the sheet had when it began.
     var dragStartHeight: Double?
     public let controller: (any PresentationController)?
+    /// `modal.present`'s `transition_style`: the built-in animation of the present and its dismiss when no
+    /// animator is chosen (nil: the presentation host's built-in, coverVertical).
+    public internal(set) var transitionStyle: ModalTransitionStyle?
     /// The transition container view, and the internal host that runs the present and dismiss transitions.
     public var containerView: View { host.view }
     let host: ContainerViewController

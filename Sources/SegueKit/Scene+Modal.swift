@@ -5,10 +5,12 @@ extension Scene {
     public func present(_ presented: ViewController, from presenting: ViewController, style: PresentationStyle?,
                         presentation pluginName: String? = nil, animated: Bool = true, interactive: Interactivity = .none,
                         animator requested: String? = nil, sheet: SheetConfiguration? = nil,
-                        popover: PopoverConfiguration? = nil) throws(EngineError) -> TransitionStart
+                        popover: PopoverConfiguration? = nil, transitionStyle: ModalTransitionStyle? = nil)
+        throws(EngineError) -> TransitionStart
     {
         try ledger.present(presented, from: presenting, style: style, presentation: pluginName, animated: animated,
-                           interactive: interactive, animator: requested, sheet: sheet, popover: popover, in: self)
+                           interactive: interactive, animator: requested, sheet: sheet, popover: popover,
+                           transitionStyle: transitionStyle, in: self)
     }
 
     /// sheet.set_detent: -32002 when `presented` is not a sheet at rest, -32602 for a detent it does not list.

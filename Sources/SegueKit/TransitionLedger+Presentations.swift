@@ -18,7 +18,8 @@ extension TransitionLedger {
     func present(_ presented: ViewController, from presenting: ViewController, style requestedStyle: PresentationStyle?,
                         presentation pluginName: String? = nil, animated: Bool = true, interactive: Interactivity = .none,
                         animator requested: String? = nil, sheet: SheetConfiguration? = nil,
-                        popover: PopoverConfiguration? = nil, in scene: Scene) throws(EngineError) -> TransitionStart
+                        popover: PopoverConfiguration? = nil, transitionStyle: ModalTransitionStyle? = nil,
+                        in scene: Scene) throws(EngineError) -> TransitionStart
     {
         guard presented !== presenting else { throw .invalidParams("presented", "a view controller cannot present itself") }
         guard presented.parent == nil, presented !== scene.root, !scene.controllers.isItemOfAnyContainer(presented, in: scene), presented.presentation == nil,
@@ -51,6 +52,9 @@ extension TransitionLedger {
             }
             controller = found
         }
+        if transitionStyle == .partialCurl, style != .fullScreen {
+            throw .invalidParams("transition_style", "\"partialCurl\" goes with style \"fullScreen\", not \"\(style.rawValue)\"")
+        }
         // Checks done: from here on the request applies.
         var viewID = "\(presented.id).presentation"
         var n = 2
@@ -67,6 +71,7 @@ extension TransitionLedger {
         // As in UIKit, the presenting view controller is the presentation context (the top of the chain).
         let record = Presentation(presenting: context, presented: presented, context: context, style: style,
                                   controller: controller, host: host)
+        record.transitionStyle = transitionStyle
         record.sheet = sheet
         record.popover = popover
         record.contextFrame = scene.windowRect(of: context.view)

@@ -9,8 +9,10 @@ extension TransitionLedger {
         return animator
     }
 
-    /// Explicit `animator` → the view controller's own (`animators`) → the container's delegate plugin → its
-    /// rules (first match) → the built-in default. Only an explicit name that does not exist is an error; a
+    /// The one place that decides which animation runs, first match wins (docs/PROTOCOL.md "Which animation
+    /// runs"): the request's `animator` → the view controller's own (`animators`) → the container's delegate
+    /// plugin → its rules (first match) → [the zoom of issue 27] → the presentation's `transition_style` → the
+    /// built-in for the container kind (`ContainerBehaviour.builtInAnimator()`). Only an explicit name that does not exist is an error; a
     /// missing or failing choice further down is reported (`plugin.warning`) and the next source is asked.
     func resolveAnimator(_ op: TransitionOperation, requested: String?, in scene: Scene) throws(EngineError) -> any Animator {
         if let requested { return try animator(named: requested, param: "animator", in: scene) }
@@ -40,7 +42,18 @@ extension TransitionLedger {
             if let found = try? animator(named: rule.animator, param: nil, in: scene) { return found }
             scene.warn(rule.animator, "a rule of container '\(op.container.id)' names animator '\(rule.animator)', which is not loaded; using the default")
         }
+        // SLOT (issue 27): the view controller's `preferred_transition` zoom goes here, before transition_style.
+        if let style = modalTransitionStyle(of: op) { return SystemTransitionAnimator(SystemTransitionAnimator.Style(style)) }
         return op.container.behaviour.builtInAnimator()
+    }
+
+    /// The `transition_style` of the presentation a present or dismiss belongs to (the top one for a dismissal).
+    func modalTransitionStyle(of op: TransitionOperation) -> ModalTransitionStyle? {
+        switch op.kind {
+        case .present: op.to.presentation?.transitionStyle
+        case .dismiss: op.from.presentation?.transitionStyle
+        case .select, .push, .pop, .set, .column, .displayMode: nil
+        }
     }
 
     /// The interaction controller for a transition started interactive: the named plugin, else (for `true`)

@@ -625,6 +625,8 @@ function layerMatrix(v, parent) {
     m = mul(mul(mul(m, move(-px, -py, 0)), sm), move(px, py, 0));
   }
   return m;
+}
+
 // The layer's look (scene.tree leaves each out at CALayer's default): the border an outline inset by its width
 // (drawn over the subviews, inside the bounds, as CALayer's), the shadow a box-shadow whose blur is the shadow radius
 // (CSS blurs with σ = blur / 2, as the filmstrip's feGaussianBlur), none when clips_to_bounds (masksToBounds clips

@@ -3,6 +3,9 @@
 final class NavigationContainer: ContainerBehaviour {
     var kind: ContainerKind { .navigation }
 
+    /// UIKit's push and pop slide on its system curve (`SystemTransitionAnimator`'s `navigation-slide`).
+    func builtInAnimator() -> any Animator { SystemTransitionAnimator(.navigationSlide) }
+
     func accepts(_ kind: TransitionKind) -> Bool { kind == .push || kind == .pop || kind == .set }
 
     func selected(of container: ContainerViewController) -> ViewController? { container.items.last }

@@ -2,6 +2,9 @@
 /// container view above the root. Not a kind anyone creates or names; the presentation's own steps are in
 /// Scene+Modal.
 final class PresentationHost: ContainerBehaviour {
+    /// UIKit's default modalTransitionStyle, coverVertical, on its system curve.
+    func builtInAnimator() -> any Animator { SystemTransitionAnimator(.coverVertical) }
+
     var kind: ContainerKind { .custom }
 
     func install(_ container: ContainerViewController, in scene: Scene) {}

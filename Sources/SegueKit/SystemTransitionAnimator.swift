@@ -1,0 +1,213 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// UIKit's own transition animations, all on its system curve (`Timing.system`, 0.5 s): the modal transition
+/// styles (UIModalTransitionStyle) and the navigation controller's slide. docs/PROTOCOL.md "Built-in animations"
+/// gives the frames and the sources.
+public final class SystemTransitionAnimator: Animator {
+    public enum Style: String, Sendable {
+        case coverVertical = "cover-vertical", flipHorizontal = "flip-horizontal"
+        case crossDissolve = "cross-dissolve", partialCurl = "partial-curl"
+        case navigationSlide = "navigation-slide"
+
+        init(_ style: ModalTransitionStyle) {
+            switch style {
+            case .coverVertical: self = .coverVertical
+            case .flipHorizontal: self = .flipHorizontal
+            case .crossDissolve: self = .crossDissolve
+            case .partialCurl: self = .partialCurl
+            }
+        }
+    }
+
+    /// The navigation slide: how far the covered view moves, as a fraction of the container's width (segued's
+    /// choice, after the "about a third" visible in UIKit's push), and the dimming over it at the end.
+    public static let parallax = 0.3
+    public static let dimming = Color(r: 0, g: 0, b: 0, a: 0.1)
+    public let style: Style
+    public init(_ style: Style) { self.style = style }
+    public var name: String { style.rawValue }
+
+    public func transitionDuration(using context: TransitionContext) -> Double { Spring.systemDuration }
+
+    public func animationEnded(_ completed: Bool, context: TransitionContext) {}
+
+    public func animateTransition(using context: TransitionContext) {
+        let backward = context.kind == .dismiss || context.kind == .pop
+            || (context.kind == .set && context.direction == .backward)
+        switch style {
+        case .navigationSlide: slide(context, backward: backward)
+        case .coverVertical, .crossDissolve, .flipHorizontal, .partialCurl: modal(context, dismissing: backward)
+        }
+    }
+
+    private var options: AnimationOptions { AnimationOptions(duration: Spring.systemDuration, timing: .system) }
+
+    /// The view that is not animated but must show under the moving one: placed below `above` (or at the back).
+    private func placeUnder(_ view: View, _ above: View?, frame: Rect, in context: TransitionContext) {
+        let scene = context.scene, container = context.containerView
+        if view.superview !== container || above == nil {
+            let index = above.flatMap { a in container.subviews.firstIndex { $0 === a } } ?? 0
+            if view.superview === container { scene.removeFromSuperview(view) }
+            scene.insertSubview(view, into: container, at: min(index, container.subviews.count))
+        }
+        scene.set(view, frame: frame)
+    }
+
+    private func finish(_ context: TransitionContext, reset views: [View], destroy extra: View? = nil) -> (Bool) -> Void {
+        { [anchor = context.scene.anchor] _ in
+            guard let scene = anchor.object else { return }
+            for view in views where view.isAlive { scene.set(view, transform: .identity); scene.set(view, alpha: 1) }
+            if let extra, extra.isAlive { scene.destroyView(extra) }
+            context.completeTransition(!context.transitionWasCancelled)
+        }
+    }
+
+    // MARK: Modal transition styles
+
+    private func modal(_ context: TransitionContext, dismissing: Bool) {
+        let scene = context.scene
+        let bounds = context.containerView.model.bounds
+        let from = context.view(forKey: "from")
+        let to = context.view(forKey: "to")
+        let presentedVC = dismissing ? context.fromViewController : context.toViewController
+        let presented: View = (dismissing ? from : to) ?? presentedVC.view
+        let presenter = dismissing ? to : from
+        if dismissing, let presenter { placeUnder(presenter, from, frame: context.finalFrame(for: context.toViewController), in: context) }
+        if !dismissing {
+            scene.addSubview(presented, to: context.containerView)
+            scene.set(presented, frame: context.finalFrame(for: presentedVC))
+        }
+        switch style {
+        case .coverVertical, .navigationSlide:
+            let below = Transform3D.translation(0, bounds.h)
+            if !dismissing { scene.set(presented, transform: below) }
+            scene.animate(options) {
+                scene.set(presented, transform: dismissing ? below : .identity)
+            } completion: { [anchor = scene.anchor] _ in
+                guard let scene = anchor.object else { return }
+                if presented.isAlive { scene.set(presented, transform: .identity) }
+                context.completeTransition(!context.transitionWasCancelled)
+            }
+        case .crossDissolve:
+            if !dismissing { scene.set(presented, alpha: 0) }
+            scene.animate(options) {
+                scene.set(presented, alpha: dismissing ? 0 : 1)
+            } completion: { [anchor = scene.anchor] _ in
+                guard let scene = anchor.object else { return }
+                if presented.isAlive { scene.set(presented, alpha: 1) }
+                context.completeTransition(!context.transitionWasCancelled)
+            }
+        case .flipHorizontal:
+            // UIKit turns the outgoing view to edge-on and the incoming one in from the other edge: the outgoing
+            // half of the turn over the first half of the progress, the incoming half over the second.
+            let outgoing = dismissing ? presented : presenter
+            let incoming = dismissing ? presenter : presented
+            let sign: Double = dismissing ? -1 : 1
+            flip(context, outgoing: outgoing, incoming: incoming, sign: sign)
+        case .partialCurl:
+            // segued's simplification of UIKit's page curl: the presented view turns down about its top edge from
+            // edge-on (present) and back up (dismiss), with the flip's perspective.
+            let edge = bounds.h / 2
+            let path: (Double) -> Transform3D = { p in
+                let angle = (dismissing ? p : 1 - p) * .pi / 2
+                return SystemTransitionAnimator.turn(angle, axis: (1, 0, 0), edge: edge)
+            }
+            scene.clock.animatePaths(options, [(presented, path)], in: scene, completion: finish(context, reset: [presented]))
+        }
+    }
+
+    private func flip(_ context: TransitionContext, outgoing: View?, incoming: View?, sign: Double) {
+        var tracks: [(View, (Double) -> Transform3D)] = []
+        if let outgoing {
+            tracks.append((outgoing, { p in SystemTransitionAnimator.turn(sign * .pi * min(max(p, 0), 0.5)) }))
+        }
+        if let incoming {
+            // −π/2 until half-way, then to 0.
+            tracks.append((incoming, { p in
+                SystemTransitionAnimator.turn(-sign * .pi * (1 - min(max(p, 0.5), 1)))
+            }))
+        }
+        context.scene.clock.animatePaths(options, tracks, in: context.scene,
+                                         completion: finish(context, reset: tracks.map(\.0)))
+    }
+
+    /// A turn by `angle` about `axis` through the point `edge` above the view's centre, with perspective; the
+    /// identity when there is no turn (so a path ends exactly on it).
+    static func turn(_ angle: Double, axis: (Double, Double, Double) = (0, 1, 0), edge: Double = 0) -> Transform3D {
+        if angle == 0 { return .identity }
+        var m = Transform3D.rotation(angle, axis.0, axis.1, axis.2)
+        if edge != 0 {
+            m = Transform3D.concat(Transform3D.concat(Transform3D.translation3D(0, edge, 0), m),
+                                   Transform3D.translation3D(0, -edge, 0))
+        }
+        return Transform3D.concat(m, Transform3D.perspective(Scene.flipPerspective))
+    }
+
+    // MARK: Navigation slide
+
+    /// UIKit's push: the new view comes in from the right over the old one, which moves left by `parallax` of the
+    /// width under a dimming view; pop is the reverse.
+    private func slide(_ context: TransitionContext, backward: Bool) {
+        let scene = context.scene
+        let container = context.containerView
+        let width = container.model.bounds.w
+        let from = context.view(forKey: "from")
+        guard let to = context.view(forKey: "to") else { return context.completeTransition(!context.transitionWasCancelled) }
+        let toFrame = context.finalFrame(for: context.toViewController)
+        let top = backward ? from : to  // the view that slides across the whole width
+        let under = backward ? to : from
+        let frame = toFrame == .zero ? container.model.bounds : toFrame
+        if backward {
+            placeUnder(to, from, frame: frame, in: context)
+        } else {
+            scene.addSubview(to, to: container)
+            scene.set(to, frame: frame)
+        }
+        let dim = try? scene.makeView(frame: container.model.bounds, color: SystemTransitionAnimator.dimming)
+        if let dim, let top, let index = container.subviews.firstIndex(where: { $0 === top }) {
+            scene.insertSubview(dim, into: container, at: index)
+            scene.set(dim, alpha: backward ? 1 : 0)
+        }
+        let offRight = Transform3D.translation(width, 0)
+        let behind = Transform3D.translation(-SystemTransitionAnimator.parallax * width, 0)
+        if backward {
+            if let under { scene.set(under, transform: behind) }
+        } else if let top {
+            scene.set(top, transform: offRight)
+        }
+        scene.animate(options) {
+            if let top { scene.set(top, transform: backward ? offRight : .identity) }
+            if let under { scene.set(under, transform: backward ? .identity : behind) }
+            if let dim { scene.set(dim, alpha: backward ? 0 : 1) }
+        } completion: { [anchor = scene.anchor] _ in
+            guard let scene = anchor.object else { return }
+            for view in [top, under].compactMap({ $0 }) where view.isAlive { scene.set(view, transform: .identity) }
+            if let dim, dim.isAlive { scene.destroyView(dim) }
+            context.completeTransition(!context.transitionWasCancelled)
+        }
+    }
+}
+
+extension AnimationClock {
+    /// Transforms moved along paths of one progress (a turn about an axis is not a straight line between two
+    /// matrices): each view's model takes `path(1)` at once, its presentation runs the path on `options`' curve.
+    func animatePaths(_ options: AnimationOptions, _ tracks: [(View, (Double) -> Transform3D)], in scene: Scene,
+                      completion: @escaping (Bool) -> Void)
+    {
+        let group = newGroup(completion: completion)
+        for (view, path) in tracks {
+            let start = path(0).values, end = path(1).values
+            scene.set(view, transform: path(1))
+            scene.touch(view)
+            view.presentation.set(.transform, start)
+            tree.markChanged(view, ViewProperty.transform.changeBit)
+            scene.tree.valuesChanged()
+            addAnimation(view, .transform, from: start, to: end, options: options, group: group, path: { path($0).values })
+        }
+        completeIfEmpty(group)
+    }
+}
