@@ -12,7 +12,7 @@ const char *const segue_key_names[SEGUE_KEY_COUNT] = {
 const char *const segue_name_list[SEGUE_NAME_FIXED_COUNT] = {
     "", "id", "kind", "animated", "from_index", "to_index", "direction",
     "container", "duration", "interactive", "cancelled", "presentation_style", "coordinator",
-    "frame", "superview", "subviews",
+    "frame", "superview", "subviews", "mask",
     "from", "to",
 };
 

@@ -136,7 +136,8 @@ extension Daemon {
         "scene.tree": MethodEntry(
             "The view tree and the view-controller tree, with presentation values when asked.",
             params: [.scene, .optional("presentation", .boolean, "add each view's on-screen values")],
-            result: .object([.required("views", .ref("view_node")), .required("controllers", .ref("vc_node"))]),
+            result: .object([.required("views", .ref("view_node")), .required("controllers", .ref("vc_node")),
+                              .optional("masks", .array(.ref("view_node")))]),
             errors: [.notFound]
         ) { d, p, c throws(RPCError) in
             let scene = try d.scene(p, c)

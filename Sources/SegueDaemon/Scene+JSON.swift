@@ -6,15 +6,20 @@ extension Scene {
     /// scene.tree's result.
     func treeJSON(presentation: Bool) -> JSONValue {
         let tree = tree(presentation: presentation)
-        return .object(JSONObject([
+        var o = JSONObject([
             ("views", Scene.json(of: tree.views)),
             ("controllers", tree.controllers.map { Scene.json(of: $0) } ?? .null),
-        ]))
+        ])
+        // Only when a view has a mask: the tree of a scene without masks reads as before.
+        if !tree.masks.isEmpty { o["masks"] = .array(tree.masks.map { Scene.json(of: $0) }) }
+        return .object(o)
     }
 
     static func json(of node: ViewNode) -> JSONValue {
         var o = JSONObject([("id", .string(node.id))])
         for (k, v) in ValueJSON.viewValues(node.model, hidden: node.hidden, z: node.z) { o[k] = v }
+        // CALayer.mask: only when set, as every layer property is left out at its default.
+        if let mask = node.mask { o["mask"] = .string(mask) }
         if let presentation = node.presentation {
             o["presentation"] = .object(ValueJSON.viewValues(presentation, hidden: node.hidden, z: node.z))
         }

@@ -81,7 +81,8 @@ extension SchemaShape {
                     $0.info.initial == nil ? SchemaShape.Field.required($0.name, SchemaShape.of($0.info.kind))
                         : SchemaShape.Field.optional($0.name, SchemaShape.of($0.info.kind))
                 }
-                + [.optional("presentation", .object([])), .required("subviews", .array(.ref("view_node")))])),
+                + [.optional("mask", .id), .optional("presentation", .object([])),
+                   .required("subviews", .array(.ref("view_node")))])),
         ("vc_node", .object([
             .required("id", .id), .required("kind", .string), .required("view", .id), .required("appearance", .string),
             .required("children", .array(.ref("vc_node"))), .optional("presented", .ref("vc_node")),

@@ -16,6 +16,8 @@ final class CallJournal {
         let subviews: [View]
         let hidden: Bool
         let z: Double
+        let mask: View?
+        let maskedView: View?
         let layerAnimations: [PropertyAnimation]
 
         init(_ view: View) {
@@ -27,6 +29,8 @@ final class CallJournal {
             subviews = view.subviews
             hidden = view.hidden
             z = view.z
+            mask = view.mask
+            maskedView = view.maskedView
         }
     }
 

@@ -1,7 +1,15 @@
 extension Scene {
     /// scene.tree: the view tree from the window, and the view-controller tree from the root.
     public func tree(presentation: Bool) -> SceneTree {
-        SceneTree(views: tree.node(window, presentation: presentation), controllers: root.map { controllers.node($0) })
+        var masks: [ViewNode] = []
+        func collect(_ view: View, depth: Int) {
+            if let mask = view.mask { masks.append(tree.node(mask, presentation: presentation)) }
+            guard depth < Scene.maxViewDepth else { return }
+            for sub in view.subviews { collect(sub, depth: depth + 1) }
+        }
+        collect(window, depth: 0)
+        return SceneTree(views: tree.node(window, presentation: presentation), controllers: root.map { controllers.node($0) },
+                         masks: masks)
     }
 
     /// The state of a transition, of a request still waiting in its container's queue, or of one that left the

@@ -122,6 +122,25 @@ public final class Scene {
 
     public func removeFromSuperview(_ view: View) { tree.removeFromSuperview(view) }
 
+    /// CALayer.mask: sets (or with nil removes) the view whose shape and alpha mask `view`. Returns why a mask is
+    /// refused — one with a superview, the view itself, or a view `view` is inside (CA's mask layer "must not have
+    /// a superlayer") — and then nothing changes.
+    @discardableResult
+    public func setMask(_ view: View, _ mask: View?) -> String? {
+        if let mask {
+            if !mask.isAlive { return "view.mask expects a live view, got view \(mask.id) (destroyed; the write did not happen)" }
+            if mask === view { return "view.mask cannot be the view itself, got view \(mask.id) (the write did not happen)" }
+            if let superview = mask.superview {
+                return "view.mask expects a view with no superview, got view \(mask.id) (a subview of \(superview.id); the write did not happen)"
+            }
+            if view.isDescendant(of: mask) {
+                return "view.mask cannot be an ancestor of the view, got view \(mask.id) (view \(view.id) is inside it; the write did not happen)"
+            }
+        }
+        tree.setMask(view, mask)
+        return nil
+    }
+
     public func bringToFront(_ view: View) { tree.bringToFront(view) }
 
     // MARK: Properties (animated inside `animate`)

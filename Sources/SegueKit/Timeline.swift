@@ -10,14 +10,19 @@ public struct Timeline {
         /// A view's serial and id never change: read from `views` when first asked (`render.*`), not per sample.
         public private(set) lazy var serials: [Int] = views.map(\.serial)
         public private(set) lazy var ids: [String] = views.map(\.id)
-        /// Index of each view's superview in the same arrays, or -1 for the subtree's root.
+        /// Index of each view's superview in the same arrays, -1 for the subtree's root, `maskParent` for a mask
+        /// view (CALayer.mask: outside the tree, after the subtree; drawn only as the mask of its view).
         public let parents: [Int]
         public let hidden: [Bool]
         public let z: [Double]
+        /// Index of each view's mask view in the same arrays, -1 for none (nil when no view has one).
+        public let masks: [Int]?
+        public static let maskParent = -2
 
-        init(views: [View], parents: [Int]) {
+        init(views: [View], parents: [Int], masks: [Int]? = nil) {
             self.views = views
             self.parents = parents
+            self.masks = masks
             hidden = views.map(\.hidden)
             z = views.map(\.z)
         }
@@ -30,6 +35,8 @@ public struct Timeline {
         public let values: ViewValues
         public let hidden: Bool
         public let z: Double
+        /// Index of the view's mask view in the sample's views, -1 for none.
+        public var mask: Int = -1
     }
 
     public struct Sample {
@@ -44,7 +51,7 @@ public struct Timeline {
             return structure.ids.indices.map { i in
                 ViewSample(id: structure.ids[i], parent: structure.parents[i],
                            values: ViewValues(channels: Array(channels[(i * n)..<((i + 1) * n)])),
-                           hidden: structure.hidden[i], z: structure.z[i])
+                           hidden: structure.hidden[i], z: structure.z[i], mask: structure.masks?[i] ?? -1)
             }
         }
     }
@@ -80,16 +87,31 @@ public struct Timeline {
         views.reserveCapacity(expected)
         parents.reserveCapacity(expected)
         channels.reserveCapacity(expected * ViewProperty.channelCount)
+        var masked: [(view: Int, mask: View)] = []
         func walk(_ view: View, parent: Int, depth: Int) {
             let index = views.count
             views.append(view)
             parents.append(parent)
             channels.append(contentsOf: view.presentation.channels)
+            if let mask = view.mask { masked.append((index, mask)) }
             guard depth < Scene.maxViewDepth else { return }
             for sub in view.subviews { walk(sub, parent: index, depth: depth + 1) }
         }
         walk(root, parent: -1, depth: 0)
-        samples.append(Sample(time: time, structure: Structure(views: views, parents: parents), channels: channels))
+        // Mask views (CALayer.mask) after the subtree: their presentation values sampled as any view's.
+        var masks: [Int]?
+        if !masked.isEmpty {
+            var m = [Int](repeating: -1, count: views.count + masked.count)
+            for (index, mask) in masked {
+                m[index] = views.count
+                views.append(mask)
+                parents.append(Structure.maskParent)
+                channels.append(contentsOf: mask.presentation.channels)
+            }
+            masks = m
+        }
+        samples.append(Sample(time: time, structure: Structure(views: views, parents: parents, masks: masks),
+                              channels: channels))
     }
 
     mutating func started(_ animation: PropertyAnimation) {

@@ -20,6 +20,13 @@ public final class View {
     private var ownAnchor: Anchor<View>?
     public internal(set) var subviews: [View] = []
     public internal(set) var hidden = false
+    /// CALayer.mask: a view with no superview whose shape and alpha mask this one (issue 26); nil when unset. Set
+    /// through `Scene.setMask`, which refuses a view in a tree or one this view is inside; cleared when it is
+    /// destroyed. Not animated (the mask view's own properties animate as any view's).
+    public internal(set) var mask: View?
+    /// The view this one is the mask of, if any (CA: a layer is the mask of at most one layer). Not retained: it
+    /// holds this view through `mask`, and both links are cleared together.
+    internal(set) unowned(unsafe) var maskedView: View?
     public internal(set) var z: Double = 0
     /// The view controller whose view this is, if any.
     ///

@@ -6,5 +6,7 @@ public struct ViewNode: Sendable, Equatable {
     public let presentation: ViewValues?
     public let hidden: Bool
     public let z: Double
+    /// The id of the view's mask view (CALayer.mask), nil when it has none.
+    public let mask: String?
     public let subviews: [ViewNode]
 }

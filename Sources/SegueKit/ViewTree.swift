@@ -107,6 +107,37 @@ final class ViewTree {
         markChanged(view, ViewProperty.z.changeBit)
     }
 
+    /// CALayer.mask (the caller checked `Scene.maskRefusal`). A view masks at most one view: giving it to another
+    /// takes it from the first. Part of the tree's structure (timelines sample again; frame events do not carry it).
+    func setMask(_ view: View, _ mask: View?) {
+        guard view.mask !== mask else { return }
+        journals.touch(view)
+        journals.touch(view.mask)
+        journals.touch(mask)
+        if let old = view.mask { old.maskedView = nil }
+        if let mask, let other = mask.maskedView {
+            journals.touch(other)
+            other.mask = nil
+        }
+        view.mask = mask
+        mask?.maskedView = view
+        structureVersion &+= 1
+    }
+
+    /// A view going away leaves no mask link behind: the view it masked loses its mask, its own mask is freed.
+    private func unlinkMask(_ view: View) {
+        if let masked = view.maskedView {
+            journals.touch(masked)
+            masked.mask = nil
+            view.maskedView = nil
+        }
+        if let mask = view.mask {
+            journals.touch(mask)
+            mask.maskedView = nil
+            view.mask = nil
+        }
+    }
+
     /// A property was set outside an animation block (timelines sample again).
     @inline(__always)
     func valuesChanged() { valueVersion &+= 1 }
@@ -145,6 +176,7 @@ final class ViewTree {
             animation.group.remaining -= 1
         }
         view.layerAnimations = []
+        unlinkMask(view)
         view.isAlive = false
         viewsByID[view.id] = nil
         viewsBySerial[view.serial] = nil
@@ -173,6 +205,8 @@ final class ViewTree {
             view.subviews = state.subviews
             view.hidden = state.hidden
             view.z = state.z
+            view.mask = state.mask
+            view.maskedView = state.maskedView
             view.layerAnimations = state.layerAnimations
         }
         for view in viewsBySerial.values where view.serial < journal.nextViewSerial {
@@ -270,6 +304,8 @@ final class ViewTree {
             }
             view.hidden = state.hidden
             view.z = state.z
+            view.mask = state.mask
+            view.maskedView = state.maskedView
             markChanged(view, ViewChanges.restored(from: old, to: view.presentation).rawValue)
         }
         clock.dropRemoved()
@@ -329,7 +365,7 @@ final class ViewTree {
     /// scene.tree's view part: the subtree from `view`, with presentation values when asked.
     func node(_ view: View, presentation: Bool) -> ViewNode {
         ViewNode(id: view.id, model: view.model, presentation: presentation ? view.presentation : nil,
-                 hidden: view.hidden, z: view.z,
+                 hidden: view.hidden, z: view.z, mask: view.mask?.id,
                  subviews: view.subviews.map { node($0, presentation: presentation) })
     }
 

@@ -225,6 +225,7 @@ extension PluginInstance {
         case SEGUE_NAME_ID.rawValue: s.push(view.id)
         case SEGUE_NAME_FRAME.rawValue: push(view.model.frame)
         case SEGUE_NAME_SUPERVIEW.rawValue: pushView(view.superview)
+        case SEGUE_NAME_MASK.rawValue: pushView(view.mask)
         case SEGUE_NAME_SUBVIEWS.rawValue:
             s.newTable(arrayCount: Int32(view.subviews.count))
             for (i, subview) in view.subviews.enumerated() {
@@ -265,6 +266,15 @@ extension PluginInstance {
         case SEGUE_NAME_ID.rawValue: return "view.id is read-only"
         case SEGUE_NAME_SUPERVIEW.rawValue: return "view.superview is read-only"
         case SEGUE_NAME_SUBVIEWS.rawValue: return "view.subviews is read-only"
+        case SEGUE_NAME_MASK.rawValue:
+            // CALayer.mask: a view (nil removes it), checked by the scene; a refused one changes nothing.
+            if state.type(at: i) == LUA_TNIL { return scene.setMask(view, nil) }
+            guard let mask = self.view(at: i, in: scene) else {
+                return state.proxy(at: i, tag: PluginInstance.viewTag) != nil
+                    ? "view.mask expects a live view, got a destroyed view (the write did not happen)"
+                    : "view.mask expects a view or nil, got \(describe(at: i)) (the write did not happen)"
+            }
+            return scene.setMask(view, mask)
         default:
             if let property = PluginInstance.property(name) { return setProperty(view, property, at: i, in: scene) }
             // Every other name (a method's, or none of a view's) comes here: made a Swift string only now.

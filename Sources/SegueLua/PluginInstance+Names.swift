@@ -54,11 +54,13 @@ extension PluginInstance {
     static let newViewOptions: [(String, Int32)] = [("frame", Int32(SEGUE_NAME_FRAME.rawValue))]
         + ViewProperty.listed.map { ($0.info.luaName, PluginInstance.name(of: $0)) }
     static let viewReadOnly = ["id", "superview", "subviews"]
+    /// Names a view has that are neither the table's nor read-only (`mask`: a view, not a value).
+    static let viewReferences = ["mask"]
     static let viewMethods = [
         "add", "insert", "remove", "bring_to_front", "snapshot", "add_animation", "remove_animation", "animation_keys",
     ]
     /// Every name a view has (`NameKind.viewProperty`).
-    static let viewNames = viewProperties + viewReadOnly + viewMethods
+    static let viewNames = viewProperties + viewReadOnly + viewReferences + viewMethods
     static let contextFields = [
         "id", "container", "kind", "duration", "animated", "interactive", "cancelled", "presentation_style",
         "from_index", "to_index", "direction", "coordinator", "info", "target_transform",

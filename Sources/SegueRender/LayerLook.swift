@@ -90,4 +90,24 @@ enum LayerLook {
         let sy = ((y.x - c.x) * (y.x - c.x) + (y.y - c.y) * (y.y - c.y)).squareRoot()
         return (sx + sy) / 2
     }
+
+    /// CALayer.mask as an SVG `<mask>`: the mask view's rounded bounds placed in the masked view's coordinates (as
+    /// CA places a mask layer: in its layer's bounds, moved by its own position, anchor point and transform),
+    /// painted white at the mask view's alpha × its colour's alpha, so luminance (SVG 1.1's only mask) and alpha
+    /// agree. What the mask does not cover is hidden, as where a mask layer is transparent; a hidden mask view, or
+    /// one partly behind the eye, hides the whole view. The region is the whole plane (userSpaceOnUse), so a mask
+    /// larger than the view is not cut at SVG's default -10 %…120 % box.
+    static func mask(_ mask: ViewValues, z: Double, hidden: Bool, of values: ViewValues, _ projection: Projection,
+                     id: String) -> String {
+        var out = "<defs><mask id=\"\(id)\" maskUnits=\"userSpaceOnUse\" x=\"-100000\" y=\"-100000\" "
+            + "width=\"200000\" height=\"200000\">"
+        let opacity = SceneDrawing.clamp(mask.alpha) * SceneDrawing.clamp(mask.color.a)
+        if !hidden, opacity > 0.001, mask.bounds.w > 0, mask.bounds.h > 0 {
+            let placed = Projection.view(mask, z: z, parent: values).then(projection)
+            if let shape = geometry(mask.bounds, SceneDrawing.cornerRadius(mask), placed) {
+                out += shape + " fill=\"#ffffff\"" + (opacity < 0.999 ? " fill-opacity=\"\(SVG.num(opacity, 4))\"" : "") + "/>"
+            }
+        }
+        return out + "</mask></defs>"
+    }
 }

@@ -17,7 +17,11 @@ enum SceneDrawing {
         var children = [[Int]](repeating: [], count: views.count)
         var roots: [Int] = []
         for (i, view) in views.enumerated() {
-            if view.parent >= 0, view.parent < views.count { children[view.parent].append(i) } else { roots.append(i) }
+            if view.parent >= 0, view.parent < views.count {
+                children[view.parent].append(i)
+            } else if view.parent != Timeline.Structure.maskParent {  // a mask view is drawn only as a mask
+                roots.append(i)
+            }
         }
         var out = ""
         var placed: [Label] = []
@@ -30,7 +34,15 @@ enum SceneDrawing {
             let projection = Projection.view(values, z: view.z, parent: superview).then(parent)
             // CALayer.doubleSided = false: a layer turned away is not drawn, nor what is flattened into it.
             if !values.doubleSided, ProjectedQuad.facesBack(projection) { return }
-            out += "<g class=\"view\" data-view=\"\(SVG.escape(view.id))\" opacity=\"\(SVG.num(alpha, 4))\">"
+            // CALayer.mask: the view and its subviews (and its shadow) drawn through its mask view's alpha.
+            var masked = ""
+            if view.mask >= 0, view.mask < views.count {
+                let mask = views[view.mask]
+                let id = "\(idPrefix)-mask-\(i)"
+                out += LayerLook.mask(mask.values, z: mask.z, hidden: mask.hidden, of: values, projection, id: id)
+                masked = " mask=\"url(#\(id))\""
+            }
+            out += "<g class=\"view\" data-view=\"\(SVG.escape(view.id))\" opacity=\"\(SVG.num(alpha, 4))\"\(masked)>"
             out += LayerLook.shadow(values, projection, id: "\(idPrefix)-shadow-\(i)")
             out += shape(values, projection)
             // Named views only (not the engine's v-N, e.g. a flip's snapshot), and only the ones at least half

@@ -543,6 +543,8 @@ function drawStages(trees) {
     const inner = document.createElement("div");
     inner.style.cssText = `position:absolute;left:0;top:0;width:${s.size.w}px;height:${s.size.h}px;`
       + `transform:scale(${scale});transform-origin:0 0;`;
+    studioMasks = {};
+    for (const m of (tree && tree.masks) || []) studioMasks[m.id] = m;
     if (tree) inner.appendChild(viewElement(tree.views, { x: 0, y: 0 }));
     stage.appendChild(inner);
     box.appendChild(title);
@@ -567,6 +569,7 @@ function viewElement(node, parentBounds, parent) {
   el.style.background = v.color || "transparent";
   if (v.corner_radius) el.style.borderRadius = `${v.corner_radius}px`;
   layerLook(el, v);
+  if (node.mask) maskLook(el, v, studioMasks[node.mask]);
   if (v.hidden) el.style.display = "none";
   const t = v.transform || {};
   const layered = layerMatrix(v, parent);
@@ -644,6 +647,29 @@ function layerLook(el, v) {
     const a = (hex.length === 8 ? parseInt(hex.slice(6, 8), 16) / 255 : 1) * opacity;
     el.style.boxShadow = `${o.w}px ${o.h}px ${radius}px rgba(${rgb.join(",")},${a})`;
   }
+}
+
+// CALayer.mask as a CSS mask-image: an SVG of the mask view's rounded rect at its frame in the view's bounds (the
+// tree's `masks` carry the mask views), white at its alpha × its colour's alpha, used as an alpha mask over the
+// element's box. Closer than a clip-path (it keeps partial alpha); the mask view's own transform is left out (the
+// filmstrip draws it), a hidden mask view hides the view, as a transparent mask layer does.
+let studioMasks = {};
+function maskLook(el, v, m) {
+  const b = v.bounds;
+  let shape = "";
+  const mv = m && (m.presentation || m);
+  if (mv && !mv.hidden) {
+    const hex = (mv.color || "#00000000").slice(1);
+    const a = clamp(mv.alpha, 0, 1) * (hex.length === 8 ? parseInt(hex.slice(6, 8), 16) / 255 : 1);
+    const f = mv.frame, r = Math.min(Math.max(mv.corner_radius || 0, 0), f.w / 2, f.h / 2);
+    shape = `<rect x='${f.x - b.x}' y='${f.y - b.y}' width='${f.w}' height='${f.h}' rx='${r}' fill='white' fill-opacity='${a}'/>`;
+  }
+  const svg = `<svg xmlns='http://www.w3.org/2000/svg' width='${b.w}' height='${b.h}'>${shape}</svg>`;
+  const url = `url("data:image/svg+xml,${encodeURIComponent(svg)}")`;
+  for (const p of ["maskImage", "webkitMaskImage"]) el.style[p] = url;
+  for (const p of ["maskRepeat", "webkitMaskRepeat"]) el.style[p] = "no-repeat";
+  for (const p of ["maskSize", "webkitMaskSize"]) el.style[p] = `${b.w}px ${b.h}px`;
+  el.style.maskMode = "alpha";
 }
 
 async function drawLanes() {

@@ -87,7 +87,7 @@ struct LuaDefinitionsTests {
                     keys("transform", segue.transform)
                     keys("coordinator", ctx.coordinator)
                     keys("vc", ctx:vc("to"))
-                    present_names("view", to, { \(viewNames), "alpah" }, {})
+                    present_names("view", to, { \(viewNames), "alpah" }, { mask = true })
                     present_names("ctx", ctx, { \(ctxNames), "duratoin" }, { presentation_style = true, info = true })
                     segue.animate({ duration = 0.1, delay = 0, curve = "linear", repeat_count = 1, autoreverse = false },
                       function() to.alpha = 1 end)

@@ -63,6 +63,7 @@
 ---@field shadow_radius number ≥ 0
 ---@field shadow_offset segue.Size
 ---@field clips_to_bounds boolean subviews clipped to the bounds (masksToBounds)
+---@field mask segue.View? a view with no superview whose alpha masks this one (CALayer.mask); nil removes it
 ---@field id string read-only
 ---@field superview segue.View? read-only
 ---@field subviews segue.View[] read-only
