@@ -15,9 +15,10 @@
 // The engine additionally keeps a list of changed views for the frame event (one append per view); that is
 // bookkeeping the reference leaves out, so the ratio counts it against the engine.
 
-ref_spring ref_spring_make(double zeta, double velocity, double duration) {
-    // The decay envelope e^(−ζω0 t) falls to 1e-3 at `duration` (underdamped only: the reference's ζ is 0.75).
-    double omega = -log(1e-3) / (zeta * duration);
+ref_spring ref_spring_make(double zeta, double velocity, double omega) {
+    // The spring's ω0 is solved once per animation, outside the frame loop (SegueKit: Spring.ratioFormOmega, Framer's
+    // converter), and handed in: the per-frame work is the evaluation below. Underdamped only (the reference's ζ is
+    // 0.75).
     ref_spring s;
     s.wd = omega * sqrt(1 - zeta * zeta);
     s.r1 = -zeta * omega;

@@ -235,7 +235,7 @@ final class ReferenceViews {
     var transitions: [ref_transition]
 
     init(transitions count: Int, begin: Int64, duration: Double) {
-        let spring = ref_spring_make(0.75, 0.5, duration)
+        let spring = ref_spring_make(0.75, 0.5, Spring.ratioFormOmega(zeta: 0.75, velocity: 0.5, duration: duration))
         func view(fromTX: Double, toTX: Double, alphaFrom: Double, alphaTo: Double) -> ref_view {
             var v = ref_view()
             v.from = (1, 0, 0, 1, fromTX, 0)

@@ -39,8 +39,9 @@ typedef struct {
     ref_view views[2];    // the from-view, the to-view
 } ref_transition;
 
-/// UIKit's (damping ratio, initial velocity, duration) spring, with the same stiffness rule as SegueKit.
-ref_spring ref_spring_make(double damping, double velocity, double duration);
+/// UIKit's (damping ratio, initial velocity) spring with its ω0, which the caller solves once per animation as SegueKit
+/// does (Spring.ratioFormOmega: Framer's converter); the frame loop only evaluates it.
+ref_spring ref_spring_make(double damping, double velocity, double omega);
 
 /// One frame at scene time `now` (ns) for `count` transitions (4 animated properties each).
 void ref_tick(ref_transition *transitions, int count, long long now);
