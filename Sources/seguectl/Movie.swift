@@ -69,12 +69,7 @@ struct MovieCommand: ParsableCommand {
         }
         let daemon = try spawnOptions.launch()
         defer { daemon?.stop() }
-        let client = try daemon.map { d throws in
-            do throws(ClientError) { return try SegueClient(socketPath: d.socket) } catch {
-                printError("seguectl: \(error)")
-                throw ExitCode(2)
-            }
-        } ?? connection.connect()
+        let client = try spawnOptions.client(of: daemon, else: connection)
         let result = try client.callOrExit("render.frames", JSONObject([
             ("spec", specOptions.spec(animator)), ("fps", .number(Double(fps))),
         ]))

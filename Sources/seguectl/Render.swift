@@ -123,12 +123,7 @@ struct Preview: ParsableCommand {
     func run() throws {
         let daemon = try spawnOptions.launch()
         defer { daemon?.stop() }
-        let client = try daemon.map { d throws in
-            do throws(ClientError) { return try SegueClient(socketPath: d.socket) } catch {
-                printError("seguectl: \(error)")
-                throw ExitCode(2)
-            }
-        } ?? connection.connect()
+        let client = try spawnOptions.client(of: daemon, else: connection)
         let spec = specOptions.spec(animator)
         let strip = try client.callOrExit("render.filmstrip", JSONObject([("spec", spec), ("frames", .number(Double(frames)))]))
         let t = strip["transition"]
@@ -194,12 +189,7 @@ struct FilmstripCommand: ParsableCommand {
     func run() throws {
         let daemon = try spawnOptions.launch()
         defer { daemon?.stop() }
-        let client = try daemon.map { d throws in
-            do throws(ClientError) { return try SegueClient(socketPath: d.socket) } catch {
-                printError("seguectl: \(error)")
-                throw ExitCode(2)
-            }
-        } ?? connection.connect()
+        let client = try spawnOptions.client(of: daemon, else: connection)
         var results: [JSONValue] = []
         for name in animators {
             let (animator, kind) = FilmstripCommand.split(name) ?? (name, specOptions.kind)

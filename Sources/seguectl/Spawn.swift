@@ -39,6 +39,16 @@ struct SpawnOptions: ParsableArguments {
         if let warning = daemon.missingPluginsWarning() { printError("seguectl: warning: \(warning)") }
         return daemon
     }
+
+    /// A client of the daemon `launch` started, or of the one `connection` names; exit status 2 when the started
+    /// daemon does not answer.
+    func client(of daemon: DaemonLauncher?, else connection: Connection) throws -> SegueClient {
+        guard let daemon else { return try connection.connect() }
+        do throws(ClientError) { return try SegueClient(socketPath: daemon.socket) } catch {
+            printError("seguectl: \(error)")
+            throw ExitCode(2)
+        }
+    }
 }
 
 extension SegueClient {
