@@ -1,4 +1,5 @@
 #include "CLuaShim.h"
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -317,7 +318,69 @@ static const char *read_piece(lua_State *L, void *ud, size_t *size) {
     return piece;
 }
 
+static int load_chunk(lua_State *L, const char *text, size_t len, const char *chunkname, const char *mode);
+
 int segue_loadtext(lua_State *L, const char *text, size_t len, const char *chunkname) {
+    return load_chunk(L, text, len, chunkname, "t");
+}
+
+// The host's own chunk (the prelude), compiled once per process: the first state parses the text and its function
+// is dumped (with its debug information, so error messages and tracebacks read the same); every later state with
+// the same text loads that bytecode, which costs a fraction of parsing (a plugin state's load was mostly the
+// prelude's parse: issue 24, 100 plugin files). Only this function loads bytecode, and only bytecode dumped here
+// from text the host passed: plugin files are loaded as text (segue_loadtext's mode "t").
+static pthread_mutex_t trusted_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *trusted_text, *trusted_code;
+static size_t trusted_text_len, trusted_code_len;
+
+typedef struct { char *data; size_t len, cap; int failed; } dump_buffer;
+
+static int dump_writer(lua_State *L, const void *p, size_t size, void *ud) {
+    (void)L;
+    dump_buffer *b = (dump_buffer *)ud;
+    if (b->len + size > b->cap) {
+        size_t cap = b->cap ? b->cap : 16384;
+        while (cap < b->len + size) cap *= 2;
+        char *grown = realloc(b->data, cap);
+        if (grown == NULL) { b->failed = 1; return 1; }
+        b->data = grown;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, p, size);
+    b->len += size;
+    return 0;
+}
+
+int segue_loadtrusted(lua_State *L, const char *text, size_t len, const char *chunkname) {
+    pthread_mutex_lock(&trusted_lock);
+    if (trusted_code != NULL && trusted_text_len == len && memcmp(trusted_text, text, len) == 0) {
+        int status = load_chunk(L, trusted_code, trusted_code_len, chunkname, "b");
+        pthread_mutex_unlock(&trusted_lock);
+        return status;
+    }
+    pthread_mutex_unlock(&trusted_lock);
+    int status = load_chunk(L, text, len, chunkname, "t");
+    if (status != LUA_OK) return status;
+    dump_buffer b = {NULL, 0, 0, 0};
+    char *copy = malloc(len ? len : 1);
+    if (copy == NULL || lua_dump(L, dump_writer, &b, 0) != 0 || b.failed) {
+        free(copy);
+        free(b.data);
+        return status;  // loaded all the same; the next state parses again
+    }
+    memcpy(copy, text, len);
+    pthread_mutex_lock(&trusted_lock);
+    free(trusted_text);
+    free(trusted_code);
+    trusted_text = copy;
+    trusted_text_len = len;
+    trusted_code = b.data;
+    trusted_code_len = b.len;
+    pthread_mutex_unlock(&trusted_lock);
+    return status;
+}
+
+static int load_chunk(lua_State *L, const char *text, size_t len, const char *chunkname, const char *mode) {
     segue_sandbox *sb = segue_sandbox_of(L);
     int saved_host = sb->host;
     int memory_errors = sb->memory_errors;
@@ -329,7 +392,7 @@ int segue_loadtext(lua_State *L, const char *text, size_t len, const char *chunk
     }
     sb->host = 0;
     piece_reader r = {text, len, 0, 0, 0};
-    int status = lua_load(L, read_piece, &r, chunkname, "t");
+    int status = lua_load(L, read_piece, &r, chunkname, mode);
     sb->host = saved_host;
     int exhausted = sb->exhausted;
     if (top_level) {
@@ -595,6 +658,9 @@ lua_State *segue_newstate(size_t memory_limit, long long instruction_budget) {
         return NULL;
     }
     sb->host = 0;
+    { const char *gc = getenv("SEGUE_EXPERIMENT_GC");
+      if (gc && gc[0] == 'g') lua_gc(L, LUA_GCGEN, 0, 0);
+      else if (gc && gc[0] == 'p') lua_gc(L, LUA_GCINC, atoi(gc + 1), 0, 0); }
     // The traceback handler of every top-level call, kept at index 1 of the main thread's stack for the state's
     // life (nothing below it is ever popped: host code restores the top it found).
     lua_pushcfunction(L, traceback_handler);

@@ -49,6 +49,9 @@ final class PropertyAnimation {
     /// The values along the way for a given progress, when they are not a straight line: transforms
     /// interpolated by decomposition, flips, keyframes.
     let path: ((Double) -> [Double])?
+    /// The path when it is a keyframe block's (`KeyframePath`): a frame writes its value in place through it
+    /// (`KeyframePath.write`), without the array `path` returns.
+    let keyframes: KeyframePath?
     /// The path when it is a 2-D transform's decomposition (so the per-frame loop interpolates 6 values itself).
     let affinePath: AffinePath?
     /// Absolute velocity per channel carried over from a superseded animation (springs only), per second.
@@ -70,8 +73,9 @@ final class PropertyAnimation {
 
     init(view: View, property: ViewProperty, from: [Double], to: [Double], begin: Int64, options: AnimationOptions,
          group: AnimationGroup, path: ((Double) -> [Double])? = nil, affinePath: AffinePath? = nil,
-         carried: [Double]? = nil, layer: LayerAnimation? = nil)
+         carried: [Double]? = nil, layer: LayerAnimation? = nil, keyframes: KeyframePath? = nil)
     {
+        self.keyframes = keyframes
         self.layer = layer
         self.view = view
         self.property = property
@@ -105,6 +109,7 @@ final class PropertyAnimation {
         group = other.group
         autoreverses = other.autoreverses
         path = other.path
+        keyframes = other.keyframes
         affinePath = other.affinePath
         carried = other.carried
         plain = other.plain
@@ -173,6 +178,15 @@ final class PropertyAnimation {
         }
         if elapsed < 0 { return false }
         if !plain {
+            if let keyframes, carried == nil {
+                let p = progress(atElapsed: elapsed)
+                let count = property.count
+                view.presentation.channels.withUnsafeMutableBufferPointer { channels in
+                    keyframes.write(at: p, into: UnsafeMutableBufferPointer(rebasing: channels[offset..<(offset + count)]))
+                }
+                view.dirty |= property.changeBit
+                return false
+            }
             write(values(atElapsed: elapsed))
             return false
         }
@@ -189,6 +203,21 @@ final class PropertyAnimation {
         let offset = property.offset
         for i in 0..<min(values.count, property.count) { view.presentation.channels[offset + i] = values[i] }
         view.dirty |= property.changeBit
+    }
+
+    /// The progress `elapsed` ns (before the end) after the start: repeats and reversals applied, then the timing.
+    @inline(__always)
+    func progress(atElapsed elapsed: Int64) -> Double {
+        var local = max(0, elapsed)
+        var reversed = false
+        if durationNs > 0 {
+            let pass = local / durationNs
+            local -= pass * durationNs
+            if autoreverses, pass % 2 == 1 { reversed = true }
+        }
+        var t = Double(local) / 1e9
+        if reversed { t = duration - t }
+        return timing.progress(at: t, duration: duration)
     }
 
     /// The value `elapsed` ns after the start (repeats and reversals applied), without writing it.

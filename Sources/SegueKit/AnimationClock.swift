@@ -174,7 +174,8 @@ final class AnimationClock {
     /// Starts an animation of `property` (superseding a running one: the old block's completion gets
     /// finished = false; a new spring carries the old animation's velocity over).
     func addAnimation(_ view: View, _ property: ViewProperty, from: [Double], to values: [Double],
-                      options: AnimationOptions, group: AnimationGroup, path explicitPath: ((Double) -> [Double])? = nil)
+                      options: AnimationOptions, group: AnimationGroup, path explicitPath: ((Double) -> [Double])? = nil,
+                      keyframes: KeyframePath? = nil)
     {
         var carried: [Double]?
         if let old = view.animations[property.rawValue], case .spring = options.timing, explicitPath == nil {
@@ -194,7 +195,7 @@ final class AnimationClock {
             ?? (isTransform ? TransformPath3D(from: from, to: values)?.closure : nil)
         let animation = PropertyAnimation(
             view: view, property: property, from: from, to: values, begin: begin, options: options, group: group,
-            path: path, affinePath: affinePath, carried: carried)
+            path: path, affinePath: affinePath, carried: carried, keyframes: keyframes)
         animation.createdAt = now
         noteStarted(animation)
         journals.touch(group)
@@ -339,7 +340,7 @@ final class AnimationClock {
             else { continue }
             let path = KeyframeRecorder.path(track, property: property, mode: keyframes.mode)
             addAnimation(view, property, from: track.initial, to: last.to, options: block.options, group: block.group,
-                         path: { path.value(at: $0) })
+                         path: { path.value(at: $0) }, keyframes: path)
         }
     }
 

@@ -22,12 +22,11 @@ extension ControllerTree {
         -> ContainerViewController
     {
         var seen = Set<String>()
-        let held = itemsOfAnyContainer(in: scene)
         for item in items {
             guard seen.insert(item.id).inserted else {
                 throw .invalidParams("children", "'\(item.id)' appears twice")
             }
-            guard item.parent == nil, item !== scene.root, !held.contains(ObjectIdentifier(item)) else {
+            guard item.parent == nil, item !== scene.root, item.containerHolds == 0 else {
                 throw .invalidParams("children", "'\(item.id)' already has a parent or is the root")
             }
         }
@@ -50,6 +49,9 @@ extension ControllerTree {
         do {
             try behaviour.install(container, in: scene)
         } catch {
+            // The container never was: what it held is free again (their `containerHolds`).
+            container.items = []
+            container.paging?.alive = []
             unregister(vcID)
             scene.destroyView(view)
             throw error
@@ -89,17 +91,6 @@ extension ControllerTree {
         didMove(child, to: container, in: scene)
     }
 
-    /// Every view controller some container holds as an item or keeps alive, in one pass: for checking many at once
-    /// (`isItemOfAnyContainer` for each of n children was n passes over every view controller).
-    func itemsOfAnyContainer(in scene: Scene) -> Set<ObjectIdentifier> {
-        var held = Set<ObjectIdentifier>()
-        for case let c as ContainerViewController in viewControllersByID.values {
-            for vc in c.items { held.insert(ObjectIdentifier(vc)) }
-            for vc in c.behaviour.held(by: c) { held.insert(ObjectIdentifier(vc)) }
-        }
-        return held
-    }
-
     /// Takes `vcs` out of `container.children` in one pass (one `removeAll` per view controller was quadratic).
     func removeChildren(_ vcs: [ViewController], of container: ContainerViewController, in scene: Scene) {
         guard !vcs.isEmpty else { return }
@@ -107,12 +98,9 @@ extension ControllerTree {
         container.children.removeAll { gone.contains(ObjectIdentifier($0)) }
     }
 
-    func isItemOfAnyContainer(_ vc: ViewController, in scene: Scene) -> Bool {
-        viewControllersByID.values.contains { value in
-            guard let c = value as? ContainerViewController else { return false }
-            return c.items.contains { $0 === vc } || c.behaviour.held(by: c).contains { $0 === vc }
-        }
-    }
+    /// True when some container holds `vc` as an item or keeps it alive (a paging container's page): its
+    /// `containerHolds`, kept by the containers' lists, so one read whatever the number of containers.
+    func isItemOfAnyContainer(_ vc: ViewController, in scene: Scene) -> Bool { vc.containerHolds > 0 }
 
     /// vc.destroy: a view controller that is nowhere (not in a container, not the root, not presented).
     func destroyViewController(_ vc: ViewController, in scene: Scene) throws(EngineError) {
@@ -194,10 +182,8 @@ extension ControllerTree {
     }
 
     /// A view controller that is about to join a container must not be anywhere else.
-    /// `held` is `itemsOfAnyContainer` when the caller checks many.
-    func requireFree(_ vc: ViewController, param: String, held: Set<ObjectIdentifier>? = nil, in scene: Scene) throws(EngineError) {
-        let inContainer = held.map { $0.contains(ObjectIdentifier(vc)) } ?? isItemOfAnyContainer(vc, in: scene)
-        guard vc.parent == nil, vc !== scene.root, !inContainer, vc.presentation == nil, vc.presentedViewController == nil
+    func requireFree(_ vc: ViewController, param: String, in scene: Scene) throws(EngineError) {
+        guard vc.parent == nil, vc !== scene.root, !isItemOfAnyContainer(vc, in: scene), vc.presentation == nil, vc.presentedViewController == nil
         else {
             throw .invalidParams(param, "'\(vc.id)' already has a parent, is in a container, is presented or is the root")
         }

@@ -45,6 +45,17 @@ public class ViewController {
     public internal(set) var isModalInPresentation = false
     /// preferredContentSize: a form sheet's and a popover's size (nil: the style's default).
     public internal(set) var preferredContentSize: Size?
+    /// How many container slots hold this view controller: its places in containers' `items` and in paging
+    /// containers' `alive`, kept by those arrays' observers. "Is it in any container" is then one read, not a pass
+    /// over every container of the scene (container.create was quadratic in the scene's containers).
+    var containerHolds = 0
+
+    /// One container slot list changed from `old` to `new` (ContainerViewController.items, PagingContainer.alive):
+    /// the `containerHolds` of both sides follow, in time linear in the two lists.
+    static func moveHolds(from old: [ViewController], to new: [ViewController]) {
+        for vc in old { vc.containerHolds -= 1 }
+        for vc in new { vc.containerHolds += 1 }
+    }
 
     init(id: String, title: String?, view: View) {
         self.id = id

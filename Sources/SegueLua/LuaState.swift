@@ -247,6 +247,21 @@ final class LuaState {
 
     // MARK: Calls
 
+    /// Loads the host's own Lua text (the prelude) as a function on the stack: parsed by the first state, loaded
+    /// from the bytecode dumped then by every later state given the same text (segue_loadtrusted). Never for a
+    /// plugin's text.
+    func loadTrusted(_ source: String, chunkName: String) -> LuaError? {
+        var text = source
+        let status = text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                guard let base = chars.baseAddress else { return "".withCString { segue_loadtrusted(L, $0, 0, chunkName) } }
+                return segue_loadtrusted(L, base, chars.count, chunkName)
+            }
+        }
+        guard status == LUA_OK else { return failure(default: "load failed") }
+        return nil
+    }
+
     /// Loads Lua source text (never bytecode) as a function on the stack.
     func load(_ source: String, chunkName: String) -> LuaError? {
         load(bytes: Array(source.utf8), chunkName: chunkName)

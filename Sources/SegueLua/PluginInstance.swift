@@ -113,7 +113,7 @@ final class PluginInstance {
             return state.ref()
         }
         // [prelude]
-        if let error = state.load(Prelude.source, chunkName: "=segue-prelude") { throw error }
+        if let error = state.loadTrusted(Prelude.source, chunkName: "=segue-prelude") { throw error }
         registerHostAPI()  // [prelude host]
         if let error = state.call(args: 1, results: 1, topLevel: true) { throw error }  // [describe]
         // [describe chunk]

@@ -24,6 +24,10 @@ struct Instructions: ParsableCommand {
               daemon.frame.subscribed2  the same with two connections subscribed (minus the one-subscriber case: \
             what a further subscriber costs — the frame is encoded once, its bytes handed to each)
               reference.frame    the C reference (CEngineReference) ticking the same 100 transitions once
+              daemon.frame.keyframes        one clock.step of one frame of a transition animating 100 views' \
+            centers with 4 keyframes each (segue.keyframes, linear; a bench-only animator from a temporary folder)
+              daemon.frame.keyframes.plain  the same 100 centers animated by one linear segue.animate block: a \
+            keyframed property per frame ÷ a plainly animated one (scripts/instructions prints the ratio)
             """)
 
     @Argument(help: "The case: daemon.ping, daemon.select, daemon.frame, daemon.frame.subscribed, daemon.frame.subscribed2, reference.frame.")
@@ -41,6 +45,8 @@ struct Instructions: ParsableCommand {
         case "daemon.frame.subscribed": try frame(subscribers: 1)
         case "daemon.frame.subscribed2": try frame(subscribers: 2)
         case "reference.frame": reference()
+        case "daemon.frame.keyframes": try keyframeFrame(animator: "bench-keyframes")
+        case "daemon.frame.keyframes.plain": try keyframeFrame(animator: "bench-plain")
         default: throw ValidationError("unknown case \(name)")
         }
         print("\(name): \(iterations) units counted")
@@ -198,6 +204,89 @@ struct Instructions: ParsableCommand {
             let time = Int64(11 + i % 100) * frame
             views.transitions.withUnsafeMutableBufferPointer { buffer in
                 measured { ref_tick(buffer.baseAddress, Int32(buffer.count), time) }
+            }
+        }
+    }
+}
+
+extension Instructions {
+    /// The bench-only animators of the keyframe cases: each adds 100 views to the container and animates their
+    /// centers over 1 s, `bench-keyframes` with 4 keyframes (segue.keyframes, linear), `bench-plain` with one
+    /// linear `segue.animate` block to the same end.
+    static let keyframePlugins = """
+        -- segue-bench instructions only (daemon.frame.keyframes, daemon.frame.keyframes.plain).
+        local function views(ctx)
+          local made = {}
+          for i = 1, 100 do
+            local v = segue.view { frame = { x = 0, y = i, w = 10, h = 10 } }
+            ctx.container:add(v)
+            made[i] = v
+          end
+          return made
+        end
+        local keyframed = segue.animator {
+          name = "bench-keyframes", version = "1.0.0", api = 1,
+          duration = function(ctx) return 1 end,
+          animate = function(ctx)
+            local made = views(ctx)
+            segue.keyframes({ duration = 1, curve = "linear" }, function(add)
+              for k = 0, 3 do
+                add(k * 0.25, 0.25, function()
+                  for i = 1, 100 do made[i].center = { x = 10 * (k + 1), y = i + 5 * k } end
+                end)
+              end
+            end, function()
+              for i = 1, 100 do made[i]:remove() end
+              ctx:complete(true)
+            end)
+          end,
+        }
+        local plain = segue.animator {
+          name = "bench-plain", version = "1.0.0", api = 1,
+          duration = function(ctx) return 1 end,
+          animate = function(ctx)
+            local made = views(ctx)
+            segue.animate({ duration = 1, curve = "linear" }, function()
+              for i = 1, 100 do made[i].center = { x = 40, y = i + 15 } end
+            end, function()
+              for i = 1, 100 do made[i]:remove() end
+              ctx:complete(true)
+            end)
+          end,
+        }
+        return { keyframed, plain }
+        """
+
+    /// One frame of a transition animating 100 views' centers, keyframed (4 keyframes each) or plainly: what a
+    /// keyframed property costs per frame against a plainly animated one (issue 24: ≤ 2×).
+    func keyframeFrame(animator: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("segue-bench-keyframes-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Instructions.keyframePlugins.write(to: folder.appendingPathComponent("bench-keyframes.lua"), atomically: true,
+                                               encoding: .utf8)
+        let daemon = daemon(plugins: folder.path)
+        let output = KeptOutput()
+        let connection = daemon.connect(output: output)
+        try call(daemon, connection, "scene.create", #"{"id":"s","size":{"w":320,"h":480},"clock":"manual","fps":\#(Instructions.fps)}"#)
+        try call(daemon, connection, "vc.create", #"{"id":"a"}"#)
+        try call(daemon, connection, "vc.create", #"{"id":"b"}"#)
+        try call(daemon, connection, "container.create", #"{"id":"c","kind":"custom","children":["a","b"]}"#)
+        try call(daemon, connection, "scene.set_root", #"{"vc":"c"}"#)
+        guard iterations <= 100 else { throw ValidationError("the keyframe cases count at most 100 frames") }
+        // A first transition to its end (every path warm), then the counted frames inside the second one.
+        for index in [1, 0] {
+            try call(daemon, connection, "container.select", #"{"container":"c","index":\#(index),"animator":"\#(animator)"}"#)
+            try call(daemon, connection, "clock.step", #"{"frames":\#(index == 1 ? Instructions.fps * 2 : 10)}"#)
+        }
+        daemon.flushPending()
+        let step = Array(#"{"jsonrpc":"2.0","id":1,"method":"clock.step","params":{"frames":1}}"#.utf8)
+        try step.withUnsafeBufferPointer { line in
+            for _ in 0..<iterations {
+                output.bytes.removeAll(keepingCapacity: true)
+                var answered = false
+                measured { answered = request(line, daemon, connection, output) }
+                guard answered else { throw ValidationError("clock.step was not answered") }
             }
         }
     }

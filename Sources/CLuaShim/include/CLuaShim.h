@@ -161,6 +161,9 @@ int segue_pcall(lua_State *L, int nargs, int nresults, int top_level);
 /// (names resolved through many nested functions) are not linear in the text. Outside a running call the load is
 /// watched like a top-level call.
 int segue_loadtext(lua_State *L, const char *text, size_t len, const char *chunkname);
+/// The host's own chunk (the prelude): parsed by the first state, loaded from its dumped bytecode by every later
+/// state given the same text (never used for plugin files, which load as text).
+int segue_loadtrusted(lua_State *L, const char *text, size_t len, const char *chunkname);
 
 /// Asks the running call to stop at its next instruction, as the wall-clock watchdog does.
 void segue_interrupt(lua_State *L);

@@ -16,7 +16,9 @@ public final class ContainerViewController: ViewController {
     let behaviour: any ContainerBehaviour
     /// custom/tab: the view controllers in index order; navigation: the stack, root first; split: the columns
     /// (primary, supplementary, secondary); paging: unused.
-    public internal(set) var items: [ViewController]
+    public internal(set) var items: [ViewController] {
+        didSet { ViewController.moveHolds(from: oldValue, to: items) }
+    }
     /// The selected index (custom/tab), page (paging) or top of the stack (navigation).
     public internal(set) var selectedIndex: Int?
     public internal(set) var activeTransition: Transition?
@@ -36,6 +38,7 @@ public final class ContainerViewController: ViewController {
         self.items = items
         self.whenBusy = whenBusy
         super.init(id: id, title: title, view: view)
+        ViewController.moveHolds(from: [], to: items)
     }
 
     public var containerKind: ContainerKind { behaviour.kind }

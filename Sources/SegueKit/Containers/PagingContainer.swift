@@ -6,7 +6,9 @@ public final class PagingContainer: CustomContainer {
     public internal(set) var reuse: Int
     public internal(set) var template: PageTemplate
     /// The view controllers made for pages, least recently used first.
-    public internal(set) var alive: [ViewController] = []
+    public internal(set) var alive: [ViewController] = [] {
+        didSet { ViewController.moveHolds(from: oldValue, to: alive) }
+    }
     /// The page each alive view controller shows now, by view controller id.
     public internal(set) var pageOf: [String: Int] = [:]
     var nextPageVC = 1

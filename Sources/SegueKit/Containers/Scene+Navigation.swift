@@ -63,10 +63,9 @@ extension Scene {
         // Sets, not searches of the stack per view controller: a stack of thousands stays linear.
         var seen = Set<ObjectIdentifier>()
         let onStack = Set(nav.items.map(ObjectIdentifier.init))
-        let held = controllers.itemsOfAnyContainer(in: self)
         for vc in vcs {
             guard seen.insert(ObjectIdentifier(vc)).inserted else { throw .invalidParams("vcs", "'\(vc.id)' appears twice") }
-            if !onStack.contains(ObjectIdentifier(vc)) { try controllers.requireFree(vc, param: "vcs", held: held, in: self) }
+            if !onStack.contains(ObjectIdentifier(vc)) { try controllers.requireFree(vc, param: "vcs", in: self) }
         }
         let request = TransitionRequest(animated: animated, interactive: interactive, animator: requested,
                                         whenBusy: whenBusy, id: reserved)

@@ -98,22 +98,21 @@ public enum ViewProperty: Int, Sendable, CaseIterable {
     }()
 
     /// Where the property's channels start in `ViewValues.channels` (0 for one kept on the view itself).
+    /// (These four read the table's flat layout, `ViewPropertyLayout`: `info` builds the whole entry, strings and
+    /// all, per read — some 70 times in a dt-slide select.)
     @inlinable
-    public var offset: Int {
-        if case .channels(let offset) = info.storage { return offset }
-        return 0
-    }
+    public var offset: Int { max(0, ViewPropertyLayout.shared.storage[rawValue]) }
 
     /// How many channels (values) the property has.
     @inlinable
-    public var count: Int { info.kind.count }
+    public var count: Int { ViewPropertyLayout.shared.kinds[rawValue].count }
 
     /// The protocol's (and Lua's) name for the property.
-    public var name: String { info.name }
+    public var name: String { ViewPropertyLayout.shared.names[rawValue] }
 
     /// Whether setting the property inside an animation block animates it.
     @inlinable
-    public var animates: Bool { info.interpolation != .none }
+    public var animates: Bool { ViewPropertyLayout.shared.animates & changeBit != 0 }
 
     /// The property's change flag.
     @inlinable

@@ -16,6 +16,8 @@ public struct ViewPropertyLayout: @unchecked Sendable {
     public let storage: UnsafePointer<Int>
     /// Each property's model range, by raw value.
     public let ranges: UnsafePointer<ModelRange>
+    /// Each property's protocol (and Lua) name, by raw value.
+    public let names: UnsafePointer<String>
     /// The properties that animate inside a block (`ViewProperty.animates`).
     public let animates: UInt64
     /// The properties frame events carry under their own names (`FrameViews.sent`).
@@ -34,6 +36,7 @@ public struct ViewPropertyLayout: @unchecked Sendable {
         let kinds = UnsafeMutablePointer<ViewValueKind>.allocate(capacity: all.count)
         let storage = UnsafeMutablePointer<Int>.allocate(capacity: all.count)
         let ranges = UnsafeMutablePointer<ModelRange>.allocate(capacity: all.count)
+        let names = UnsafeMutablePointer<String>.allocate(capacity: all.count)
         var sent: UInt64 = 0, frame: UInt64 = 0, animates: UInt64 = 0
         for property in all {
             let info = property.info
@@ -46,6 +49,7 @@ public struct ViewPropertyLayout: @unchecked Sendable {
             }
             (storage + property.rawValue).initialize(to: place)
             (ranges + property.rawValue).initialize(to: info.range)
+            (names + property.rawValue).initialize(to: info.name)
             if info.interpolation != .none { animates |= property.changeBit }
             if info.sentInFrames { sent |= property.changeBit }
             if info.partOfFrame { frame |= property.changeBit }
@@ -53,6 +57,7 @@ public struct ViewPropertyLayout: @unchecked Sendable {
         self.kinds = UnsafePointer(kinds)
         self.storage = UnsafePointer(storage)
         self.ranges = UnsafePointer(ranges)
+        self.names = UnsafePointer(names)
         self.animates = animates
         self.sent = sent
         self.frame = frame

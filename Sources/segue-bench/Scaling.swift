@@ -1,0 +1,202 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SegueDaemon
+
+/// `segue-bench scaling`: how a transition start and a `container.create` scale with the scene around them
+/// (issue 24): a 2-view transition in a scene holding 10 000 views ÷ the same in a scene of 10, and one
+/// `container.create` with 6 000 containers in the scene ÷ with 1 000. In process (`Daemon.handle`, the daemon's
+/// whole request path without the socket), the two scenes alternated so both see the same machine load, every
+/// reply checked.
+struct Scaling: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Transition start and container.create against the size of the scene (ratios, in process).",
+        discussion: """
+            start: a custom container of two view controllers is the root of a manual scene; container.select \
+            switches between them (the dt-slide Lua animator, then the built-in one), the clock advanced past the \
+            end between selects, untimed. The small scene holds 10 views; the large one --views (default 10 000): \
+            `off screen`, the other views are view controllers' views off screen (vc.create, 3 per custom \
+            container of two); `in the container`, a plugin put them into the container's view beside the two \
+            the transition moves (a bench-only animator, bench-fill, from a temporary plugin folder). Printed: the \
+            p50 of each select and the ratio large ÷ small (target ≤ 1.2×: the start is proportional to the views \
+            the transition touches).
+
+            create: container.create of a custom container with two new view controllers, timed when the scene \
+            holds 1 000 and 6 000 containers (p50 of 200 creates at each size, each undone by container-less \
+            view controllers kept apart so the count stays put: the creates go into separate scenes of each \
+            size). Printed: both p50s, the ratio and the log-log slope (0: a create costs the same whatever the \
+            number of containers; 1: linear in it).
+            """)
+
+    @Option(help: "Views in the large scene of the start measure.")
+    var views: Int = 10_000
+
+    @Option(help: "Timed selects per scene and animator.")
+    var selects: Int = 300
+
+    @Option(help: "Run only `start` or `create`.")
+    var only: String?
+
+    final class Sink: ConnectionOutput {
+        var isWritable: Bool { true }
+        func send(_ line: String) {}
+        func flush() {}
+        func close() {}
+    }
+
+    /// A daemon with the repository's plugins and the bench's fill animator, limits raised for the large scenes.
+    static func daemon(pluginsDir: String) -> Daemon {
+        var config = DaemonConfig()
+        config.pluginsDir = pluginsDir
+        config.engine.maxViewsPerScene = 1_000_000
+        config.lua.instructionBudget = 2_000_000_000
+        config.lua.callTimeoutMs = 60_000
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        let daemon = Daemon(config: config, logger: logger)
+        daemon.start()
+        return daemon
+    }
+
+    static let fill = """
+        -- segue-bench scaling only: puts `ctx.info.views` new views into the container's view and completes.
+        return segue.animator {
+          name = "bench-fill", version = "1.0.0", api = 1,
+          duration = function(ctx) return 0.01 end,
+          animate = function(ctx)
+            local n = (ctx.info and ctx.info.views) or 0
+            for i = 1, n do
+              ctx.container:add(segue.view { frame = { x = i % 300, y = i % 400, w = 10, h = 10 } })
+            end
+            ctx:complete(true)
+          end,
+        }
+        """
+
+    func run() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("segue-bench-scaling-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plugins = FileManager.default.currentDirectoryPath + "/plugins"
+        for name in try FileManager.default.contentsOfDirectory(atPath: plugins) where name.hasSuffix(".lua") {
+            try FileManager.default.copyItem(atPath: plugins + "/" + name, toPath: folder.path + "/" + name)
+        }
+        try Scaling.fill.write(to: folder.appendingPathComponent("bench-fill.lua"), atomically: true, encoding: .utf8)
+        let daemon = Scaling.daemon(pluginsDir: folder.path)
+        let connection = daemon.connect(output: Sink())
+        func call(_ method: String, _ params: String) throws {
+            let line = #"{"jsonrpc":"2.0","id":1,"method":""# + method + #"","params":"# + params + "}"
+            guard let reply = daemon.handle(line: line, from: connection), reply.contains("\"result\"") else {
+                throw ValidationError("\(method) \(params) failed")
+            }
+            daemon.flushPending()
+        }
+        if only == nil || only == "start" { try start(daemon, connection, call) }
+        if only == nil || only == "create" { try create(daemon, connection, call) }
+    }
+
+    static func median(_ values: [UInt64]) -> Double { Double(values.sorted()[values.count / 2]) }
+
+    func start(_ daemon: Daemon, _ connection: ClientConnection, _ call: (String, String) throws -> Void) throws {
+        // Scenes: s10 (10 views), off (the views off screen), in (the views in the container's view).
+        func scene(_ id: String) throws {
+            try call("scene.create", #"{"id":"\#(id)","size":{"w":320,"h":480},"clock":"manual"}"#)
+            try call("vc.create", #"{"scene":"\#(id)","id":"a"}"#)
+            try call("vc.create", #"{"scene":"\#(id)","id":"b"}"#)
+            try call("container.create", #"{"scene":"\#(id)","id":"c","kind":"custom","children":["a","b"]}"#)
+            try call("scene.set_root", #"{"scene":"\#(id)","vc":"c"}"#)
+        }
+        let base = 5  // window, the container's view, a's, b's, and one more below
+        try scene("s10")
+        for i in 0..<(10 - base) { try call("vc.create", #"{"scene":"s10","id":"x\#(i)"}"#) }
+        try scene("off")
+        var made = base - 1
+        var k = 0
+        while made + 3 <= views {
+            try call("vc.create", #"{"scene":"off","id":"p\#(k)"}"#)
+            try call("vc.create", #"{"scene":"off","id":"q\#(k)"}"#)
+            try call("container.create", #"{"scene":"off","id":"r\#(k)","kind":"custom","children":["p\#(k)","q\#(k)"]}"#)
+            made += 3
+            k += 1
+        }
+        while made < views {
+            try call("vc.create", #"{"scene":"off","id":"y\#(made)"}"#)
+            made += 1
+        }
+        try scene("in")
+        var left = views - (base - 1)
+        var index = 1
+        while left > 0 {
+            let n = min(left, 1000)
+            try call("container.select", #"{"scene":"in","container":"c","index":\#(index),"animator":"bench-fill","info":{"views":\#(n)}}"#)
+            try call("clock.advance", #"{"scene":"in","ms":100}"#)
+            left -= n
+            index = 1 - index
+        }
+        if index == 0 {  // back on a
+            try call("container.select", #"{"scene":"in","container":"c","index":0,"animator":"bench-fill"}"#)
+            try call("clock.advance", #"{"scene":"in","ms":100}"#)
+        }
+        let scenes = ["s10", "off", "in"]
+        for animator in ["dt-slide", "built-in"] {
+            var times: [String: [UInt64]] = [:]
+            var index = 1
+            for round in 0..<(selects + 20) {
+                // Each round in another order: no scene always follows the large one's cache-flushing select.
+                for k in 0..<scenes.count {
+                    let id = scenes[(round + k) % scenes.count]
+                    let named = animator == "built-in" ? "" : #","animator":"\#(animator)""#
+                    let line = #"{"jsonrpc":"2.0","id":1,"method":"container.select","params":{"scene":"\#(id)","container":"c","index":\#(index)\#(named)}}"#
+                    let t0 = DispatchTime.now().uptimeNanoseconds
+                    let reply = daemon.handle(line: line, from: connection)
+                    let t1 = DispatchTime.now().uptimeNanoseconds
+                    daemon.flushPending()
+                    guard let reply, reply.contains(#""transition":"t-"#) else {
+                        throw ValidationError("the select in \(id) started no transition: \(reply ?? "no reply")")
+                    }
+                    if round >= 20 { times[id, default: []].append(t1 - t0) }
+                    try call("clock.advance", #"{"scene":"\#(id)","ms":1100}"#)
+                }
+                index = 1 - index
+            }
+            let small = Scaling.median(times["s10"] ?? [1])
+            for (id, label) in [("off", "off screen"), ("in", "in the container")] {
+                let large = Scaling.median(times[id] ?? [1])
+                print(String(format: "start %@: %d views %@ ÷ 10, p50: %.2f×  (%.1f µs ÷ %.1f µs)",
+                             animator, views, label, large / small, large / 1000, small / 1000))
+            }
+        }
+    }
+
+    func create(_ daemon: Daemon, _ connection: ClientConnection, _ call: (String, String) throws -> Void) throws {
+        let sizes = [1_000, 6_000]
+        let timedCreates = 200
+        for size in sizes {
+            try call("scene.create", #"{"id":"k\#(size)","size":{"w":320,"h":480},"clock":"manual"}"#)
+            for i in 0..<size {
+                try call("vc.create", #"{"scene":"k\#(size)","id":"a\#(i)"}"#)
+                try call("vc.create", #"{"scene":"k\#(size)","id":"b\#(i)"}"#)
+                try call("container.create", #"{"scene":"k\#(size)","id":"c\#(i)","kind":"custom","children":["a\#(i)","b\#(i)"]}"#)
+            }
+            for i in 0..<timedCreates {
+                try call("vc.create", #"{"scene":"k\#(size)","id":"ta\#(i)"}"#)
+                try call("vc.create", #"{"scene":"k\#(size)","id":"tb\#(i)"}"#)
+            }
+        }
+        var times: [Int: [UInt64]] = [:]
+        for i in 0..<timedCreates {
+            for size in sizes {
+                let line = #"{"jsonrpc":"2.0","id":1,"method":"container.create","params":{"scene":"k\#(size)","id":"tc\#(i)","kind":"custom","children":["ta\#(i)","tb\#(i)"]}}"#
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                let reply = daemon.handle(line: line, from: connection)
+                let t1 = DispatchTime.now().uptimeNanoseconds
+                guard let reply, reply.contains("\"result\"") else { throw ValidationError("container.create failed: \(reply ?? "")") }
+                times[size, default: []].append(t1 - t0)
+            }
+        }
+        let small = Scaling.median(times[sizes[0]] ?? [1]), large = Scaling.median(times[sizes[1]] ?? [1])
+        let slope = log(large / small) / log(Double(sizes[1]) / Double(sizes[0]))
+        print(String(format: "create: container.create at 6000 ÷ 1000 containers, p50: %.2f×, slope %.2f  (%.1f µs ÷ %.1f µs)",
+                     large / small, slope, large / 1000, small / 1000))
+    }
+}
