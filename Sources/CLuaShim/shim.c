@@ -658,9 +658,6 @@ lua_State *segue_newstate(size_t memory_limit, long long instruction_budget) {
         return NULL;
     }
     sb->host = 0;
-    { const char *gc = getenv("SEGUE_EXPERIMENT_GC");
-      if (gc && gc[0] == 'g') lua_gc(L, LUA_GCGEN, 0, 0);
-      else if (gc && gc[0] == 'p') lua_gc(L, LUA_GCINC, atoi(gc + 1), 0, 0); }
     // The traceback handler of every top-level call, kept at index 1 of the main thread's stack for the state's
     // life (nothing below it is ever popped: host code restores the top it found).
     lua_pushcfunction(L, traceback_handler);
