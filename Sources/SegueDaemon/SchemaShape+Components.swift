@@ -98,6 +98,7 @@ extension SchemaShape {
             .optional("popover", .object([.optional("arrow_direction", .string), .required("frame", .ref("rect"))])),
             .optional("defines_presentation_context", .boolean, "present when true"),
             .optional("provides_presentation_context_transition_style", .boolean, "present when true"),
+            .optional("transition_style", .string, "present when set"),
             .optional("modal_in_presentation", .boolean, "present when true"), .optional("preferred_content_size", .ref("size")),
             .optional("preferred_transition", .ref("preferred_transition"), "present when set"),
         ])),
