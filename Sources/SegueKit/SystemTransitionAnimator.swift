@@ -28,6 +28,8 @@ public final class SystemTransitionAnimator: Animator {
     public static let parallax = 0.3
     public static let dimming = Color(r: 0, g: 0, b: 0, a: 0.1)
     public let style: Style
+    /// The edge-swipe pop's slide: linear, so the top view follows the finger one to one.
+    var followsFinger = false
     public init(_ style: Style) { self.style = style }
     public var name: String { style.rawValue }
 
@@ -255,7 +257,9 @@ public final class SystemTransitionAnimator: Animator {
         } else if let top {
             scene.set(top, transform: offRight)
         }
-        scene.animate(options) {
+        // The edge-swipe pop: linear, so the top view follows the finger one to one.
+        let timing = followsFinger ? AnimationOptions(duration: Spring.systemDuration, timing: .curve(.linear)) : options
+        scene.animate(timing) {
             if let top { scene.set(top, transform: backward ? offRight : .identity) }
             if let under { scene.set(under, transform: backward ? .identity : behind) }
             if let dim { scene.set(dim, alpha: backward ? 0 : 1) }
