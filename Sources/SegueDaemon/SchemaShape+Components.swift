@@ -49,7 +49,8 @@ extension SchemaShape {
             .required("animator", .string), .optional("kind", .oneOf(["select", "push", "pop", "present", "dismiss"])),
             .optional("size", .ref("size")), .optional("duration", .number), .optional("colors", .array(.ref("color"))),
             .optional("direction", .oneOf(["forward", "backward"])),
-            .optional("style", .oneOf(["fullScreen", "custom", "overFullScreen"])), .optional("presentation", .string),
+            .optional("style", .oneOf(PresentationStyle.allCases.map(\.rawValue))), .optional("presentation", .string),
+            .optional("grabber", .boolean, "a sheet style's grabber (prefersGrabberVisible)"),
         ])),
         ("transition_start", .object([
             .optional("transition", .id, "absent when nothing needed to move"),

@@ -48,4 +48,20 @@ struct ContextTransitionStyleMethodTests {
         let tree = try h.result("scene.tree")?.serialized() ?? ""
         #expect(tree.contains("\"id\":\"n.presentation.grabber\",\"frame\":{\"x\":177,\"y\":5,\"w\":36,\"h\":5}"))
     }
+
+    @Test("render's spec draws a sheet's grabber when asked for, and refuses one without a sheet style")
+    func specGrabber() throws {
+        let h = try Harness()
+        let spec: JSONValue = ["animator": "default-slide", "kind": "present", "style": "pageSheet", "grabber": true,
+                               "size": ["w": 390, "h": 844]]
+        let svg = try h.result("render.filmstrip", ["spec": spec, "frames": 2])?["svg"]?.stringValue ?? ""
+        #expect(svg.contains("data-view=\"to.presentation.grabber\""))
+        #expect(svg.contains("width=\"36\" height=\"5\" rx=\"2.5\""))
+        let plain = try h.result("render.filmstrip", ["spec": ["animator": "default-slide", "kind": "present",
+                                                               "style": "pageSheet"], "frames": 2])?["svg"]?.stringValue
+        #expect(plain?.contains("grabber") == false)
+        let error = try h.call("render.filmstrip", ["spec": ["animator": "default-slide", "kind": "present",
+                                                             "style": "fullScreen", "grabber": true]]).last?["error"]
+        #expect(error?["code"] == -32602 && error?["data"]?["param"] == "spec.grabber")
+    }
 }
