@@ -78,25 +78,23 @@ struct SheetGrabberTests {
         #expect(d?.animatorName == "cross-dissolve", "the dismiss keeps it")
         _ = scene.advance(by: 600_000_000)
 
+        /// The animator a present of m from a runs with; the present and its dismiss run to their ends.
+        func animator(_ style: PresentationStyle, _ requested: ModalTransitionStyle) throws -> String? {
+            let name = try scene.present(m, from: a, style: style, transitionStyle: requested).transition?.animatorName
+            _ = scene.advance(by: 600_000_000)
+            _ = try scene.dismiss(m)
+            _ = scene.advance(by: 600_000_000)
+            return name
+        }
         // A context without a style of its own gives UIKit's default, coverVertical.
         a.modalTransitionStyle = nil
-        let t2 = try scene.present(m, from: a, style: .overCurrentContext, transitionStyle: .crossDissolve).transition
-        #expect(t2?.animatorName == "cover-vertical")
-        _ = scene.advance(by: 600_000_000)
-        _ = try scene.dismiss(m)
-        _ = scene.advance(by: 600_000_000)
-
+        #expect(try animator(.overCurrentContext, .crossDissolve) == "cover-vertical")
         // Not providing: the request's style; other presentation styles never look for a context.
         a.providesPresentationContextTransitionStyle = false
-        let t3 = try scene.present(m, from: a, style: .currentContext, transitionStyle: .crossDissolve).transition
-        #expect(t3?.animatorName == "cross-dissolve")
-        _ = scene.advance(by: 600_000_000)
-        _ = try scene.dismiss(m)
-        _ = scene.advance(by: 600_000_000)
+        #expect(try animator(.currentContext, .crossDissolve) == "cross-dissolve")
         a.providesPresentationContextTransitionStyle = true
         a.modalTransitionStyle = .crossDissolve
-        let t4 = try scene.present(m, from: a, style: .overFullScreen, transitionStyle: .flipHorizontal).transition
-        #expect(t4?.animatorName == "flip-horizontal")
+        #expect(try animator(.overFullScreen, .flipHorizontal) == "flip-horizontal")
     }
 
     @Test("the presented view controller's own transition style applies when the request names none; a provided partialCurl on a context style is -32602")
