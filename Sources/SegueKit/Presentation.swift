@@ -68,10 +68,13 @@ public final class Presentation {
     /// Decided by the style asked for (an adaptation later does not put the view back or take it out).
     public var removesPresenterView: Bool { style.removesPresenterView || (controller?.removesPresenterView ?? false) }
 
+    /// The present runs the built-in partial curl, which keeps the presenting view to show it curled.
+    var curlsPresenter = false
+
     /// Whether the presenting view is taken out of the hierarchy when the present completes: as
-    /// `removesPresenterView`, except under a partial curl, which keeps it to show it curled (its appearance calls
-    /// stay a full-screen presentation's).
-    var takesPresenterViewAway: Bool { removesPresenterView && transitionStyle != .partialCurl }
+    /// `removesPresenterView`, except under the built-in partial curl (its appearance calls stay a full-screen
+    /// presentation's). An animator chosen over a `partialCurl` transition style gets the full-screen frames.
+    var takesPresenterViewAway: Bool { removesPresenterView && !curlsPresenter }
 
     /// Whether the presentation shows as a sheet now (a page or form sheet, or a popover adapted to one).
     public var isSheet: Bool { adaptiveStyle.isSheet }

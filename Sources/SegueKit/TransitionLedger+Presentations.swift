@@ -97,6 +97,7 @@ extension TransitionLedger {
             dropPresentation(record, in: scene)
             throw error
         }
+        record.curlsPresenter = animated && (animator as? SystemTransitionAnimator)?.style == .partialCurl
         let t = begin(TransitionPlan(op: op), animated: animated, animator: animator, id: nil, interactive: interactive,
                       interaction: interaction, in: scene)
         return .started(t)

@@ -149,6 +149,24 @@ struct SystemTransitionTests {
         #expect(curlMask?.presentation.frame == Rect(x: 0, y: 288, w: 320, h: 192))
     }
 
+    @Test("an animator named over partialCurl, or a present without animation, is a plain full-screen presentation: no curl, the presenter leaves")
+    func partialCurlOnlyWhenItRuns() throws {
+        let recorder = FrameRecorder()
+        let provider = ModalProvider([recorder], panel: FixedFramePresentation(frame: .zero, removesPresenterView: false))
+        let (scene, main, m, t) = try Self.presenting(.partialCurl, animator: "rec", provider: provider)
+        #expect(t?.animatorName == "rec")
+        #expect(recorder.seen["present from final"] == .zero, "the full-screen frames")
+        _ = scene.advance(by: 600_000_000)
+        #expect(main.view.superview == nil && m.view.mask == nil)
+        let still = Scene(id: "still", size: Self.size, clock: .manual)
+        let root = try still.createViewController(id: "root", title: nil, color: nil)
+        let n = try still.createViewController(id: "n", title: nil, color: nil)
+        try still.setRoot(root)
+        _ = try still.present(n, from: root, style: .fullScreen, animated: false, transitionStyle: .partialCurl)
+        #expect(root.view.superview == nil && n.view.mask == nil)
+        withExtendedLifetime(provider) {}
+    }
+
     @Test("a refused partialCurl leaves nothing behind")
     func refusedLeavesNothing() throws {
         let scene = Scene(id: "sys", size: Self.size, clock: .manual)
