@@ -81,6 +81,7 @@ extension Daemon {
     /// transition it names (seed 002: the gesture begins the dismissal). Daemon+Gestures.swift.
     func gesturePan(_ p: Params, _ c: ClientConnection) throws(RPCError) -> JSONValue {
         if p.has("sheet") { return try sheetPan(p, c) }
+        if p.has("edge") { return try edgePan(p, c) }
         return try gesture(p, c, kind: .pan)
     }
 

@@ -479,6 +479,8 @@ extension Daemon {
                 .optional("translation", .ref("point"), "points; default {x: 0, y: 0}"),
                 .optional("velocity", .ref("point"), "points per second; default {x: 0, y: 0}"),
                 .optional("sheet", .id, "a presented sheet to drag (instead of transition/start)"),
+                .optional("edge", .oneOf(Daemon.swipeEdges), "an edge swipe: pops the navigation controller without a plugin"),
+                .optional("container", .id, "with edge: the navigation controller (default the frontmost)"),
             ],
             result: .ref("gesture_result"), errors: [.notFound, .invalidState, .pluginError]
         ) { d, p, c throws(RPCError) in try d.gesturePan(p, c) },

@@ -19,6 +19,9 @@ extension Daemon {
         /// fullScreen) and the presentation plugin.
         var style: PresentationStyle?
         var presentation: String?
+        /// A sheet style's grabber (`sheet.grabber`).
+        var grabber = false
+        var sheet: SheetConfiguration? { grabber ? SheetConfiguration(grabber: true) : nil }
     }
 
     /// A picture's source, and what the result says about it besides the SVG.
@@ -117,7 +120,7 @@ extension Daemon {
     /// `spec: {animator, kind?: "select", size?: {w, h}, duration?, colors?: [from, to], direction?, style?,
     /// presentation?}`.
     func renderSpec(_ o: JSONObject) throws(RPCError) -> RenderSpec {
-        let known = ["animator", "kind", "size", "duration", "colors", "direction", "style", "presentation"]
+        let known = ["animator", "kind", "size", "duration", "colors", "direction", "style", "presentation", "grabber"]
         for key in o.keys where !known.contains(key) {
             throw .invalidParams("spec.\(key)", "unknown key 'spec.\(key)' (\(known.joined(separator: ", ")))")
         }
@@ -180,6 +183,13 @@ extension Daemon {
                                      "a presentation plugin goes with style \"custom\", not \"\(style.rawValue)\"")
             }
             spec.presentation = name
+        }
+        if let value = o["grabber"], !value.isNull {
+            guard let flag = value.boolValue else { throw .invalidParams("spec.grabber", "'spec.grabber' must be a boolean") }
+            if flag, !(spec.style?.isSheet ?? false) {
+                throw .invalidParams("spec.grabber", "'spec.grabber' goes with a sheet style (pageSheet, formSheet, automatic)")
+            }
+            spec.grabber = flag
         }
         if spec.style != nil || spec.presentation != nil, spec.kind != .present, spec.kind != .dismiss {
             let key = spec.style != nil ? "spec.style" : "spec.presentation"
@@ -265,11 +275,12 @@ extension Daemon {
             try scene.setRoot(from)
             recorder.events.removeAll()
             start = try scene.present(to, from: from, style: spec.style, presentation: spec.presentation,
-                                      animator: spec.animator)
+                                      animator: spec.animator, sheet: spec.sheet)
         case .dismiss:
             // `from` is presented over `to` first (not animated), then dismissed with the animator.
             try scene.setRoot(to)
-            _ = try scene.present(from, from: to, style: spec.style, presentation: spec.presentation, animated: false)
+            _ = try scene.present(from, from: to, style: spec.style, presentation: spec.presentation, animated: false,
+                                  sheet: spec.sheet)
             recorder.events.removeAll()
             start = try scene.dismiss(from, animator: spec.animator)
         case .set, .column, .displayMode:

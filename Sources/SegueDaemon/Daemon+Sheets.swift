@@ -108,6 +108,8 @@ extension Daemon {
         s.definesPresentationContext = try p.bool("defines_presentation_context")
         s.providesPresentationContextTransitionStyle = try p.bool("provides_presentation_context_transition_style")
         s.modalInPresentation = try p.bool("modal_in_presentation")
+        s.modalTransitionStyle = try p.oneOf("transition_style", ModalTransitionStyle.allCases.map(\.rawValue))
+            .flatMap(ModalTransitionStyle.init(rawValue:))
         if let size = try p.size("preferred_content_size") { s.preferredContentSize = .some(size) }
         s.preferredZoom = try preferredTransition(p, scene)
         return s

@@ -68,6 +68,7 @@ extension Scene {
         if vc.definesPresentationContext { o["defines_presentation_context"] = true }
         if vc.providesPresentationContextTransitionStyle { o["provides_presentation_context_transition_style"] = true }
         if vc.isModalInPresentation { o["modal_in_presentation"] = true }
+        if let style = vc.modalTransitionStyle { o["transition_style"] = .string(style.rawValue) }
         if let size = vc.preferredContentSize { o["preferred_content_size"] = ValueJSON.size(size) }
         if let zoom = vc.preferredZoom {
             var z = JSONObject([("source_view", .string(zoom.sourceView))])

@@ -49,7 +49,8 @@ extension SchemaShape {
             .required("animator", .string), .optional("kind", .oneOf(["select", "push", "pop", "present", "dismiss"])),
             .optional("size", .ref("size")), .optional("duration", .number), .optional("colors", .array(.ref("color"))),
             .optional("direction", .oneOf(["forward", "backward"])),
-            .optional("style", .oneOf(["fullScreen", "custom", "overFullScreen"])), .optional("presentation", .string),
+            .optional("style", .oneOf(PresentationStyle.allCases.map(\.rawValue))), .optional("presentation", .string),
+            .optional("grabber", .boolean, "a sheet style's grabber (prefersGrabberVisible)"),
         ])),
         ("transition_start", .object([
             .optional("transition", .id, "absent when nothing needed to move"),
@@ -98,6 +99,7 @@ extension SchemaShape {
             .optional("popover", .object([.optional("arrow_direction", .string), .required("frame", .ref("rect"))])),
             .optional("defines_presentation_context", .boolean, "present when true"),
             .optional("provides_presentation_context_transition_style", .boolean, "present when true"),
+            .optional("transition_style", .string, "present when set"),
             .optional("modal_in_presentation", .boolean, "present when true"), .optional("preferred_content_size", .ref("size")),
             .optional("preferred_transition", .ref("preferred_transition"), "present when set"),
         ])),

@@ -8,6 +8,8 @@ extension SchemaShape.Field {
     static let vcPresentationKeys: [SchemaShape.Field] = [
         optional("defines_presentation_context", .boolean, "currentContext presentations below cover this one"),
         optional("provides_presentation_context_transition_style", .boolean),
+        optional("transition_style", .oneOf(ModalTransitionStyle.allCases.map(\.rawValue)),
+                 "modalTransitionStyle: presented without transition_style, or as a context that provides it"),
         optional("modal_in_presentation", .boolean, "a sheet drag cannot dismiss it"),
         optional("preferred_content_size", .ref("size"), "a form sheet's and a popover's size"),
         preferredTransition,

@@ -21,6 +21,16 @@ public final class Presentation {
     public internal(set) var arrowDirection: PopoverArrowDirection?
     /// The dimming view behind a sheet (in the container, below the presented view).
     var dimmingView: View?
+    /// The sheet's grabber (`sheet.grabber`): the presented view's top subview while it shows as a sheet.
+    var grabberView: View?
+    /// A partial curl's views while the page is curled (SystemTransitionAnimator.curl): the presented view's mask,
+    /// the page's back in the container, and the mask the presented view had before.
+    struct Curl {
+        let mask: View
+        let flap: View
+        let previousMask: View?
+    }
+    var curl: Curl?
     /// The context's view's rect in window coordinates, when the presentation began (currentContext styles).
     var contextFrame = Rect.zero
     /// A sheet drag under way: the height the sheet had when it began.
@@ -57,6 +67,14 @@ public final class Presentation {
     /// Whether the presenting (context) view leaves the hierarchy when the presentation completes.
     /// Decided by the style asked for (an adaptation later does not put the view back or take it out).
     public var removesPresenterView: Bool { style.removesPresenterView || (controller?.removesPresenterView ?? false) }
+
+    /// The present runs the built-in partial curl, which keeps the presenting view to show it curled.
+    var curlsPresenter = false
+
+    /// Whether the presenting view is taken out of the hierarchy when the present completes: as
+    /// `removesPresenterView`, except under the built-in partial curl (its appearance calls stay a full-screen
+    /// presentation's). An animator chosen over a `partialCurl` transition style gets the full-screen frames.
+    var takesPresenterViewAway: Bool { removesPresenterView && !curlsPresenter }
 
     /// Whether the presentation shows as a sheet now (a page or form sheet, or a popover adapted to one).
     public var isSheet: Bool { adaptiveStyle.isSheet }

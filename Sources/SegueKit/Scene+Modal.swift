@@ -40,6 +40,8 @@ public struct ViewControllerSettings: Sendable {
     public var color: Color?
     public var definesPresentationContext: Bool?
     public var providesPresentationContextTransitionStyle: Bool?
+    /// `transition_style`: the view controller's modalTransitionStyle.
+    public var modalTransitionStyle: ModalTransitionStyle?
     public var modalInPresentation: Bool?
     /// Some(nil) clears the preferred content size.
     public var preferredContentSize: Size??
@@ -51,6 +53,7 @@ public struct ViewControllerSettings: Sendable {
     public var isEmpty: Bool {
         title == nil && color == nil && definesPresentationContext == nil
             && providesPresentationContextTransitionStyle == nil && modalInPresentation == nil && preferredContentSize == nil
+            && modalTransitionStyle == nil
             && preferredZoom == nil
     }
 }
@@ -63,6 +66,7 @@ extension Scene {
         if let color = settings.color { set(vc.view, color: color) }
         if let v = settings.definesPresentationContext { vc.definesPresentationContext = v }
         if let v = settings.providesPresentationContextTransitionStyle { vc.providesPresentationContextTransitionStyle = v }
+        if let v = settings.modalTransitionStyle { vc.modalTransitionStyle = v }
         if let v = settings.modalInPresentation { vc.isModalInPresentation = v }
         if let zoom = settings.preferredZoom { vc.preferredZoom = zoom }
         if let size = settings.preferredContentSize {

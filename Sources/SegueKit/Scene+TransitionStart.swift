@@ -19,8 +19,11 @@ extension Scene {
             return queued
         }
         guard let plan = try plan() else { return .nothing }
-        let animator = try ledger.resolveAnimator(plan.op, requested: request.animator, in: self)
-        let interaction = request.animated
+        let animator = request.builtIn
+            ? plan.op.container.behaviour.builtInAnimator()
+            : try ledger.resolveAnimator(plan.op, requested: request.animator, in: self)
+        if request.builtIn, let slide = animator as? SystemTransitionAnimator { slide.followsFinger = true }
+        let interaction = request.animated && !request.builtIn
             ? try ledger.resolveInteraction(plan.op, request.interactive, animator: animator.name, in: self) : nil
         return .started(ledger.begin(plan, animated: request.animated, animator: animator, id: request.id,
                               interactive: request.interactive, interaction: interaction, in: self))

@@ -98,6 +98,12 @@ public enum SheetMetrics {
     public static let popoverSize = Size(w: 320, h: 480)
     /// Sheet animations outside a transition (set_detent, snapping after a drag): 0.5 s, ease out.
     public static let snapDuration = 0.5
+    /// The grabber (prefersGrabberVisible): 36 × 5 pt, corners of 2.5 pt, 5 pt below the sheet's top edge, a
+    /// translucent grey (UIKit's light tertiary label colour, #3c3c43 at 30 %). UIKit documents none of these: they
+    /// are what iOS 15–18 screenshots measure, segued's choice.
+    public static let grabberSize = Size(w: 36, h: 5)
+    public static let grabberTop = 5.0
+    public static let grabberColor = Color(r: 60 / 255, g: 60 / 255, b: 67 / 255, a: 0.3)
 
     /// Where a release with `velocity` (pt/s) carries a value, by the published deceleration rule.
     public static func projection(velocity: Double, rate: Double = decelerationRate) -> Double {

@@ -28,6 +28,8 @@ public final class SystemTransitionAnimator: Animator {
     public static let parallax = 0.3
     public static let dimming = Color(r: 0, g: 0, b: 0, a: 0.1)
     public let style: Style
+    /// The edge-swipe pop's slide: linear, so the top view follows the finger one to one.
+    var followsFinger = false
     public init(_ style: Style) { self.style = style }
     public var name: String { style.rawValue }
 
@@ -109,15 +111,91 @@ public final class SystemTransitionAnimator: Animator {
             let sign: Double = dismissing ? -1 : 1
             flip(context, outgoing: outgoing, incoming: incoming, sign: sign)
         case .partialCurl:
-            // segued's simplification of UIKit's page curl: the presented view turns down about its top edge from
-            // edge-on (present) and back up (dismiss), with the flip's perspective.
-            let edge = bounds.h / 2
-            let path: (Double) -> Transform3D = { p in
-                let angle = (dismissing ? p : 1 - p) * .pi / 2
-                return SystemTransitionAnimator.turn(angle, axis: (1, 0, 0), edge: edge)
-            }
-            scene.clock.animatePaths(options, [(presented, path)], in: scene, completion: finish(context, reset: [presented]))
+            curl(context, presented: presented, presenterColor: (presenter ?? context.fromViewController.view).model.color,
+                 dismissing: dismissing)
         }
+    }
+
+    // MARK: Partial curl
+
+    /// The curled page: the presenter's view folds up from its bottom edge about a horizontal line `curlFold` of
+    /// the height down, its lower part lying face down over the part above the fold (the page's back, `flap`), and
+    /// the presented view shows below the fold. Drawn with views: the presented view is masked to the region below
+    /// the fold (the presenter, which stays in the hierarchy under it, shows above), and the flap is a view above
+    /// it. The present rolls the fold up from the bottom edge; the presenter stays curled until the dismiss, which
+    /// rolls it back down. docs/PROTOCOL.md "Built-in animations" (segued's geometry: UIKit publishes none).
+    public static let curlFold = 0.6
+
+    /// The mask (in the presented view's bounds) and the flap (in the container) with the fold at `fold` of the
+    /// height: at 1 the page is flat (nothing shows), at `curlFold` it rests curled.
+    static func curlFrames(_ bounds: Rect, fold: Double) -> (mask: Rect, flap: Rect) {
+        let h = bounds.h, w = bounds.w
+        let mask = Rect(x: bounds.x, y: bounds.y + fold * h, w: w, h: (1 - fold) * h)
+        let flap = Rect(x: bounds.x, y: bounds.y + (2 * fold - 1) * h, w: w, h: (1 - fold) * h)
+        return (mask, flap)
+    }
+
+    /// The page's back: the presenter's colour two thirds of the way to white (a light grey for a clear view).
+    static func flapColor(_ presenter: Color) -> Color {
+        let base = presenter.a > 0.001 ? presenter : Color(r: 0.75, g: 0.75, b: 0.75)
+        let k = 2.0 / 3
+        return Color(r: base.r + (1 - base.r) * k, g: base.g + (1 - base.g) * k, b: base.b + (1 - base.b) * k)
+    }
+
+    private func curl(_ context: TransitionContext, presented: View, presenterColor: Color, dismissing: Bool) {
+        let scene = context.scene
+        let container = context.containerView
+        let record = dismissing ? context.fromViewController.presentation : context.toViewController.presentation
+        let pageBounds = container.model.bounds
+        let flat = SystemTransitionAnimator.curlFrames(pageBounds, fold: 1)
+        let curled = SystemTransitionAnimator.curlFrames(pageBounds, fold: SystemTransitionAnimator.curlFold)
+        let maskBounds = presented.model.bounds
+        func inPresented(_ r: Rect) -> Rect { Rect(x: maskBounds.x, y: maskBounds.y + r.y - pageBounds.y, w: maskBounds.w, h: r.h) }
+        var views = record?.curl
+        if views == nil || views?.mask.isAlive != true || views?.flap.isAlive != true {
+            // A present, or a dismiss whose curl views are gone: made at the state the page is in now.
+            let start = dismissing ? curled : flat
+            guard let mask = try? scene.makeView(frame: inPresented(start.mask), color: .white),
+                let flap = try? scene.makeView(frame: start.flap, color: SystemTransitionAnimator.flapColor(presenterColor))
+            else { return context.completeTransition(!context.transitionWasCancelled) }
+            scene.set(flap, .shadowOpacity, [0.3])
+            scene.set(flap, .shadowRadius, [6])
+            let previous = presented.mask
+            if previous != nil { scene.setMask(presented, nil) }
+            scene.setMask(presented, mask)
+            views = Presentation.Curl(mask: mask, flap: flap, previousMask: previous)
+            record?.curl = views
+        }
+        guard let views else { return context.completeTransition(!context.transitionWasCancelled) }
+        if views.flap.superview !== container { scene.addSubview(views.flap, to: container) } else { scene.bringToFront(views.flap) }
+        let end = dismissing ? flat : curled
+        scene.animate(options) {
+            scene.set(views.mask, frame: inPresented(end.mask))
+            scene.set(views.flap, frame: end.flap)
+        } completion: { [anchor = scene.anchor] _ in
+            guard let scene = anchor.object else { return }
+            let cancelled = context.transitionWasCancelled
+            // A finished dismiss or a cancelled present leaves the page flat: the curl views go. A cancelled dismiss
+            // stays curled.
+            if dismissing != cancelled {
+                SystemTransitionAnimator.uncurl(presented, views, record: record, in: scene)
+            } else {
+                if views.mask.isAlive { scene.set(views.mask, frame: inPresented(curled.mask)) }
+                if views.flap.isAlive { scene.set(views.flap, frame: curled.flap) }
+            }
+            context.completeTransition(!cancelled)
+        }
+    }
+
+    /// Takes the curl away: the presented view's own mask comes back, the mask and flap are destroyed.
+    static func uncurl(_ presented: View, _ views: Presentation.Curl, record: Presentation?, in scene: Scene) {
+        if presented.isAlive, presented.mask === views.mask {
+            scene.setMask(presented, nil)
+            if let previous = views.previousMask, previous.isAlive, previous.superview == nil { scene.setMask(presented, previous) }
+        }
+        if views.mask.isAlive { scene.destroyView(views.mask) }
+        if views.flap.isAlive { scene.destroyView(views.flap) }
+        if record?.curl?.mask === views.mask { record?.curl = nil }
     }
 
     private func flip(_ context: TransitionContext, outgoing: View?, incoming: View?, sign: Double) {
@@ -179,7 +257,9 @@ public final class SystemTransitionAnimator: Animator {
         } else if let top {
             scene.set(top, transform: offRight)
         }
-        scene.animate(options) {
+        // The edge-swipe pop: linear, so the top view follows the finger one to one.
+        let timing = followsFinger ? AnimationOptions(duration: Spring.systemDuration, timing: .curve(.linear)) : options
+        scene.animate(timing) {
             if let top { scene.set(top, transform: backward ? offRight : .identity) }
             if let under { scene.set(under, transform: backward ? .identity : behind) }
             if let dim { scene.set(dim, alpha: backward ? 0 : 1) }

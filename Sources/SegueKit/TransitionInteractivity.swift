@@ -17,6 +17,8 @@ struct TransitionInteractivity {
     /// The animator's interruptible animator (`interruptible_animator(ctx)`), asked once and kept: it drives the
     /// transition (pause, update, finish and cancel map to its pause, fraction, continue and reversal).
     var interruptibleAnimator: PropertyAnimator?
+    /// Started by an edge swipe (`Scene.edgePan`): later samples with `edge` drive it.
+    var edgePop = false
 }
 
 extension Transition {
@@ -59,6 +61,8 @@ extension Transition {
         get { interactive.completionCurve }
         _modify { yield &interactive.completionCurve }
     }
+    /// The edge-swipe pop (`gesture.pan` with `edge`, UINavigationController's interactivePopGestureRecognizer).
+    public var isEdgePop: Bool { interactive.edgePop }
     /// The speed and curve of the last finish or cancel.
     public internal(set) var completionSpeed: Double? {
         get { interactive.completionSpeed }

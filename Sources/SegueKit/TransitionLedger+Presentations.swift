@@ -52,8 +52,10 @@ extension TransitionLedger {
             }
             controller = found
         }
-        if transitionStyle == .partialCurl, style != .fullScreen {
-            throw .invalidParams("transition_style", "\"partialCurl\" goes with style \"fullScreen\", not \"\(style.rawValue)\"")
+        let transitionStyle = effectiveTransitionStyle(transitionStyle, presented: presented, style: style, context: context)
+        if transitionStyle.style == .partialCurl, style != .fullScreen {
+            throw .invalidParams("transition_style", "\"partialCurl\" goes with style \"fullScreen\", not \"\(style.rawValue)\""
+                + (transitionStyle.fromContext ? " (the transition style of '\(context.id)', which provides its presentation context's transition style)" : ""))
         }
         // Checks done: from here on the request applies.
         var viewID = "\(presented.id).presentation"
@@ -71,7 +73,7 @@ extension TransitionLedger {
         // As in UIKit, the presenting view controller is the presentation context (the top of the chain).
         let record = Presentation(presenting: context, presented: presented, context: context, style: style,
                                   controller: controller, host: host)
-        record.transitionStyle = transitionStyle
+        record.transitionStyle = transitionStyle.style
         record.sheet = sheet
         record.popover = popover
         record.contextFrame = scene.windowRect(of: context.view)
@@ -79,7 +81,10 @@ extension TransitionLedger {
         context.presentedViewController = presented
         addPresentation(record)
         adapt(record, in: scene)
-        if style.isSheet || style == .popover || record.adaptiveStyle.isSheet { addDimmingView(record, in: scene) }
+        if style.isSheet || style == .popover || record.adaptiveStyle.isSheet {
+            addDimmingView(record, in: scene)
+            addGrabberView(record, in: scene)
+        }
 
         let op = TransitionOperation(kind: .present, container: host, from: context, to: presented, fromIndex: nil,
                                      toIndex: nil, direction: .forward)
@@ -92,9 +97,28 @@ extension TransitionLedger {
             dropPresentation(record, in: scene)
             throw error
         }
+        record.curlsPresenter = animated && (animator as? SystemTransitionAnimator)?.style == .partialCurl
         let t = begin(TransitionPlan(op: op), animated: animated, animator: animator, id: nil, interactive: interactive,
                       interaction: interaction, in: scene)
         return .started(t)
+    }
+
+    /// The transition style a present runs with: the request's `transition_style`, else the presented view
+    /// controller's own; but a currentContext/overCurrentContext presentation over a context that defines the
+    /// presentation context and provides its transition style takes the context's (its modalTransitionStyle, UIKit's
+    /// default coverVertical when it has none). Apple, providesPresentationContextTransitionStyle: "When a view
+    /// controller's definesPresentationContext property is true, it can replace the transition style of the presented
+    /// view controller with its own … the current view controller's transition style is used instead of the style
+    /// associated with the presented view controller."
+    func effectiveTransitionStyle(_ requested: ModalTransitionStyle?, presented: ViewController, style: PresentationStyle,
+                                  context: ViewController) -> (style: ModalTransitionStyle?, fromContext: Bool)
+    {
+        if style == .currentContext || style == .overCurrentContext, context.definesPresentationContext,
+            context.providesPresentationContextTransitionStyle
+        {
+            return (context.modalTransitionStyle ?? .coverVertical, true)
+        }
+        return (requested ?? presented.modalTransitionStyle, false)
     }
 
     /// modal.dismiss: `presented` and everything presented above it; only the top one animates (UIKit).
@@ -134,10 +158,10 @@ extension TransitionLedger {
         // presentation" table lists every cell.
         if t.kind == .present {
             context.fromInitial = bounds
-            context.fromFinal = record.removesPresenterView ? .zero : bounds
+            context.fromFinal = record.takesPresenterViewAway ? .zero : bounds
             context.toInitial = .zero
             context.toFinal = presentedFrame(record, bounds: bounds, in: scene)
-            if !record.removesPresenterView { context.withheldViews.insert("from") }
+            if !record.takesPresenterViewAway { context.withheldViews.insert("from") }
         } else {
             // A custom presentation's view stays where its presentation controller put it, from start to end.
             if record.controller != nil && record.adaptiveStyle == .custom {
@@ -149,7 +173,7 @@ extension TransitionLedger {
                 context.fromFinal = .zero
             }
             // The bottom presentation decides whether the presenting view had gone (then it is placed anew).
-            let presenterWasRemoved = t.to.presentedViewController?.presentation?.removesPresenterView ?? false
+            let presenterWasRemoved = t.to.presentedViewController?.presentation?.takesPresenterViewAway ?? false
             context.toInitial = presenterWasRemoved ? .zero : t.to.view.model.frame
             context.toFinal = bounds
             if !presenterWasRemoved { context.withheldViews.insert("to") }
@@ -224,7 +248,7 @@ extension TransitionLedger {
     func modalFinish(_ t: Transition, animated: Bool, in scene: Scene) {
         guard let record = modalRecord(of: t, in: scene) else { return }
         if t.kind == .present {
-            if record.removesPresenterView, let superview = t.from.view.superview,
+            if record.takesPresenterViewAway, let superview = t.from.view.superview,
                 let index = superview.subviews.firstIndex(where: { $0 === t.from.view })
             {
                 record.removedPresenter = (superview, index)
@@ -293,6 +317,7 @@ extension TransitionLedger {
         }
         rescue(record.containerView)
         if record.containerView.isAlive { scene.destroyView(record.containerView) }
+        if let grabber = record.grabberView, grabber.isAlive { scene.destroyView(grabber) }
         record.controller?.presentationEnded(record)
     }
 

@@ -72,6 +72,28 @@ extension TransitionLedger {
         record.dimmingView = view
     }
 
+    /// The grabber of a sheet that asks for one (`sheet.grabber`): UISheetPresentationController's
+    /// prefersGrabberVisible, a pill at the top of the presented view (SheetMetrics.grabber…), hidden while the
+    /// presentation does not show as a sheet.
+    func addGrabberView(_ record: Presentation, in scene: Scene) {
+        guard record.sheet?.grabber == true,
+            let view = try? scene.makeView(id: "\(record.containerView.id).grabber", frame: grabberFrame(record, in: scene),
+                                           color: SheetMetrics.grabberColor)
+        else { return }
+        scene.set(view, .cornerRadius, [SheetMetrics.grabberSize.h / 2])
+        scene.addSubview(view, to: record.presented.view)
+        scene.set(view, hidden: !record.isSheet)
+        record.grabberView = view
+    }
+
+    /// The grabber's frame in the presented view's bounds: centred on the width the sheet has (or is about to
+    /// have), `grabberTop` below its top edge.
+    func grabberFrame(_ record: Presentation, in scene: Scene) -> Rect {
+        let b = record.presented.view.model.bounds, size = SheetMetrics.grabberSize
+        let w = presentedFrame(record, bounds: scene.window.model.bounds, in: scene).w
+        return Rect(x: b.x + (w - size.w) / 2, y: b.y + SheetMetrics.grabberTop, w: size.w, h: size.h)
+    }
+
     /// Where a sheet sits: attached to the bottom edge (its height is the detent's), or a fixed frame that a drag
     /// slides down (regular page and form sheets, and a sheet filling a compact-height scene).
     struct SheetGeometry {
@@ -134,6 +156,13 @@ extension TransitionLedger {
     /// The dimming, the sheet's corner radius and the presenter scaled back behind a full-height compact page
     /// sheet (`presented` false: all undone, for the dismissal). Inside an animation block it animates.
     func applySheetChrome(_ record: Presentation, presented: Bool, in scene: Scene) {
+        if let grabber = record.grabberView, grabber.isAlive {
+            scene.set(grabber, hidden: !record.isSheet)
+            scene.set(grabber, frame: grabberFrame(record, in: scene))
+            if grabber.superview === record.presented.view, record.presented.view.subviews.last !== grabber {
+                scene.bringToFront(grabber)
+            }
+        }
         guard let dimming = record.dimmingView, dimming.isAlive else { return }
         let presenter = record.context.view
         guard presented, record.isSheet else {

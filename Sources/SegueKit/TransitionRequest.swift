@@ -6,4 +6,7 @@ struct TransitionRequest {
     var animator: String?
     var whenBusy: WhenBusy?
     var id: String?
+    /// The container kind's built-in animation and no interaction plugin, whatever the precedence would choose:
+    /// the edge-swipe pop (`Scene.edgePan`), which UIKit drives with its own navigation slide.
+    var builtIn = false
 }

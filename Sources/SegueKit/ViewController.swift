@@ -41,6 +41,10 @@ public class ViewController {
     /// providesPresentationContextTransitionStyle: a presentation over this context takes this view
     /// controller's transition style.
     public internal(set) var providesPresentationContextTransitionStyle = false
+    /// modalTransitionStyle (`transition_style` of vc.create/vc.set): the built-in animation when this view
+    /// controller is presented without a `transition_style` of its own, and the one a context that provides its
+    /// transition style gives the presentations over it. Nil: UIKit's default, coverVertical.
+    public internal(set) var modalTransitionStyle: ModalTransitionStyle?
     /// isModalInPresentation: a sheet drag cannot dismiss it (`sheet.dismiss_attempted` instead).
     public internal(set) var isModalInPresentation = false
     /// preferredContentSize: a form sheet's and a popover's size (nil: the style's default).

@@ -18,15 +18,18 @@ struct SpecOptions: ParsableArguments {
     @Option(help: "The private scene's size, WxH.")
     var size: String = "320x480"
 
-    @Option(help: "present and dismiss: the presentation style, fullScreen, overFullScreen or custom.")
+    @Option(help: "present and dismiss: the presentation style, fullScreen, overFullScreen, custom, pageSheet or formSheet.")
     var style: String?
+
+    @Flag(help: "present and dismiss with --style pageSheet or formSheet: the sheet shows its grabber.")
+    var grabber = false
 
     @Option(help: "present and dismiss: a presentation plugin (style custom), e.g. side-panel.",
             completion: Completions.plugins)
     var presentation: String?
 
     static let kinds = ["select", "push", "pop", "present", "dismiss"]
-    static let styles = ["fullScreen", "overFullScreen", "custom"]
+    static let styles = ["fullScreen", "overFullScreen", "custom", "pageSheet", "formSheet"]
 
     func validate() throws {
         guard SpecOptions.kinds.contains(kind) else {
@@ -34,7 +37,10 @@ struct SpecOptions: ParsableArguments {
         }
         if CheckSize.parse(size) == nil { throw ValidationError("--size must be WxH with positive numbers, e.g. 320x480") }
         if let style, !SpecOptions.styles.contains(style) {
-            throw ValidationError("--style must be fullScreen, overFullScreen or custom")
+            throw ValidationError("--style must be fullScreen, overFullScreen, custom, pageSheet or formSheet")
+        }
+        if grabber, style != "pageSheet", style != "formSheet" {
+            throw ValidationError("--grabber goes with --style pageSheet or formSheet")
         }
         if let style, presentation != nil, style != "custom" {
             throw ValidationError("--presentation goes with --style custom (or no --style)")
@@ -53,6 +59,7 @@ struct SpecOptions: ParsableArguments {
         if kind == "present" || kind == "dismiss" {
             if let style { spec["style"] = .string(style) }
             if let presentation { spec["presentation"] = .string(presentation) }
+            if grabber { spec["grabber"] = true }
         }
         return .object(spec)
     }

@@ -77,15 +77,39 @@ struct SystemTransitionTests {
         #expect(m.view.presentation.transform.isIdentity && main.view.model.transform.isIdentity)
     }
 
-    @Test("partialCurl turns the presented view down about its top edge, only with fullScreen")
+    @Test("partialCurl folds the presenter's page up from its bottom edge to 0.6 of the height and keeps it curled; the dismiss uncurls it")
     func partialCurl() throws {
-        let (scene, _, m, t) = try Self.presenting(.partialCurl)
+        let (scene, main, m, t) = try Self.presenting(.partialCurl)
         #expect(t?.animatorName == "partial-curl")
         _ = scene.advance(by: 100_000_000)
         let p = Self.progress(at: 0.1)
-        #expect(m.view.presentation.transform == SystemTransitionAnimator.turn((1 - p) * .pi / 2, axis: (1, 0, 0), edge: 240))
+        let fold = 1 - (1 - SystemTransitionAnimator.curlFold) * p
+        guard let mask = m.view.mask else { Issue.record("the presented view is not masked"); return }
+        #expect(abs(mask.presentation.frame.y - 480 * fold) < 1e-6, "only what is below the fold shows")
+        #expect(abs(mask.presentation.frame.h - 480 * (1 - fold)) < 1e-6)
+        let container = try #require(m.presentation?.containerView)
+        let flap = try #require(container.subviews.last)
+        #expect(flap !== m.view && container.subviews.firstIndex { $0 === m.view } ?? 9 < container.subviews.count - 1)
+        #expect(abs(flap.presentation.frame.y - 480 * (2 * fold - 1)) < 1e-6, "the page's back lies over the part above the fold")
+        #expect(abs(flap.presentation.frame.h - 480 * (1 - fold)) < 1e-6)
+        #expect(main.view.superview != nil, "the presenter's page stays in the hierarchy, under the presentation")
         _ = scene.advance(by: 500_000_000)
-        #expect(m.view.presentation.transform.isIdentity)
+        #expect(t?.state == .completed)
+        // At rest: curled at 0.6, the presenter still in the hierarchy (it has disappeared, as full screen says).
+        #expect(main.view.superview === scene.window && main.appearance == .disappeared)
+        #expect(m.view.mask === mask && mask.model.frame == Rect(x: 0, y: 288, w: 320, h: 192))
+        #expect(abs(flap.model.frame.y - 96) < 1e-9 && abs(flap.model.frame.h - 192) < 1e-9)
+        #expect(m.view.presentation.transform.isIdentity && main.view.presentation.transform.isIdentity)
+        let d = try scene.dismiss(m).transition
+        #expect(d?.animatorName == "partial-curl")
+        _ = scene.advance(by: 200_000_000)
+        let q = Self.progress(at: 0.2)
+        let back = SystemTransitionAnimator.curlFold + (1 - SystemTransitionAnimator.curlFold) * q
+        #expect(abs(mask.presentation.frame.y - 480 * back) < 1e-6)
+        _ = scene.advance(by: 400_000_000)
+        #expect(d?.state == .completed)
+        #expect(m.view.mask == nil && !mask.isAlive && !flap.isAlive, "the curl is gone")
+        #expect(main.appearance == .appeared && main.view.superview === scene.window)
 
         #expect(throws: EngineError.self) { _ = try Self.presenting(.partialCurl, presentation: .overFullScreen) }
         do {
@@ -93,6 +117,54 @@ struct SystemTransitionTests {
         } catch let error as EngineError {
             #expect(error.param == "transition_style" && error.code == .invalidParams)
         }
+    }
+
+    @Test("a cancelled partialCurl present leaves the page flat and the presented view's own mask back; a cancelled dismiss stays curled")
+    func partialCurlCancelled() throws {
+        let scene = Scene(id: "sys", size: Self.size, clock: .manual)
+        let main = try scene.createViewController(id: "main", title: nil, color: nil)
+        let m = try scene.createViewController(id: "m", title: nil, color: nil)
+        try scene.setRoot(main)
+        let own = try scene.makeView(frame: Rect(x: 0, y: 0, w: 320, h: 480))
+        scene.setMask(m.view, own)
+        let t = try #require(try scene.present(m, from: main, style: .fullScreen, interactive: .percent,
+                                                transitionStyle: .partialCurl).transition)
+        try scene.updateTransition(t, percent: 0.5)
+        #expect(m.view.mask !== own)
+        try scene.endInteraction(t, cancel: true)
+        _ = scene.advance(by: 1_000_000_000)
+        #expect(t.state == .cancelled)
+        #expect(m.view.mask === own, "the presented view's own mask is back")
+        #expect(m.presentation == nil && main.view.superview === scene.window)
+        _ = try scene.present(m, from: main, style: .fullScreen, transitionStyle: .partialCurl)
+        _ = scene.advance(by: 600_000_000)
+        let curlMask = m.view.mask
+        let d = try #require(try scene.dismiss(m, interactive: .percent).transition)
+        try scene.updateTransition(d, percent: 0.7)
+        try scene.endInteraction(d, cancel: true)
+        _ = scene.advance(by: 1_000_000_000)
+        #expect(d.state == .cancelled)
+        #expect(m.view.mask === curlMask && curlMask?.isAlive == true)
+        #expect(curlMask?.model.frame == Rect(x: 0, y: 288, w: 320, h: 192), "still curled at 0.6")
+        #expect(curlMask?.presentation.frame == Rect(x: 0, y: 288, w: 320, h: 192))
+    }
+
+    @Test("an animator named over partialCurl, or a present without animation, is a plain full-screen presentation: no curl, the presenter leaves")
+    func partialCurlOnlyWhenItRuns() throws {
+        let recorder = FrameRecorder()
+        let provider = ModalProvider([recorder], panel: FixedFramePresentation(frame: .zero, removesPresenterView: false))
+        let (scene, main, m, t) = try Self.presenting(.partialCurl, animator: "rec", provider: provider)
+        #expect(t?.animatorName == "rec")
+        #expect(recorder.seen["present from final"] == .zero, "the full-screen frames")
+        _ = scene.advance(by: 600_000_000)
+        #expect(main.view.superview == nil && m.view.mask == nil)
+        let still = Scene(id: "still", size: Self.size, clock: .manual)
+        let root = try still.createViewController(id: "root", title: nil, color: nil)
+        let n = try still.createViewController(id: "n", title: nil, color: nil)
+        try still.setRoot(root)
+        _ = try still.present(n, from: root, style: .fullScreen, animated: false, transitionStyle: .partialCurl)
+        #expect(root.view.superview == nil && n.view.mask == nil)
+        withExtendedLifetime(provider) {}
     }
 
     @Test("a refused partialCurl leaves nothing behind")

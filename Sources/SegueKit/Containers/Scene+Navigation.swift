@@ -39,17 +39,20 @@ extension Scene {
         return try startTransition(on: nav, kind: .pop, request, retry: { [unowned self] r throws(EngineError) in
             try self.pop(nav, toRoot: toRoot, animated: r.animated, interactive: r.interactive, animator: r.animator,
                          whenBusy: r.whenBusy, id: r.id)
-        }) { () throws(EngineError) -> TransitionPlan? in
-            guard nav.items.count > 1, let from = nav.items.last else {
-                throw EngineError(.invalidState, "the stack of '\(nav.id)' holds only its root: there is nothing to pop", id: nav.id)
-            }
-            let toIndex = toRoot ? 0 : nav.items.count - 2
-            return TransitionPlan(
-                op: TransitionOperation(kind: .pop, container: nav, from: from, to: nav.items[toIndex],
-                                        fromIndex: nav.items.count - 1, toIndex: toIndex, direction: .backward),
-                leaving: Array(nav.items[(toIndex + 1)..<(nav.items.count - 1)].reversed()),
-                newStack: Array(nav.items[0...toIndex]))
+        }) { () throws(EngineError) -> TransitionPlan? in try popPlan(nav, toRoot: toRoot) }
+    }
+
+    /// What a pop does once it runs: the top leaves for the item under it (or the root).
+    func popPlan(_ nav: ContainerViewController, toRoot: Bool) throws(EngineError) -> TransitionPlan {
+        guard nav.items.count > 1, let from = nav.items.last else {
+            throw EngineError(.invalidState, "the stack of '\(nav.id)' holds only its root: there is nothing to pop", id: nav.id)
         }
+        let toIndex = toRoot ? 0 : nav.items.count - 2
+        return TransitionPlan(
+            op: TransitionOperation(kind: .pop, container: nav, from: from, to: nav.items[toIndex],
+                                    fromIndex: nav.items.count - 1, toIndex: toIndex, direction: .backward),
+            leaving: Array(nav.items[(toIndex + 1)..<(nav.items.count - 1)].reversed()),
+            newStack: Array(nav.items[0...toIndex]))
     }
 
     /// nav.set: replaces the whole stack. When the top changes this is a transition (`set`): forward when the
