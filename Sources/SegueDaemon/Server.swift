@@ -43,7 +43,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
 
     public init(daemon: Daemon) throws(ServerError) {
         self.daemon = daemon
-        loop = try SocketLoop()
+        loop = try SocketLoop(confinement: daemon.confinement)
         readBuffer = .allocate(capacity: 64 << 10)
         let logger = daemon.logger
         stallDetector = StallDetector(
