@@ -59,6 +59,17 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+        // The transport: the socket loop, the connections, socket activation, sd_notify and the stall detector. It
+        // holds bytes and sockets; SegueDaemon holds the daemon's methods. It reaches the daemon through the output
+        // seam (ConnectionOutput, Daemon.handle/connect/disconnect/flushPending) and gives it the loop through
+        // DaemonLoop.
+        .target(
+            name: "SegueTransport",
+            dependencies: [
+                "SegueDaemon", "SegueKit", "SegueLua", "CEventLoop",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(name: "SegueClient", dependencies: ["SegueJSON"]),
         // seguectl's logic, kept out of the executable so it can be unit-tested: the human-readable printers and
         // the scenario runner (scripted integration tests).
@@ -69,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "segued",
             dependencies: [
-                "SegueDaemon", "SegueVersion",
+                "SegueDaemon", "SegueTransport", "SegueVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -132,7 +143,7 @@ let package = Package(
         .testTarget(name: "SegueRenderTests", dependencies: ["SegueRender", "SegueKit", "SegueJSON"]),
         .testTarget(
             name: "SegueDaemonTests",
-            dependencies: ["SegueDaemon", "SegueJSON", "CEventLoop", "CDtoa"]
+            dependencies: ["SegueDaemon", "SegueTransport", "SegueJSON", "CEventLoop", "CDtoa"]
         ),
         .testTarget(
             name: "IntegrationTests",

@@ -37,7 +37,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
     public static let version = SegueVersion.string
 
     /// The config in force; `daemon.reload` (and SIGHUP) replace it (Daemon+Reload.swift says which keys apply when).
-    public internal(set) var config: DaemonConfig
+    public package(set) var config: DaemonConfig
     /// The flags given to segued, put back over the file on every reload.
     public var overrides = ConfigOverrides()
     /// The log level and format a reload may change (nil: the loggers are not reloadable, as in tests).
@@ -53,7 +53,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
     /// The scenes, by id and in creation order.
     public let scenes: SceneRegistry
     /// The plugins folder: the host, reloads and the watcher.
-    let pluginService: PluginService
+    package let pluginService: PluginService
     /// Read by every request: its exclusivity, like that of the request path's state (`Dispatcher.stats`), is not
     /// checked at run time.
     @exclusivity(unchecked) public internal(set) var state: State = .starting
@@ -83,7 +83,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
     /// Runs an action after a wall-clock delay on the daemon's event loop (the server sets it).
     public var scheduleAfter: ((Int64, @escaping () -> Void) -> Void)?
     /// The request being served and the plugin function running, for the stall detector's report.
-    var activity: LoopActivity { dispatcher.activity }
+    package var activity: LoopActivity { dispatcher.activity }
     var counters = Counters()
     let startedAt = FileSystem.monotonicNanoseconds()
     /// Every scene `scene.create` makes sends its events here (see `SceneEventRelay`).
@@ -296,6 +296,9 @@ public final class Daemon: EventSink, @unchecked Sendable {
 
     /// An error response with no request to answer (a line over the limit, a connection refused).
     static func response(id: RequestID, error: RPCError) -> String { Dispatcher.response(id: id, error: error) }
+
+    /// The transport's error line with no request to answer (id null): a line over the limit, a connection refused.
+    package static func refusal(_ error: RPCError) -> String { response(id: .null, error: error) }
 
     // MARK: Scenes
 

@@ -3,6 +3,7 @@ import Logging
 import Testing
 
 @testable import SegueDaemon
+@testable import SegueTransport
 
 @Suite("Loop confinement")
 struct LoopConfinementTests {

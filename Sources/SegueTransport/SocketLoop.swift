@@ -2,28 +2,9 @@
 import Glibc
 #endif
 import CEventLoop
+import SegueDaemon
 import SegueLua
 import Synchronization
-
-/// Something registered with the loop: told how its descriptor is ready (`LoopEvents`).
-protocol LoopHandler: AnyObject {
-    func ready(_ events: LoopEvents)
-}
-
-/// An action the loop runs at a deadline (once, or every `interval`); `cancel()` keeps it from running again.
-public final class LoopTimer {
-    fileprivate var deadline: Int64
-    fileprivate let interval: Int64
-    fileprivate var action: (() -> Void)?
-
-    fileprivate init(deadline: Int64, interval: Int64, action: @escaping () -> Void) {
-        self.deadline = deadline
-        self.interval = interval
-        self.action = action
-    }
-
-    public func cancel() { action = nil }
-}
 
 /// The daemon's event loop: one thread, level-triggered epoll over the listening socket and every connection, a
 /// timerfd for timers, the plugins folder's inotify descriptor (`PluginWatcher`) and an eventfd for work handed over
@@ -34,7 +15,7 @@ public final class LoopTimer {
 /// spends
 /// ~0.6 µs, so a NIO-based daemon could not reach Redis's throughput on this machine (README, "Performance"). A
 /// request here costs a share of one `epoll_wait`, one `read` and one `write`, as in Redis.
-final class SocketLoop: @unchecked Sendable {
+final class SocketLoop: DaemonLoop, @unchecked Sendable {
     private let epoll: Int32
     private let wakeFD: Int32
     private let timerFD: Int32
