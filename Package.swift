@@ -2,7 +2,8 @@
 import PackageDescription
 
 /// Release builds of the engine and the Lua host skip Swift's dynamic exclusivity checks: they run on one thread
-/// (a scene's, the daemon's loop) and the checks cost ~12 % of a transition start (docs/DESIGN.md, "Exclusivity").
+/// (a scene's, the daemon's loop) and the checks cost ~12 % of a transition start (docs/DESIGN.md, "Exclusivity";
+/// measured again on SegueKit by scripts/instructions: +16 % instructions per dt-slide select, +8 % per subscribed frame).
 /// Debug and test builds keep every check.
 let releaseUnchecked: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
@@ -59,6 +60,17 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+        // The transport: the socket loop, the connections, socket activation, sd_notify and the stall detector. It
+        // holds bytes and sockets; SegueDaemon holds the daemon's methods. It reaches the daemon through the output
+        // seam (ConnectionOutput, Daemon.handle/connect/disconnect/flushPending) and gives it the loop through
+        // DaemonLoop.
+        .target(
+            name: "SegueTransport",
+            dependencies: [
+                "SegueDaemon", "SegueKit", "SegueLua", "CEventLoop",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(name: "SegueClient", dependencies: ["SegueJSON"]),
         // seguectl's logic, kept out of the executable so it can be unit-tested: the human-readable printers and
         // the scenario runner (scripted integration tests).
@@ -69,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "segued",
             dependencies: [
-                "SegueDaemon", "SegueVersion",
+                "SegueDaemon", "SegueTransport", "SegueVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -132,7 +144,7 @@ let package = Package(
         .testTarget(name: "SegueRenderTests", dependencies: ["SegueRender", "SegueKit", "SegueJSON"]),
         .testTarget(
             name: "SegueDaemonTests",
-            dependencies: ["SegueDaemon", "SegueJSON", "CEventLoop", "CDtoa"]
+            dependencies: ["SegueDaemon", "SegueTransport", "SegueJSON", "CEventLoop", "CDtoa"]
         ),
         .testTarget(
             name: "IntegrationTests",

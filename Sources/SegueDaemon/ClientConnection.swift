@@ -30,7 +30,7 @@ public final class ClientConnection {
     @exclusivity(unchecked) var needsFlush = false
     /// Answers owed to this connection and not given yet (transition.wait, plugins.check; `OwedAnswers` counts
     /// them): a connection that shut down its sending side stays open while there are any.
-    var owedAnswers = 0
+    package var owedAnswers = 0
     /// The peer's uid, when known.
     public let peerUID: UInt32?
     /// While the reader is slow: the latest frame event per scene, held back, and how many frames were dropped
@@ -52,7 +52,7 @@ public final class ClientConnection {
         self.flushQueue = flushQueue
     }
 
-    func send(_ line: String) {
+    package func send(_ line: String) {
         output.send(line)
         if !needsFlush {
             needsFlush = true

@@ -26,7 +26,7 @@ extension RealtimeDriver {
 /// event bus (subscriptions and the slow-reader policy) — and the connections they serve. docs/DESIGN.md walks the
 /// data path through them.
 ///
-/// Not thread-safe by design: the server confines it to one event loop (asserted in debug builds:
+/// Not thread-safe by design: the server confines it to one event loop (checked in every build:
 /// `LoopConfinement`), and every request, tick and event runs there, so a request's events are written before its
 /// response (docs/PROTOCOL.md "Ordering").
 public final class Daemon: EventSink, @unchecked Sendable {
@@ -37,7 +37,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
     public static let version = SegueVersion.string
 
     /// The config in force; `daemon.reload` (and SIGHUP) replace it (Daemon+Reload.swift says which keys apply when).
-    public internal(set) var config: DaemonConfig
+    public package(set) var config: DaemonConfig
     /// The flags given to segued, put back over the file on every reload.
     public var overrides = ConfigOverrides()
     /// The log level and format a reload may change (nil: the loggers are not reloadable, as in tests).
@@ -46,14 +46,14 @@ public final class Daemon: EventSink, @unchecked Sendable {
     var reloads = 0
     var lastReloadError: String?
     public let logger: Logger
-    /// Asserts (debug builds) that the daemon is touched on its event loop's thread only.
+    /// Checks (every build) that the daemon is touched on its event loop's thread only.
     public let confinement = LoopConfinement()
     /// Requests: the method table, envelopes, batches, answers owed.
     let dispatcher = Dispatcher()
     /// The scenes, by id and in creation order.
     public let scenes: SceneRegistry
     /// The plugins folder: the host, reloads and the watcher.
-    let pluginService: PluginService
+    package let pluginService: PluginService
     /// Read by every request: its exclusivity, like that of the request path's state (`Dispatcher.stats`), is not
     /// checked at run time.
     @exclusivity(unchecked) public internal(set) var state: State = .starting
@@ -74,6 +74,8 @@ public final class Daemon: EventSink, @unchecked Sendable {
 
     var connections: [Int: ClientConnection] = [:]
     let flushQueue = FlushQueue()
+    /// Events emitted and not yet delivered, and the transitions they ended that someone waits for.
+    let queue = EventQueue()
     var nextConnectionID = 1
     /// Subscriptions and the delivery of events to them.
     let events: EventBus
@@ -81,7 +83,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
     /// Runs an action after a wall-clock delay on the daemon's event loop (the server sets it).
     public var scheduleAfter: ((Int64, @escaping () -> Void) -> Void)?
     /// The request being served and the plugin function running, for the stall detector's report.
-    var activity: LoopActivity { dispatcher.activity }
+    package var activity: LoopActivity { dispatcher.activity }
     var counters = Counters()
     let startedAt = FileSystem.monotonicNanoseconds()
     /// Every scene `scene.create` makes sends its events here (see `SceneEventRelay`).
@@ -171,6 +173,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
     /// step the loop by hand call it where the loop would.
     public func flushPending() {
         confinement.check()
+        deliverAll()
         guard !flushQueue.connections.isEmpty else { return }
         // Flushing may queue more (a reader that caught up is sent what was held back): those wait for the next flush.
         swap(&flushQueue.connections, &flushQueue.spare)
@@ -191,8 +194,9 @@ public final class Daemon: EventSink, @unchecked Sendable {
         return metadata
     }
 
-    /// An event from a scene or the daemon: counted and logged here, then handed to the event bus; waiters hear of
-    /// a transition's end after the subscribers got its `transition.completed` event.
+    /// An event from a scene or the daemon: counted and logged here, and queued (`EventQueue`) for the event bus
+    /// and the transition.wait answers it ends, which are delivered after the handler, tick or timer that caused it
+    /// has returned (`deliverEvents`, `answerEndedWaits`), never from inside the engine's call.
     public func emit(_ event: EngineEvent) {
         var ended: EngineEvent.TransitionCompletion?
         switch event.payload {
@@ -216,8 +220,29 @@ public final class Daemon: EventSink, @unchecked Sendable {
                         metadata: Daemon.metadata(["plugin.name": plugin, "scene": event.scene]))
         default: break
         }
-        events.publish(event)
-        if let ended { transitionEnded(scene: event.scene, transition: ended.transition, completed: ended.completed) }
+        queue.add(event, toBus: !events.isEmpty, ended: dispatcher.owed.isEmpty ? nil : ended)
+    }
+
+    /// Hands the queued events to the event bus, in the order they were emitted: called once the handler of a
+    /// request has returned (before its response is written), after a realtime tick, and at the flush point for
+    /// whatever a timer or the plugins folder queued. The bus appends each line to its subscribers' output.
+    func deliverEvents() {
+        queue.drain { event in events.publish(event) }
+    }
+
+    /// Answers the transition.wait requests whose transitions ended since the last call (after their
+    /// `transition.completed` events were delivered): once the request line that ended them has been handled
+    /// whole (a batch's own waiters are in their batch by then), or after the tick, timer or drain that did.
+    func answerEndedWaits() {
+        queue.drainEnded { ended in
+            transitionEnded(scene: ended.scene, transition: ended.transition, completed: ended.completed)
+        }
+    }
+
+    /// Delivers every event queued and answers the waits they ended: the end of each walk that is not a request.
+    func deliverAll() {
+        deliverEvents()
+        answerEndedWaits()
     }
 
     /// The slow reader caught up: `EventBus.drained`.
@@ -259,7 +284,9 @@ public final class Daemon: EventSink, @unchecked Sendable {
     /// their connections before it returns.
     public func handle(line bytes: UnsafeBufferPointer<UInt8>, from connection: ClientConnection) -> String? {
         confinement.check()
-        return dispatcher.handle(line: bytes, from: connection, daemon: self)
+        let response = dispatcher.handle(line: bytes, from: connection, daemon: self)
+        answerEndedWaits()
+        return response
     }
 
     public func handle(line: String, from connection: ClientConnection) -> String? {
@@ -269,6 +296,9 @@ public final class Daemon: EventSink, @unchecked Sendable {
 
     /// An error response with no request to answer (a line over the limit, a connection refused).
     static func response(id: RequestID, error: RPCError) -> String { Dispatcher.response(id: id, error: error) }
+
+    /// The transport's error line with no request to answer (id null): a line over the limit, a connection refused.
+    package static func refusal(_ error: RPCError) -> String { response(id: .null, error: error) }
 
     // MARK: Scenes
 
@@ -287,6 +317,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
         confinement.check()
         guard scenes.holds(scene) else { return }
         scene.advance(to: elapsedNanoseconds)
+        deliverAll()
     }
 
     /// Graceful stop: refuse new requests, complete every running transition (their events are queued: the server
@@ -301,6 +332,8 @@ public final class Daemon: EventSink, @unchecked Sendable {
         for waiter in dispatcher.owed.removeAll(where: \.isCheck) {
             dispatcher.owed.answer(waiter, error: .shuttingDown)
         }
+        // The completions' events and the waits they end are queued on the connections before they are closed.
+        deliverAll()
     }
 
     public func stop() {

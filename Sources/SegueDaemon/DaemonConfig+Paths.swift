@@ -44,10 +44,16 @@ extension DaemonConfig {
         return normalize(cwd + "/" + path)
     }
 
+    /// The directory a path is in ("." for a bare name, "/" for one at the root).
+    package static func parentDirectory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     /// The folder a config file is in, with symbolic links resolved (so `..` in a path inside it means what the
     /// kernel would make of it); the file's own folder as written when it cannot be resolved.
     static func folder(of file: String) -> String {
-        let folder = Server.parentDirectory(of: file)
+        let folder = DaemonConfig.parentDirectory(of: file)
         guard let real = realpath(folder, nil) else { return folder }
         defer { free(real) }
         return String(cString: real)

@@ -8,7 +8,8 @@ import SegueLua
 /// batches, and keeps the answers owed for later (`OwedAnswers`: transition.wait, plugins.check).
 ///
 /// Handlers get the daemon (the composition: scenes, plugins, event bus) and change what they must; the events they
-/// cause are already queued on their connections when the response is. Loop-confined, like the daemon.
+/// cause are queued (`EventQueue`) and delivered to their connections once the handler has returned, before the
+/// response is written. Loop-confined, like the daemon.
 final class Dispatcher {
     /// The method table, held here so the request path reads it without a global's once-check.
     let methodTable = Daemon.methodTable
@@ -131,6 +132,8 @@ final class Dispatcher {
             number = nil
             result = .failure(.methodNotFound(name, nearest: NearestName.nearest(to: name, in: methodTable.names)))
         }
+        // The handler has returned: the events it caused go to their subscribers now, before its response.
+        daemon.deliverEvents()
         let elapsed = FileSystem.monotonicNanoseconds() - started
         // A transition.wait or plugins.check that answers later: its response is owed, not written now.
         if let later = deferred {

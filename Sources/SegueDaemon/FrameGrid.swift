@@ -11,15 +11,15 @@ import SegueLua
 /// clock rather than hold the loop. The wall time
 /// a tick stands for is its grid time, not the moment the loop got to it, so scheduling jitter never moves a frame
 /// from one tick to the next. Loop-confined.
-final class FrameGrid {
-    let fps: Int
+package final class FrameGrid {
+    package let fps: Int
     /// Nanoseconds between ticks: 10⁹ / fps rounded up, so a tick never comes before the frame boundary it is for
     /// (truncated, the first scene's every frame would land a hair after its tick and wait for the next one).
-    let interval: Int64
+    package let interval: Int64
     /// Where the grid is anchored (monotonic ns): the first scene's start.
     let anchor: Int64
     /// Cancelled when the last scene leaves.
-    var timer: LoopTimer?
+    package var timer: LoopTimer?
 
     /// A scene on the grid: the wall time it was last advanced for, and the scene time that wall time has reached.
     private struct Entry {
@@ -35,27 +35,27 @@ final class FrameGrid {
 
     /// The sleeping scenes' entries, by scene.
     private var sleeping: [ObjectIdentifier: Int] = [:]
-    var hasSleepers: Bool { !sleeping.isEmpty }
+    package var hasSleepers: Bool { !sleeping.isEmpty }
 
     /// In the order the scenes joined (the order their frames are made in within a tick).
     private var entries: [Entry] = []
 
-    init(fps: Int, now: Int64) {
+    package init(fps: Int, now: Int64) {
         self.fps = max(1, fps)
         interval = Int64((1_000_000_000 + self.fps - 1) / self.fps)
         anchor = now
     }
 
-    var isEmpty: Bool { entries.isEmpty }
-    var count: Int { entries.count }
+    package var isEmpty: Bool { entries.isEmpty }
+    package var count: Int { entries.count }
 
     /// Adds a scene at wall time `now`: its clock runs from `scene.now` from there.
-    func add(_ scene: Scene, now: Int64) {
+    package func add(_ scene: Scene, now: Int64) {
         entries.append(Entry(anchor: scene.anchor, id: scene.id, lastWall: now, target: Double(scene.now)))
     }
 
     /// Takes the scene off the grid.
-    func remove(id: String) {
+    package func remove(id: String) {
         entries.removeAll { $0.id == id }
         sleeping.removeAll()
         for (i, entry) in entries.enumerated() where entry.asleep {
@@ -65,7 +65,7 @@ final class FrameGrid {
 
     /// A sleeping scene is about to be used (a request names it): its clock jumps to where grid time `wall` puts
     /// it — what the ticks it slept through would have done, as nothing happened in them — and it is ticked again.
-    func wake(_ scene: Scene, wall: Int64) {
+    package func wake(_ scene: Scene, wall: Int64) {
         guard let i = sleeping.removeValue(forKey: ObjectIdentifier(scene)) else { return }
         entries[i].asleep = false
         let elapsed = wall - entries[i].lastWall
@@ -77,7 +77,7 @@ final class FrameGrid {
     }
 
     /// The grid time a tick at `now` stands for: the latest one not after it.
-    func gridTime(at now: Int64) -> Int64 {
+    package func gridTime(at now: Int64) -> Int64 {
         anchor + (now - anchor) / interval * interval
     }
 
@@ -88,7 +88,7 @@ final class FrameGrid {
     /// (the daemon's `tickRealtime`).
     /// With `sleepWhenIdle`, a scene left idle by its tick sleeps (no tick of a scene with nothing animating:
     /// with 10 000 scenes, idle ticks were a third of the daemon's instructions) until `wake`.
-    func tick(wall: Int64, sleepWhenIdle: Bool = false, advance: (Scene, Int64) -> Void) {
+    package func tick(wall: Int64, sleepWhenIdle: Bool = false, advance: (Scene, Int64) -> Void) {
         var i = 0
         while i < entries.count {
             defer { i += 1 }

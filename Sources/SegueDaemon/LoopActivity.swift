@@ -9,7 +9,7 @@ import Synchronization
 /// Written on every request, so it costs two atomic stores and no lock: the method number in one atomic, and the id
 /// packed into another (`PackedID`) — every id of up to 7 bytes, which is nearly every id. A longer id goes under a
 /// lock, as every id did before (it cost a daemon.ping ~30 ns).
-final class LoopActivity: Sendable {
+package final class LoopActivity: Sendable {
     /// The method number being served, or -1 between requests.
     private let method = Atomic<Int>(-1)
     /// The id of the request being served, packed (`PackedID`).
@@ -44,7 +44,7 @@ final class LoopActivity: Sendable {
 
     /// One line naming what runs now: "request container.select (id 7), plugin stall.lua: animate (defined at
     /// line 1)", or what is known of it.
-    var description: String {
+    package var description: String {
         var parts: [String] = []
         let number = method.load(ordering: .acquiring)
         if names.indices.contains(number) {

@@ -15,13 +15,13 @@ import SegueLua
 /// Everything that changes the host runs on the daemon's event loop, the watcher included (its inotify descriptor
 /// is in the loop's epoll set); the watcher only says which files changed.
 /// The `plugins.*` handlers (Daemon+Plugins.swift) and `daemon.reload` call it.
-final class PluginService {
+package final class PluginService {
     let host: PluginHost
     private let logger: Logger
     /// One watcher per folder that could be watched (the user's first).
     private var watchers: [PluginWatcher] = []
     /// The event loop the watcher runs on (the server sets it before the daemon starts; in-process tests have none).
-    weak var loop: SocketLoop?
+    package weak var loop: (any DaemonLoop)?
     /// Where the folder's events go, in order (the daemon: its log and its subscribers).
     var publish: (PluginEvent) -> Void = { _ in }
     private let confinement: LoopConfinement

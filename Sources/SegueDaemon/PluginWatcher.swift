@@ -24,7 +24,7 @@ final class PluginWatcher: LoopHandler {
     }
 
     let directory: String
-    private let loop: SocketLoop
+    private let loop: any DaemonLoop
     private let deliver: (Batch) -> Void
     private var inotifyFD: Int32 = -1
     private var token: UInt64 = 0
@@ -43,7 +43,7 @@ final class PluginWatcher: LoopHandler {
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// Starts watching on `loop`; nil (with `errno` set) when inotify cannot watch the folder.
-    init?(directory: String, loop: SocketLoop, quietMs: Int = 40, maxDelayMs: Int = 150,
+    init?(directory: String, loop: any DaemonLoop, quietMs: Int = 40, maxDelayMs: Int = 150,
           deliver: @escaping (Batch) -> Void) {
         self.directory = directory
         self.loop = loop

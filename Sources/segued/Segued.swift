@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import SegueDaemon
+import SegueTransport
 import SegueVersion
 
 #if canImport(Glibc)

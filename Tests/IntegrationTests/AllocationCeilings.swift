@@ -22,7 +22,11 @@ enum AllocationCeilings {
         // the daemon's flush, so the runtime's one-off allocations on that path's first run (witness tables and
         // generic metadata of the debug build, in Daemon.flushPending) fell inside the counted window, and how
         // many did depended on what code had run before; the warm-up now runs the counted request itself.
-        "daemon.frame": 1200.07,
+        // 1200 -> 1204 (transport, issue 24 item 3): a frame event is queued until its request's handler has
+        // returned (EventQueue) instead of being delivered inside the engine's emit, so the frame's storage (the
+        // FrameViews arrays the scene lends the event) is still held when the scene packs the next frame, and the
+        // scene makes new storage per frame. Handing it back after delivery (a SegueKit entry point) would win them back.
+        "daemon.frame": 1204.07,
     ]
 
     /// What is wrong with `counts` against `ceilings`: a count over its ceiling (counts are printed with two

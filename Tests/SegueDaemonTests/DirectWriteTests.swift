@@ -4,6 +4,7 @@ import Glibc
 import Testing
 
 @testable import SegueDaemon
+@testable import SegueTransport
 
 /// A long line (a frame event of a big scene) with nothing queued before it is written from the sender's buffer at
 /// once; whatever the socket does not take is queued, and the connection's lines still arrive whole and in order.

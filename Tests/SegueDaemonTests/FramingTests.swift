@@ -2,6 +2,7 @@ import SegueJSON
 import Testing
 
 @testable import SegueDaemon
+@testable import SegueTransport
 
 /// The connection handler frames lines itself: requests split across reads, several in one read, CRLF, a last line
 /// without its newline.

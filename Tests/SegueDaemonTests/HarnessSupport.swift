@@ -6,6 +6,7 @@ import Logging
 import SegueJSON
 
 @testable import SegueDaemon
+@testable import SegueTransport
 
 let repositoryRoot: String = {
     var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)

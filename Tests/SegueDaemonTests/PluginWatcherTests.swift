@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import SegueDaemon
+@testable import SegueTransport
 
 /// The plugins folder's inotify descriptor in the event loop: changes arrive on the loop's thread, debounced by a
 /// loop timer, with no watcher thread.

@@ -5,6 +5,7 @@ import SegueJSON
 import Testing
 
 @testable import SegueDaemon
+@testable import SegueTransport
 
 /// daemon.reload (SIGHUP calls the same code): re-read the file, flags on top, whole or not at all.
 @Suite("daemon.reload")

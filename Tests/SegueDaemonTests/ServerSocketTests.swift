@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SegueDaemon
+@testable import SegueTransport
 
 /// The process's umask, read without changing it (`umask()` can only be read by setting it).
 func processUmask() -> String? {

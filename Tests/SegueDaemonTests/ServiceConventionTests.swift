@@ -3,6 +3,7 @@ import Logging
 import Testing
 
 @testable import SegueDaemon
+@testable import SegueTransport
 
 /// The conventions an operator expects: XDG base directories, config-relative paths, systemd's environment.
 @Suite("Service conventions")

@@ -2,6 +2,7 @@ import SegueJSON
 import Testing
 
 @testable import SegueDaemon
+@testable import SegueTransport
 
 /// A frame event is encoded once and the same bytes go to every subscriber (`EventBus.publish`): over the real
 /// connection code on socket pairs, two subscribers of a scene read byte-identical frame lines — for a small frame

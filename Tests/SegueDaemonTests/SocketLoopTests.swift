@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 
 @testable import SegueDaemon
+@testable import SegueTransport
 
 /// The hand-written event loop: timers, work handed over from other threads, and a connection's backpressure.
 @Suite("The event loop")

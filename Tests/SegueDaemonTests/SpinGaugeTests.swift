@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SegueDaemon
+@testable import SegueTransport
 
 /// The adaptive spin: the loop polls for the next request only while requests have been arriving within the window.
 @Suite("The adaptive spin")

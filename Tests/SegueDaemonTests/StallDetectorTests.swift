@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SegueDaemon
+@testable import SegueTransport
 @testable import SegueLua
 
 /// The stall detector's reasoning, on a manual clock: only a loop that is awake and has not turned for the whole

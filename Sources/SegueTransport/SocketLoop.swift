@@ -2,28 +2,9 @@
 import Glibc
 #endif
 import CEventLoop
+import SegueDaemon
 import SegueLua
 import Synchronization
-
-/// Something registered with the loop: told how its descriptor is ready (`LoopEvents`).
-protocol LoopHandler: AnyObject {
-    func ready(_ events: LoopEvents)
-}
-
-/// An action the loop runs at a deadline (once, or every `interval`); `cancel()` keeps it from running again.
-public final class LoopTimer {
-    fileprivate var deadline: Int64
-    fileprivate let interval: Int64
-    fileprivate var action: (() -> Void)?
-
-    fileprivate init(deadline: Int64, interval: Int64, action: @escaping () -> Void) {
-        self.deadline = deadline
-        self.interval = interval
-        self.action = action
-    }
-
-    public func cancel() { action = nil }
-}
 
 /// The daemon's event loop: one thread, level-triggered epoll over the listening socket and every connection, a
 /// timerfd for timers, the plugins folder's inotify descriptor (`PluginWatcher`) and an eventfd for work handed over
@@ -34,7 +15,7 @@ public final class LoopTimer {
 /// spends
 /// ~0.6 µs, so a NIO-based daemon could not reach Redis's throughput on this machine (README, "Performance"). A
 /// request here costs a share of one `epoll_wait`, one `read` and one `write`, as in Redis.
-final class SocketLoop: @unchecked Sendable {
+final class SocketLoop: DaemonLoop, @unchecked Sendable {
     private let epoll: Int32
     private let wakeFD: Int32
     private let timerFD: Int32
@@ -47,7 +28,9 @@ final class SocketLoop: @unchecked Sendable {
     /// Work from other threads; `wakePending` says the eventfd has been signalled and not yet drained.
     private let inbox = Mutex<(work: [@Sendable () -> Void], wakePending: Bool)>(([], false))
     private let stopFlag = Atomic<Bool>(false)
-    private let loopThread = Atomic<UInt>(0)
+    /// The thread the loop runs on: bound by `run()`; the descriptors and timers are touched there only (checked in
+    /// release builds too), and work from elsewhere is carried there as a `LoopBound` value.
+    let confinement: LoopConfinement
     /// The window of the adaptive spin (`daemon.spin_us`; 0: never spin): after a turn that served a connection,
     /// the loop polls for the next request for up to this long before it sleeps — but only while requests have been
     /// coming within the window (`SpinGauge`).
@@ -63,7 +46,9 @@ final class SocketLoop: @unchecked Sendable {
     /// realtime scene's tick can be long: the answers to the requests just read do not wait for it).
     @exclusivity(unchecked) var flushOutput: (() -> Void)?
 
-    init() throws(ServerError) {
+    /// `confinement`: the daemon's, when the loop serves one (the server's), so the loop's thread owns both.
+    init(confinement: LoopConfinement = LoopConfinement()) throws(ServerError) {
+        self.confinement = confinement
         epoll = seg_epoll_create()
         wakeFD = seg_eventfd()
         timerFD = seg_timerfd()
@@ -84,6 +69,7 @@ final class SocketLoop: @unchecked Sendable {
 
     /// Watches `fd` for `events`; returns the token to change or remove it with.
     func register(_ handler: any LoopHandler, fd: Int32, events: LoopEvents) -> UInt64? {
+        confinement.check()
         let token = nextToken
         nextToken += 1
         guard seg_epoll_set(epoll, fd, events.rawValue, token, 1) == 0 else { return nil }
@@ -92,11 +78,13 @@ final class SocketLoop: @unchecked Sendable {
     }
 
     func update(fd: Int32, token: UInt64, events: LoopEvents) {
+        confinement.check()
         _ = seg_epoll_set(epoll, fd, events.rawValue, token, 0)
     }
 
     /// Stops watching `fd` (before it is closed: its number may be reused at once).
     func unregister(fd: Int32, token: UInt64) {
+        confinement.check()
         _ = seg_epoll_remove(epoll, fd)
         handlers[token] = nil
     }
@@ -115,11 +103,12 @@ final class SocketLoop: @unchecked Sendable {
     }
 
     /// True on the thread that runs the loop.
-    var inLoop: Bool { loopThread.load(ordering: .relaxed) == UInt(bitPattern: Int(bitPattern: pthread_self())) }
+    var inLoop: Bool { confinement.isOwnedByCurrentThread }
 
     /// Runs `action` once after `nanoseconds` (loop thread only; use `scheduleFromAnyThread` elsewhere).
     @discardableResult
     func schedule(in nanoseconds: Int64, every interval: Int64 = 0, _ action: @escaping () -> Void) -> LoopTimer {
+        confinement.check()
         let timer = LoopTimer(deadline: FileSystem.monotonicNanoseconds() + max(0, nanoseconds),
                               interval: max(0, interval), action: action)
         timers.push(timer)
@@ -132,8 +121,8 @@ final class SocketLoop: @unchecked Sendable {
             schedule(in: nanoseconds, action)
             return
         }
-        let box = UncheckedAction(action: action)
-        execute { [weak self] in self?.schedule(in: nanoseconds, box.action) }
+        let bound = LoopBound(action, confinement: confinement)
+        execute { [weak self] in self?.schedule(in: nanoseconds, bound.value) }
     }
 
     /// Makes `run()` return after the current round (from any thread).
@@ -146,7 +135,7 @@ final class SocketLoop: @unchecked Sendable {
 
     /// Runs the loop on the calling thread until `stop()`.
     func run() {
-        loopThread.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .relaxed)
+        confinement.bindToCurrentThread()
         var events = [seg_event](repeating: seg_event(), count: 64)
         var busy = false
         while !stopFlag.load(ordering: .relaxed) {
@@ -248,11 +237,6 @@ final class SocketLoop: @unchecked Sendable {
         // A deadline already passed makes the timerfd fire at once; 0 disarms it.
         _ = seg_timerfd_arm(timerFD, deadline)
     }
-}
-
-/// A closure carried to the loop thread, where alone it runs.
-private struct UncheckedAction: @unchecked Sendable {
-    let action: () -> Void
 }
 
 /// A binary min-heap of timers by deadline (ties: first scheduled first).

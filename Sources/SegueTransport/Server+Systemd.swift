@@ -1,3 +1,4 @@
+import SegueDaemon
 import SegueLua
 
 /// The service manager's side of a running server: `READY=1` and the watchdog's heartbeat.

@@ -6,6 +6,7 @@ import Darwin
 import Dispatch
 import CEventLoop
 import Logging
+import SegueDaemon
 import SegueKit
 import SegueLua
 import Synchronization
@@ -43,7 +44,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
 
     public init(daemon: Daemon) throws(ServerError) {
         self.daemon = daemon
-        loop = try SocketLoop()
+        loop = try SocketLoop(confinement: daemon.confinement)
         readBuffer = .allocate(capacity: 64 << 10)
         let logger = daemon.logger
         stallDetector = StallDetector(
@@ -169,7 +170,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         func failure(_ what: String, _ code: Int32 = errno) -> ServerError {
             ServerError(message: "cannot listen on \(path): \(what)\(String(cString: strerror(code)))")
         }
-        var template = Array((Server.parentDirectory(of: path) + "/.segued-XXXXXX").utf8CString)
+        var template = Array((DaemonConfig.parentDirectory(of: path) + "/.segued-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
             throw failure("cannot make a private directory next to it: ")
         }
@@ -217,12 +218,6 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         return BoundSocket(fd: fd, path: path, device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
     }
 
-    /// The directory a path is in ("." for a bare name, "/" for one at the root).
-    static func parentDirectory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
     /// Removes the socket file at `socket.path` if it is still the one this server bound. (Between the look and the
     /// unlink another daemon could take the path; no call removes a name only if it is a given file, so that window
     /// stays — a few microseconds at shutdown, instead of "always".)
@@ -247,7 +242,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
     // MARK: Accepting
 
     /// The listening socket is readable: accept what is waiting (up to 64 a round, so requests keep flowing).
-    func ready(_ events: LoopEvents) {
+    package func ready(_ events: LoopEvents) {
         var reaped = false
         for _ in 0..<64 {
             let fd = seg_accept(listener)
@@ -301,7 +296,7 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
             daemon.logger.warning("refused a connection over limits.max_connections", metadata: ["limit": "\(limit)"])
             let error = RPCError.limit("too many connections (limits.max_connections)", limit: limit)
             // A fresh socket's buffer takes one line: the refusal is written whole, then the connection closed.
-            let line = Array((Daemon.response(id: .null, error: error) + "\n").utf8)
+            let line = Array((Daemon.refusal(error) + "\n").utf8)
             _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             close(fd)
             return

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CEventLoop
+import SegueDaemon
 
 /// One client's socket on the `SocketLoop`: splits what it reads into `\n`-terminated lines (a trailing `\r` is
 /// dropped) for the daemon, and writes what the daemon sends back.
@@ -237,7 +238,7 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
         guard !closed else { return }
         partial.removeAll()
         let rpc = RPCError.limit("line longer than \(maxLineBytes) bytes (limits.max_line_bytes); closing", limit: maxLineBytes)
-        send(Daemon.response(id: .null, error: rpc))
+        send(Daemon.refusal(rpc))
         daemon.logger.warning("closing a connection: line over limits.max_line_bytes",
                               metadata: ["connection.id": "\(connection?.id ?? 0)"])
         close()
