@@ -17,6 +17,8 @@ struct TransitionInteractivity {
     /// The animator's interruptible animator (`interruptible_animator(ctx)`), asked once and kept: it drives the
     /// transition (pause, update, finish and cancel map to its pause, fraction, continue and reversal).
     var interruptibleAnimator: PropertyAnimator?
+    /// A zoom dismissal or pop started interactive: the gesture poses the leaving view directly (ZoomDrag.swift).
+    var zoomDrag: ZoomDrag?
 }
 
 extension Transition {
