@@ -151,7 +151,10 @@ extension TransitionLedger {
         let s = min(max(speed ?? 1, 0.01), 100)
         if let drag = t.interactive.zoomDrag { return releaseZoom(t, drag, cancel: cancel, speed: s, curve: curve, in: scene) }
         if let pa = t.interruptibleAnimator {
-            return continueInterruptible(t, pa, cancel: cancel, speed: s, curve: curve ?? .easeInOut, in: scene)
+            // No curve asked for: the animator's own timing (UIPercentDrivenInteractiveTransition.timingCurve is
+            // nil by default, and continueAnimation with nil timing parameters keeps the animator's), so a spring
+            // animator is released on its spring.
+            return continueInterruptible(t, pa, cancel: cancel, speed: s, curve: curve, in: scene)
         }
         guard let drive = t.drive else { return }
         startRamp(t, drive, cancel: cancel, speed: s, curve: curve ?? .easeInOut, in: scene)
@@ -160,11 +163,11 @@ extension TransitionLedger {
     /// finish and cancel of a transition its interruptible animator drives: continue (reversed for a cancel) over
     /// what is left at `speed`, with `curve` (UIPercentDrivenInteractiveTransition's completionSpeed and
     /// completionCurve become the continue's duration factor and timing).
-    func continueInterruptible(_ t: Transition, _ pa: PropertyAnimator, cancel: Bool, speed: Double, curve: CubicBezier,
+    func continueInterruptible(_ t: Transition, _ pa: PropertyAnimator, cancel: Bool, speed: Double, curve: CubicBezier?,
                                in scene: Scene)
     {
         t.completionSpeed = speed
-        t.completionCurve = curve
+        t.completionCurve = curve ?? .easeInOut
         if cancel { t.context?.transitionWasCancelled = true }
         closeOpenPhase(t, in: scene)
         scene.emit(.interactionEnded(transition: t.id, cancelled: cancel, completionVelocity: speed))
@@ -180,7 +183,7 @@ extension TransitionLedger {
         watch(until: t.watchdogDeadline)
         do throws(PropertyAnimator.Misuse) {
             if pa.isReversed != cancel { try pa.setReversed(cancel) }
-            try pa.continueAnimation(timing: .curve(curve), durationFactor: 1 / speed)
+            try pa.continueAnimation(timing: curve.map { .curve($0) }, durationFactor: 1 / speed)
         } catch {
             scene.warn(t.animatorName, "the interruptible animator refused to continue: \(error.message)")
             pa.finishAtOnce(in: scene)
