@@ -97,6 +97,12 @@ extension Daemon {
                 return .object(JSONObject([("transition", .null), ("refused", true)]))
             }
             transition = t
+        } else if named == nil, phase == .began, let target = scene.zoomDismissal(at: gesture.location ?? Point(x: 0, y: 0)) {
+            // Gesture-first on a zoomed view: the zoom's own dismissal (Daemon+Zoom.swift).
+            guard let t = try zoomGestureFirst(target, gesture, scene: scene, connection: c) else {
+                return .object(JSONObject([("transition", .null), ("refused", true)]))
+            }
+            transition = t
         } else {
             guard let named else {
                 throw .invalidParams("transition", "missing parameter 'transition' (or 'start' or 'interaction' with began)")

@@ -142,6 +142,10 @@ extension Daemon {
         let popover = try popoverConfiguration(p, scene)
         let zoom = try preferredTransition(p, scene)
         try p.finish()
+        if style == .popover, case .some(.some) = zoom {
+            throw .invalidParams("preferred_transition", "a popover presents from its own source (popover.source_view): "
+                + "'preferred_transition' zooms full-screen, sheet and custom presentations and pushes only")
+        }
         return try withPreferredTransition(zoom, on: presented, scene) { () throws(RPCError) in
             do throws(EngineError) {
                 return try scene.withTransitionInfo(info) { () throws(EngineError) in

@@ -66,3 +66,33 @@ extension Daemon {
         }
     }
 }
+
+extension Daemon {
+    /// Gesture-first zoom dismissal (docs/PROTOCOL.md "Interactive zoom dismissal"): a `began` pan or pinch on a
+    /// zoomed view with nothing named starts its `modal.dismiss` or `nav.pop`, interactive, through the method's
+    /// own handler. Nil (refused, nothing started) when the gesture goes the wrong way or the dismissal cannot
+    /// start now (busy).
+    func zoomGestureFirst(_ target: ZoomDismissal, _ gesture: PanGesture, scene: Scene,
+                          connection: ClientConnection) throws(RPCError) -> Transition?
+    {
+        guard gesture.startsZoomDismissal else { return nil }
+        let method: String
+        var params = JSONObject([("scene", .string(scene.id)), ("interactive", true), ("animated", true)])
+        switch target {
+        case .dismiss(let presented):
+            method = "modal.dismiss"
+            params["presented"] = .string(presented.id)
+        case .pop(let nav):
+            method = "nav.pop"
+            params["container"] = .string(nav.id)
+            params["when_busy"] = "reject"
+        }
+        guard let handler = Daemon.methods[method]?.handler else { return nil }
+        do throws(RPCError) {
+            guard case .started(let start) = try handler(self, Params(params), connection) else { return nil }
+            return start.transition
+        } catch {
+            return nil
+        }
+    }
+}

@@ -363,7 +363,9 @@ public final class PropertyAnimator {
                 continue
             }
             let a = h.animation
-            let q = h.low >= 1 ? (progress >= 1 ? 1 : 0) : max(0, (progress - h.low) / (1 - h.low))
+            // A delayed block (low > 0) waits at its start; an undelayed one follows a reversed spring's overshoot
+            // past the start as it follows its overshoot past the end.
+            let q = h.low >= 1 ? (progress >= 1 ? 1 : 0) : h.low > 0 ? max(0, (progress - h.low) / (1 - h.low)) : progress
             scene.touch(a.view)
             scene.tree.markChanged(a.view, 0)
             a.write(Self.values(a, at: q))

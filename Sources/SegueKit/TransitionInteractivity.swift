@@ -19,6 +19,8 @@ struct TransitionInteractivity {
     var interruptibleAnimator: PropertyAnimator?
     /// Started by an edge swipe (`Scene.edgePan`): later samples with `edge` drive it.
     var edgePop = false
+    /// A zoom dismissal or pop started interactive: the gesture poses the leaving view directly (ZoomDrag.swift).
+    var zoomDrag: ZoomDrag?
 }
 
 extension Transition {

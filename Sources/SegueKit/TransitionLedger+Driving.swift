@@ -10,6 +10,7 @@ extension TransitionLedger {
         case .queued: return 0
         case .animating, .interactive, .finishing, .cancelling:
             if let pa = t.interruptibleAnimator { return (pa.fraction * 1e9).rounded() / 1e9 }
+            if let drag = t.interactive.zoomDrag { return (drag.percent(at: scene.now) * 1e9).rounded() / 1e9 }
             guard t.duration > 0 else { return 0 }
             let local = t.drive?.local ?? (scene.now - t.timeOffset)
             let p = min(1, max(0, Double(local - t.startedAt) / 1e9 / t.duration))
@@ -20,6 +21,13 @@ extension TransitionLedger {
     /// Takes the transition's running animations out of the scene's list and holds them at its current time.
     func beginDriving(_ t: Transition, in scene: Scene) {
         guard t.drive == nil, !t.isEnded else { return }
+        if t.interactive.zoomDrag != nil {
+            // An interactive zoom dismissal holds no animation: the gesture poses the view (ZoomDrag.swift).
+            t.state = .interactive
+            t.context?.isInteractive = true
+            t.phases.append(TransitionPhase(kind: .scrub, start: scene.now, end: nil))
+            return
+        }
         if let pa = t.interruptibleAnimator {
             // The interruptible animator is the transition's clock: pausing it is the scrub.
             try? pa.pause()
@@ -44,6 +52,10 @@ extension TransitionLedger {
     /// an interaction is caught again mid-ramp).
     func pauseTransition(_ t: Transition, in scene: Scene) throws(EngineError) {
         guard !t.isEnded else { throw EngineError(.invalidState, "transition '\(t.id)' has ended", id: t.id) }
+        if t.interactive.zoomDrag != nil, t.state != .interactive {
+            throw EngineError(.invalidState, "transition '\(t.id)' is \(t.state.rawValue): a released zoom dismissal "
+                + "runs to its end (segued's choice)", id: t.id)
+        }
         guard t.state == .animating || t.state == .finishing else {
             throw EngineError(.invalidState, "transition '\(t.id)' is \(t.state.rawValue): only a running transition can be paused", id: t.id)
         }
@@ -72,6 +84,11 @@ extension TransitionLedger {
                 scene.recordTimelines()
                 scene.emitFrame()
             }
+            return
+        }
+        if let drag = t.interactive.zoomDrag, t.state == .interactive {
+            guard p.isFinite else { throw .invalidParams("percent", "percent must be a number in 0…1") }
+            poseZoom(t, drag, percent: min(max(p, 0), 1), in: scene)
             return
         }
         guard t.state == .interactive, let drive = t.drive else {
@@ -104,7 +121,8 @@ extension TransitionLedger {
     func endInteraction(_ t: Transition, cancel: Bool, speed requestedSpeed: Double? = nil,
                                curve requestedCurve: CubicBezier? = nil, in scene: Scene) throws(EngineError)
     {
-        guard t.state == .interactive, t.drive != nil || t.interruptibleAnimator != nil else {
+        guard t.state == .interactive, t.drive != nil || t.interruptibleAnimator != nil || t.interactive.zoomDrag != nil
+        else {
             throw EngineError(.invalidState, "transition '\(t.id)' is \(t.state.rawValue), not interactive", id: t.id)
         }
         var speed = requestedSpeed
@@ -131,8 +149,12 @@ extension TransitionLedger {
             }
         }
         let s = min(max(speed ?? 1, 0.01), 100)
+        if let drag = t.interactive.zoomDrag { return releaseZoom(t, drag, cancel: cancel, speed: s, curve: curve, in: scene) }
         if let pa = t.interruptibleAnimator {
-            return continueInterruptible(t, pa, cancel: cancel, speed: s, curve: curve ?? .easeInOut, in: scene)
+            // No curve asked for: the animator's own timing (UIPercentDrivenInteractiveTransition.timingCurve is
+            // nil by default, and continueAnimation with nil timing parameters keeps the animator's), so a spring
+            // animator is released on its spring.
+            return continueInterruptible(t, pa, cancel: cancel, speed: s, curve: curve, in: scene)
         }
         guard let drive = t.drive else { return }
         startRamp(t, drive, cancel: cancel, speed: s, curve: curve ?? .easeInOut, in: scene)
@@ -141,11 +163,11 @@ extension TransitionLedger {
     /// finish and cancel of a transition its interruptible animator drives: continue (reversed for a cancel) over
     /// what is left at `speed`, with `curve` (UIPercentDrivenInteractiveTransition's completionSpeed and
     /// completionCurve become the continue's duration factor and timing).
-    func continueInterruptible(_ t: Transition, _ pa: PropertyAnimator, cancel: Bool, speed: Double, curve: CubicBezier,
+    func continueInterruptible(_ t: Transition, _ pa: PropertyAnimator, cancel: Bool, speed: Double, curve: CubicBezier?,
                                in scene: Scene)
     {
         t.completionSpeed = speed
-        t.completionCurve = curve
+        t.completionCurve = curve ?? .easeInOut
         if cancel { t.context?.transitionWasCancelled = true }
         closeOpenPhase(t, in: scene)
         scene.emit(.interactionEnded(transition: t.id, cancelled: cancel, completionVelocity: speed))
@@ -161,7 +183,7 @@ extension TransitionLedger {
         watch(until: t.watchdogDeadline)
         do throws(PropertyAnimator.Misuse) {
             if pa.isReversed != cancel { try pa.setReversed(cancel) }
-            try pa.continueAnimation(timing: .curve(curve), durationFactor: 1 / speed)
+            try pa.continueAnimation(timing: curve.map { .curve($0) }, durationFactor: 1 / speed)
         } catch {
             scene.warn(t.animatorName, "the interruptible animator refused to continue: \(error.message)")
             pa.finishAtOnce(in: scene)

@@ -26,7 +26,9 @@ extension TransitionLedger {
         transition.timelineRoot = container.isModalHost ? scene.window : container.view
         if container.isModalHost { configureModalContext(transition, context, in: scene) }
         transition.startedInteractive = animated && interactive != .none
-        transition.interaction = transition.startedInteractive ? interaction : nil
+        // A zoom dismissal or pop with no interaction plugin is driven by the zoom's own (ZoomDrag.swift).
+        let zoomBack = animator is ZoomAnimator && (op.kind == .dismiss || op.kind == .pop)
+        transition.interaction = transition.startedInteractive ? interaction ?? (zoomBack ? ZoomInteraction() : nil) : nil
         transition.interactionName = transition.interaction?.name
         context.isInteractive = transition.startedInteractive
         register(transition)

@@ -43,7 +43,11 @@ extension TransitionLedger {
             if let found = try? animator(named: rule.animator, param: nil, in: scene) { return found }
             scene.warn(rule.animator, "a rule of container '\(op.container.id)' names animator '\(rule.animator)', which is not loaded; using the default")
         }
-        if let zoom = owner.preferredZoom, [.present, .dismiss, .push, .pop].contains(op.kind) {
+        // A popover animates from its own source (docs/PROTOCOL.md "The zoom transition"): no zoom for it.
+        let presentation = op.kind == .present ? op.to.presentation : op.kind == .dismiss ? op.from.presentation : nil
+        if let zoom = owner.preferredZoom, [.present, .dismiss, .push, .pop].contains(op.kind),
+            presentation?.style != .popover
+        {
             return ZoomAnimator(zoom)
         }
         if let style = modalTransitionStyle(of: op) { return SystemTransitionAnimator(SystemTransitionAnimator.Style(style)) }

@@ -21,6 +21,10 @@ public struct ZoomTransition: Sendable, Equatable {
 public final class ZoomAnimator: Animator {
     public static let name = "zoom"
     let zoom: ZoomTransition
+    /// An interactive dismissal or pop (ZoomDrag.swift): the gesture drives the view, and the source view hidden
+    /// for it is shown again when the transition ends, however it ends.
+    private var drag: ZoomDrag?
+    private var hiddenSource: View?
 
     public init(_ zoom: ZoomTransition) { self.zoom = zoom }
 
@@ -59,6 +63,18 @@ public final class ZoomAnimator: Animator {
         let resolved = sourceRect(in: context)
         let source = resolved?.0
         if let source { scene.set(source, hidden: true) }
+        if backward, context.isInteractive, context.transition.interaction?.wantsInteractiveStart ?? true {
+            // Interactive: no animation yet; the gesture or transition.update poses the view, a finish or cancel
+            // releases it (TransitionLedger+ZoomDrag.swift).
+            let from = context.view(forKey: "from") ?? context.fromViewController.view
+            let origin = scene.windowRect(of: container)
+            let drag = ZoomDrag(view: from, frame: context.initialFrame(for: context.fromViewController),
+                                origin: Point(x: origin.x, y: origin.y), height: container.model.bounds.h)
+            self.drag = drag
+            hiddenSource = source
+            context.transition.interactive.zoomDrag = drag
+            return
+        }
         if !backward {
             let to = context.view(forKey: "to") ?? context.toViewController.view
             let final = context.finalFrame(for: context.toViewController)
@@ -102,5 +118,52 @@ public final class ZoomAnimator: Animator {
         }
     }
 
-    public func animationEnded(_ completed: Bool, context: TransitionContext) {}
+    /// The release of an interactive dismissal: from where the gesture left the view into the source, resolved
+    /// again now (gone: the view fades out where it is), or back to identity for a cancel.
+    func release(_ drag: ZoomDrag, cancel: Bool, seconds: Double, curve: CubicBezier?, context: TransitionContext) {
+        let scene = context.scene
+        let from = drag.view
+        var target = Transform3D.identity
+        var fade = false
+        if !cancel {
+            if let (source, rect) = sourceRect(in: context) {
+                if source !== hiddenSource {
+                    if let old = hiddenSource, old.isAlive { scene.set(old, hidden: false) }
+                    scene.set(source, hidden: true)
+                    hiddenSource = source
+                }
+                target = ZoomAnimator.transform(from: drag.frame, to: rect)
+            } else {
+                if let old = hiddenSource, old.isAlive { scene.set(old, hidden: false) }
+                hiddenSource = nil
+                target = from.model.transform
+                fade = true
+            }
+        }
+        let options = AnimationOptions(duration: seconds, timing: curve.map { .curve($0) } ?? .system)
+        scene.animate(options) {
+            scene.set(from, transform: target)
+            if fade { scene.set(from, alpha: 0) }
+        } completion: { [weak self] _ in
+            self?.endDrag(scene)
+            context.completeTransition(!context.transitionWasCancelled)
+        }
+    }
+
+    /// The source shown again and the leaving view back at identity, once.
+    private func endDrag(_ scene: Scene) {
+        guard let drag else { return }
+        self.drag = nil
+        if let source = hiddenSource, source.isAlive { scene.set(source, hidden: false) }
+        hiddenSource = nil
+        if drag.view.isAlive {
+            scene.set(drag.view, transform: .identity)
+            scene.set(drag.view, alpha: 1)
+        }
+    }
+
+    public func animationEnded(_ completed: Bool, context: TransitionContext) {
+        // Ended while still dragged (scene.destroy, or an engine-forced end): tidy what the drag changed.
+        endDrag(context.scene)
+    }
 }

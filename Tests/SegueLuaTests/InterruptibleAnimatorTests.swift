@@ -68,6 +68,33 @@ struct InterruptibleAnimatorTests {
         #expect(recorder.messages("log").contains("completion start"))
     }
 
+    @Test("a spring transition grabbed mid-flight, reversed and released with no curve goes back on its own spring")
+    func releasedOnSpring() throws {
+        let springy = Self.slide.replacingOccurrences(of: #"curve = "linear""#, with: "spring = { damping = 0.4 }")
+            .replacingOccurrences(of: #"name = "slide""#, with: #"name = "springy""#)
+        let (scene, c, _, b, _) = try sceneWithPlugins(["springy.lua": springy])
+        let t = try #require(try scene.select(c, index: 1, animator: "springy").transition)
+        scene.advance(to: 40 * Self.ms)
+        try scene.pauseTransition(t)
+        let grabbed = b.view.presentation.frame.x
+        #expect(grabbed > 0 && grabbed < 320)
+        // transition.cancel with no curve: continueAnimation with nil timing keeps the animator's spring.
+        try scene.endInteraction(t, cancel: true)
+        var highest = grabbed
+        var now: Int64 = 40
+        while t.state == .cancelling, now < 5000 {
+            now += 10
+            scene.advance(to: now * Self.ms)
+            highest = max(highest, b.view.presentation.frame.x)
+        }
+        // ease_in_out would be back at 320 in 40 ms (what is left, 0.04, × 1 s) and never pass it; the spring
+        // overshoots the start as it overshoots an end (a reversed spring is still a spring).
+        #expect(highest > 321, "an underdamped spring overshoots the start (320): \(highest)")
+        #expect(now > 400, "the spring's own settling time, not 40 ms of a curve")
+        #expect(t.state == .cancelled)
+        #expect(c.selectedIndex == 0)
+    }
+
     @Test("started interactive: asked once, paused at 0, finished by continue with the completion speed")
     func interactiveStart() throws {
         let (scene, c, _, _, recorder) = try sceneWithPlugins(["slide.lua": Self.slide])
