@@ -1,0 +1,93 @@
+import Foundation
+import SegueKit
+import Testing
+
+@testable import SegueLua
+
+/// Ports of public animators written from docs/PLUGIN_API.md alone (Tests/Fixtures/ports), held to the original's
+/// math: the matrices of its views at the start, half-way points and the end, and where their corners are drawn,
+/// computed here the way the original's Core Animation calls compute them (1e-3 pt, 1e-4 unitless).
+@Suite("Ports of public animators match the originals")
+struct PortTests {
+    /// UIKit's ease-in-ease-out (0.42, 0, 0.58, 1) at `t`, solved by bisection (independent of the engine's solver).
+    static func easeInOut(_ t: Double) -> Double {
+        func bezier(_ s: Double, _ p1: Double, _ p2: Double) -> Double {
+            3 * (1 - s) * (1 - s) * s * p1 + 3 * (1 - s) * s * s * p2 + s * s * s
+        }
+        var lo = 0.0, hi = 1.0
+        for _ in 0..<100 {
+            let mid = (lo + hi) / 2
+            if bezier(mid, 0.42, 0.58) < t { lo = mid } else { hi = mid }
+        }
+        return bezier((lo + hi) / 2, 0, 1)
+    }
+
+    /// CATransform3DMakeRotation(angle, 1, 0, 0), written out.
+    static func rotationX(_ a: Double) -> [Double] {
+        [1, 0, 0, 0, 0, cos(a), sin(a), 0, 0, -sin(a), cos(a), 0, 0, 0, 0, 1]
+    }
+
+    /// Where a point of a subview of the container is drawn, from the engine's presentation values by docs/
+    /// PLUGIN_API.md "Layer geometry": ((x, y, 0) − A)·transform + (position, z), then the container's sublayer
+    /// transform about its anchor point, then the perspective divide.
+    static func drawn(_ x: Double, _ y: Double, view: ViewValues, z: Double, container: ViewValues) -> (Double, Double) {
+        let b = view.bounds, a = view.anchorPoint
+        var p = [x - (b.x + a.x * b.w), y - (b.y + a.y * b.h), 0, 1]
+        func times(_ m: [Double]) {
+            p = (0..<4).map { j in (0..<4).reduce(0) { $0 + p[$1] * m[$1 * 4 + j] } }
+        }
+        times(view.transform.values)
+        p[0] += view.center.x * p[3]
+        p[1] += view.center.y * p[3]
+        p[2] += z * p[3]
+        let cb = container.bounds, ca = container.anchorPoint
+        let pivot = (cb.x + ca.x * cb.w, cb.y + ca.y * cb.h)
+        p[0] -= pivot.0 * p[3]
+        p[1] -= pivot.1 * p[3]
+        times(container.sublayerTransform.values)
+        return (p[0] / p[3] + pivot.0, p[1] / p[3] + pivot.1)
+    }
+
+    @Test("CETurn (VCTransitionsLibrary): the turn's matrices and drawn corners at 0, ¼, ½, ¾ and 1 of the block")
+    func ceTurn() throws {
+        let host = PluginHost(directory: repositoryRoot + "/Tests/Fixtures/ports")
+        host.loadAll()
+        let recorder = Recorder()
+        recorder.host = host
+        let (scene, container, a, b) = try makeScene(host: host, recorder: recorder)
+        let t = try #require(try scene.select(container, index: 1, animator: "ce-turn").transition)
+        #expect(t.animatorName == "ce-turn")
+        let frame = container.view.model.bounds  // the from-view's initial frame: the container's bounds
+        var elapsed = 0.0
+        for sample in [0.0, 0.25, 0.5, 0.75, 1.0] {
+            scene.advance(by: Int64(((sample - elapsed) * 1e9).rounded()))
+            elapsed = sample
+            // The original: one keyframe block of 1 s on ease-in-ease-out; from turns to −π/2 over the block's
+            // first half, to from π/2 back to 0 over its second. CA interpolates a turn about one axis by its angle.
+            let p = Self.easeInOut(sample)
+            let fromAngle = -Double.pi / 2 * min(max(p / 0.5, 0), 1)
+            let toAngle = Double.pi / 2 * (1 - min(max((p - 0.5) / 0.5, 0), 1))
+            for (view, angle) in [(a.view, fromAngle), (b.view, toAngle)] {
+                let got = view.presentation.transform.values
+                let expected = Self.rotationX(angle)
+                let off = zip(got, expected).map { abs($0 - $1) }.max() ?? .infinity
+                #expect(off < 1e-4, "\(view.id) at \(sample): \(got) against \(expected)")
+                // The corners as the original draws them: about the view's centre, turned about x, then the
+                // container's m34 = −0.002 about the container's centre.
+                let c = (frame.w / 2, frame.h / 2)
+                for (x, y) in [(0.0, 0.0), (frame.w, 0), (0, frame.h), (frame.w, frame.h)] {
+                    let (dx, dy) = (x - c.0, y - c.1)
+                    let z = sin(angle) * dy
+                    let w = 1 - 0.002 * z
+                    let original = (c.0 + dx / w, c.1 + cos(angle) * dy / w)
+                    let engine = Self.drawn(x, y, view: view.presentation, z: view.z, container: container.view.presentation)
+                    #expect(abs(engine.0 - original.0) < 1e-3 && abs(engine.1 - original.1) < 1e-3,
+                            "\(view.id) corner (\(x), \(y)) at \(sample): \(engine) against \(original)")
+                }
+            }
+        }
+        scene.advance(by: 100_000_000)
+        #expect(t.isEnded)
+        #expect(recorder.types("plugin.warning").isEmpty, "\(recorder.messages("plugin.warning"))")
+    }
+}
