@@ -90,4 +90,12 @@ struct PortTests {
         #expect(t.isEnded)
         #expect(recorder.types("plugin.warning").isEmpty, "\(recorder.messages("plugin.warning"))")
     }
+
+    @Test("docs/PLUGIN_API.md's key-path table names every transform key path the engine takes, by CA's name")
+    func keyPathTable() throws {
+        let docs = try String(contentsOfFile: repositoryRoot + "/docs/PLUGIN_API.md", encoding: .utf8)
+        let transformPaths = LayerKeyPath.caNamesListed.filter { $0.hasPrefix("transform") || $0.hasPrefix("sublayerTransform") }
+        #expect(transformPaths.count == 26)
+        for path in transformPaths { #expect(docs.contains("`\(path)`"), "\(path) is not in the table") }
+    }
 }
