@@ -492,20 +492,21 @@ final class AnimationClock {
                     anyRemoved = true
                     continue
                 }
-                let view = tracks[i].view
-                if view.dirty == 0 { dirtyViews.append(view) }
-                let elapsed = now - tracks[i].begin
-                guard tracks[i].isInFlight(elapsed) else {
-                    // Ended, or evaluated by the animation object (which writes its end value when it ends).
-                    if tracks[i].animation.evaluate(at: now) { endedScratch.append(i) }
-                    continue
+                // The view borrowed at +0: no retain and release per use (the track's animation keeps it alive).
+                let written: Bool = tracks[i].view._withUnsafeGuaranteedRef { view in
+                    if view.dirty == 0 { dirtyViews.append(view) }
+                    let elapsed = now - tracks[i].begin
+                    guard tracks[i].isInFlight(elapsed) else { return false }
+                    if elapsed < 0 { return true }
+                    if shared < 0 || !tracks[i].sharesProgress(with: tracks[shared]) {
+                        shared = i
+                        sharedProgress = tracks[i].progress(elapsed)
+                    }
+                    tracks[i].write(progress: sharedProgress, into: view)
+                    return true
                 }
-                if elapsed < 0 { continue }
-                if shared < 0 || !tracks[i].sharesProgress(with: tracks[shared]) {
-                    shared = i
-                    sharedProgress = tracks[i].progress(elapsed)
-                }
-                tracks[i].write(progress: sharedProgress)
+                // Ended, or evaluated by the animation object (which writes its end value when it ends).
+                if !written, tracks[i].animation.evaluate(at: now) { endedScratch.append(i) }
             }
         }
         guard anyRemoved || !endedScratch.isEmpty else { return }

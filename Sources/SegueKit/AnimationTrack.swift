@@ -25,8 +25,10 @@ struct AnimationTrack {
         case general
     }
 
-    /// Kept alive by `RunningAnimations.animations` (same index) and by the animation it belongs to.
-    unowned(unsafe) let view: View
+    /// Kept alive by `RunningAnimations.animations` (same index) and by the animation it belongs to. Unmanaged, read
+    /// at +0 (`_withUnsafeGuaranteedRef`) by the frame loop: an `unowned(unsafe)` field loaded into a local was
+    /// retained and released around each use, three pairs per track per frame (a third of a frame's instructions).
+    let view: Unmanaged<View>
     unowned(unsafe) let animation: PropertyAnimation
     /// The animation's group: animations of one group that begin together share their progress.
     let group: ObjectIdentifier
@@ -49,7 +51,7 @@ struct AnimationTrack {
     static let affineChannels = (0, 1, 4, 5, 12, 13)
 
     init(_ animation: PropertyAnimation) {
-        view = animation.view
+        view = Unmanaged.passUnretained(animation.view)
         self.animation = animation
         group = ObjectIdentifier(animation.group)
         begin = animation.begin
@@ -116,30 +118,38 @@ extension AnimationTrack {
         group == other.group && begin == other.begin && duration == other.duration && timing == other.timing
     }
 
-    /// Writes the value at progress `p` into the view's presentation values (modes `line`, `affine`,
-    /// `decomposed`). The same floating-point operations in the same order as `PropertyAnimation`, so the values
-    /// are the same to the bit.
+    /// Writes the value at progress `p` into `view`'s presentation values (modes `line`, `affine`, `decomposed`),
+    /// the view being this track's, borrowed by the caller. The same floating-point operations in the same order as
+    /// `PropertyAnimation`, so the values are the same to the bit.
     @inline(__always)
-    func write(progress p: Double) {
-        let from = self.from, to = self.to, o = offset
+    func write(progress p: Double, into view: View) {
+        let o = offset
+        view.presentation.channels.withUnsafeMutableBufferPointer { c in
+            guard let c = c.baseAddress else { return }
+            write(progress: p, into: c + o)
+        }
+        view.dirty |= dirtyBit
+    }
+
+    /// The values at progress `p` from `c`, the property's first channel (index arithmetic unchecked: the offsets
+    /// are the table's, inside the channels).
+    @inline(__always)
+    private func write(progress p: Double, into c: UnsafeMutablePointer<Double>) {
+        let from = self.from, to = self.to
         switch mode {
         case .line:
             let n = count
-            view.presentation.channels.withUnsafeMutableBufferPointer { c in
-                for k in 0..<n {
-                    let a = from[k]
-                    c[o + k] = a + (to[k] - a) * p
-                }
+            for k in 0..<n {
+                let a = from[k]
+                c[k] = a + (to[k] - a) * p
             }
         case .affine:
-            view.presentation.channels.withUnsafeMutableBufferPointer { c in
-                c[o] = from[0] + (to[0] - from[0]) * p
-                c[o + 1] = from[1] + (to[1] - from[1]) * p
-                c[o + 4] = from[2] + (to[2] - from[2]) * p
-                c[o + 5] = from[3] + (to[3] - from[3]) * p
-                c[o + 12] = from[4] + (to[4] - from[4]) * p
-                c[o + 13] = from[5] + (to[5] - from[5]) * p
-            }
+            c[0] = from[0] + (to[0] - from[0]) * p
+            c[1] = from[1] + (to[1] - from[1]) * p
+            c[4] = from[2] + (to[2] - from[2]) * p
+            c[5] = from[3] + (to[3] - from[3]) * p
+            c[12] = from[4] + (to[4] - from[4]) * p
+            c[13] = from[5] + (to[5] - from[5]) * p
         case .decomposed:
             // AffinePath.at(p), then AffineDecomposition.affine.
             let tx = from[0] + (to[0] - from[0]) * p
@@ -149,17 +159,14 @@ extension AnimationTrack {
             let angle = from[4] + to[6] * p
             let shear = from[5] + (to[5] - from[5]) * p
             let cosA = cos(angle), sinA = sin(angle)
-            view.presentation.channels.withUnsafeMutableBufferPointer { c in
-                c[o] = sx * cosA
-                c[o + 1] = sx * sinA
-                c[o + 4] = shear * sx * cosA - sy * sinA
-                c[o + 5] = shear * sx * sinA + sy * cosA
-                c[o + 12] = tx
-                c[o + 13] = ty
-            }
+            c[0] = sx * cosA
+            c[1] = sx * sinA
+            c[4] = shear * sx * cosA - sy * sinA
+            c[5] = shear * sx * sinA + sy * cosA
+            c[12] = tx
+            c[13] = ty
         case .general:
             break
         }
-        view.dirty |= dirtyBit
     }
 }
