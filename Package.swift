@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "SegueClient", dependencies: ["SegueJSON"]),
         // seguectl's logic, kept out of the executable so it can be unit-tested: the human-readable printers and
         // the scenario runner (scripted integration tests).
-        .target(name: "SegueCtlKit", dependencies: ["SegueClient", "SegueJSON", "SegueKit"]),
+        .target(name: "SegueCtlKit", dependencies: ["SegueClient", "SegueJSON", "SegueKit", "SegueRender"]),
         // Movies of transitions (`seguectl movie`, the studio's Movie button): render.frames' SVGs rasterised by
         // rsvg-convert and encoded by ffmpeg, run through one runner with a timeout. No NIO, no engine.
         .target(name: "SegueMovie", dependencies: ["SegueJSON"]),

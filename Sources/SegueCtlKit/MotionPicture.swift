@@ -1,5 +1,6 @@
 import SegueJSON
 import SegueKit
+import SegueRender
 
 /// The picture of a motion difference (SVG): for each view property that moved differently, its old curve (grey,
 /// dashed) and its new one (red) over the transition's frames; then the first differing frame, old and new side by
@@ -57,8 +58,10 @@ public enum MotionPicture {
             out += text(margin * 2 + panelW, y - 4, "\(MotionSnapshot.frameName(f)): new", bold: true)
             let order = (newT.indices.contains(difference.transition) ? newT[difference.transition]["start"]?.arrayValue ?? [] : [])
                 .compactMap { $0["id"]?.stringValue }
-            out += panel(f < oldFrames.count ? oldFrames[f] : [:], order: order, x: margin, y: y, w: panelW, h: panelH, scale: scale)
-            out += panel(f < newFrames.count ? newFrames[f] : [:], order: order, x: margin * 2 + panelW, y: y, w: panelW, h: panelH, scale: scale)
+            out += panel(f < oldFrames.count ? oldFrames[f] : [:], order: order, x: margin, y: y, w: panelW, h: panelH, scale: scale,
+                         prefix: "old")
+            out += panel(f < newFrames.count ? newFrames[f] : [:], order: order, x: margin * 2 + panelW, y: y, w: panelW, h: panelH,
+                         scale: scale, prefix: "new")
         }
         return out + "</svg>\n"
     }
@@ -119,38 +122,16 @@ public enum MotionPicture {
         return out + line(s.old, color: "#888888", dash: true) + line(s.new, color: "#d0021b", dash: false)
     }
 
+    /// One frame's views drawn as the filmstrip draws them (SegueRender's `StateDrawing`: anchor points, 3-D
+    /// transforms as projected quads, the superview's sublayer transform, z order, the layer's look), scaled into
+    /// the panel. `prefix` keeps the two panels' element ids apart.
     static func panel(_ state: [String: JSONObject], order: [String], x: Double, y: Double, w: Double, h: Double,
-                      scale: Double) -> String
+                      scale: Double, prefix: String) -> String
     {
-        // Frames are in the superview's coordinates: a view's origin adds its ancestors' (their transforms aside).
-        func origin(_ id: String, depth: Int = 0) -> (Double, Double) {
-            guard depth < 64, let parent = state[id]?["parent"]?.stringValue, let f = state[parent]?["frame"] else { return (0, 0) }
-            let (px, py) = origin(parent, depth: depth + 1)
-            return (px + (f["x"]?.doubleValue ?? 0), py + (f["y"]?.doubleValue ?? 0))
-        }
         var out = ##"<rect x="\##(n(x))" y="\##(n(y))" width="\##(n(w))" height="\##(n(h))" fill="#f4f4f4" stroke="#cccccc"/>"## + "\n"
-        out += ##"<svg x="\##(n(x))" y="\##(n(y))" width="\##(n(w))" height="\##(n(h))">"##
-        for id in order + state.keys.sorted().filter({ !order.contains($0) }) {
-            guard let values = state[id], let frame = values["frame"], let rx = frame["x"]?.doubleValue,
-                let ry = frame["y"]?.doubleValue, let fw = frame["w"]?.doubleValue, let fh = frame["h"]?.doubleValue
-            else { continue }
-            if values["hidden"]?.boolValue == true { continue }
-            let (ox, oy) = origin(id)
-            let fx = ox + rx, fy = oy + ry
-            let hex = values["color"]?.stringValue.flatMap { Shorthand.color($0) }
-            let colorAlpha = hex.flatMap { Int($0.suffix(2), radix: 16) }.map { Double($0) / 255 } ?? 1
-            let alpha = clamp("alpha", values["alpha"]?.doubleValue ?? 1) * colorAlpha
-            let t = values["transform"]
-            let tx = t?["tx"]?.doubleValue ?? 0, ty = t?["ty"]?.doubleValue ?? 0
-            let sx = t?["a"]?.doubleValue ?? 1, sy = t?["d"]?.doubleValue ?? 1
-            let cx = fx + fw / 2 + tx, cy = fy + fh / 2 + ty
-            let rw = abs(fw * sx), rh = abs(fh * sy)
-            let color = hex.map { "#" + $0.prefix(6) } ?? "#9b9b9b"
-            let radius = clamp("corner_radius", values["corner_radius"]?.doubleValue ?? 0) * scale
-            out += ##"<rect x="\##(n((cx - rw / 2) * scale))" y="\##(n((cy - rh / 2) * scale))" width="\##(n(rw * scale))" height="\##(n(rh * scale))" rx="\##(n(radius))" fill="\##(color)" fill-opacity="\##(n(alpha))" stroke="#333333" stroke-opacity="0.5"/>"##
-            out += text((cx - rw / 2) * scale + 3, (cy - rh / 2) * scale + 12, id)
-        }
-        return out + "</svg>\n"
+        out += ##"<svg x="\##(n(x))" y="\##(n(y))" width="\##(n(w))" height="\##(n(h))"><g transform="scale(\##(Format.number(scale, decimals: 6)))">"## + "\n"
+        out += StateDrawing.svg(state, order: order, labelSize: 11 / max(scale, 1e-6), idPrefix: prefix)
+        return out + "</g></svg>\n"
     }
 
     static func text(_ x: Double, _ y: Double, _ s: String, size: Double = 11, bold: Bool = false,

@@ -75,8 +75,11 @@ public final class MotionRecorder {
     }
 
     /// The values a transition's start records per view: `frame`, then every listed property not part of it (the
-    /// view-property table's order: a new property is recorded without a change here).
-    static let startKeys = ["frame"] + ViewProperty.listed.filter { !$0.info.partOfFrame }.map(\.info.name)
+    /// view-property table's order: a new property is recorded without a change here), and `anchor_point`, which
+    /// the motion picture needs to place the view (a tree node carries it only when it is not CA's default, so a
+    /// snapshot of views that keep the default does not change).
+    static let startKeys = ["frame"] + ViewProperty.listed.filter { !$0.info.partOfFrame || $0 == .anchorPoint }
+        .map(\.info.name)
 
     /// The scenario's entry: `{transitions: [...]}` in start order (a transition still running at the end is kept
     /// with what it did so far).

@@ -19,15 +19,18 @@ public struct LayerKeyPath: Sendable, Equatable {
         case whole
         /// `count` channels of the property from `start` (`position.x`, `bounds.size`).
         case channels(start: Int, count: Int)
-        /// A field of a transform, on its 2-D decomposition (`transform.rotation.z`, `transform.scale`).
+        /// A field of a transform, on its 3-D decomposition (`transform.rotation.y`, `transform.scale`).
         case transform(TransformField)
     }
 
-    /// CA's transform key paths ("Core Animation Extensions To Key-Value Coding", Apple).
+    /// CA's transform key paths (Apple, Core Animation Programming Guide, "Key-Value Coding Extensions",
+    /// "CATransform3D Key Paths"): `rotation` is `rotation.z`, `scale` the average of the three scales (writing it
+    /// sets all three), `translation` a size (x and y).
     public enum TransformField: String, Sendable, CaseIterable {
-        case rotation = "rotation", rotationZ = "rotation.z"
-        case scale = "scale", scaleX = "scale.x", scaleY = "scale.y"
-        case translation = "translation", translationX = "translation.x", translationY = "translation.y"
+        case rotationX = "rotation.x", rotationY = "rotation.y", rotationZ = "rotation.z", rotation = "rotation"
+        case scaleX = "scale.x", scaleY = "scale.y", scaleZ = "scale.z", scale = "scale"
+        case translationX = "translation.x", translationY = "translation.y", translationZ = "translation.z"
+        case translation = "translation"
 
         /// How many numbers the field's values have.
         var count: Int { self == .translation ? 2 : 1 }
@@ -108,8 +111,9 @@ public struct LayerKeyPath: Sendable, Equatable {
     }
 
     /// The presentation value of the property when the animation shows `value` over the model value `model`.
-    /// A field replaces its part of the model (added to it when `additive`); a whole additive value is added
-    /// channel by channel, a transform concatenated (the animation's first, then the model's).
+    /// A field replaces its part of the model (added to it when `additive`): a transform's field its part of the
+    /// model's 3-D decomposition (`TransformFields`), the others kept. A whole additive value is added channel by
+    /// channel, a transform concatenated (the animation's first, then the model's).
     func compose(_ value: [Double], over model: [Double], additive: Bool) -> [Double] {
         switch field {
         case .whole:
@@ -127,27 +131,26 @@ public struct LayerKeyPath: Sendable, Equatable {
             }
             return out
         case .transform(let t):
-            var d = AffineDecomposition(Transform3D(values: model))
+            var f = TransformFields(Transform3D(values: model))
+            func put(_ old: Double, _ v: Double) -> Double { additive ? old + v : v }
             let v = value.first ?? 0
             switch t {
-            case .rotation, .rotationZ: d.angle = additive ? d.angle + v : v
+            case .rotationX: f.rotation.x = put(f.rotation.x, v)
+            case .rotationY: f.rotation.y = put(f.rotation.y, v)
+            case .rotation, .rotationZ: f.rotation.z = put(f.rotation.z, v)
+            case .scaleX: f.scale.x = put(f.scale.x, v)
+            case .scaleY: f.scale.y = put(f.scale.y, v)
+            case .scaleZ: f.scale.z = put(f.scale.z, v)
             case .scale:
-                d.sx = additive ? d.sx + v : v
-                d.sy = additive ? d.sy + v : v
-            case .scaleX: d.sx = additive ? d.sx + v : v
-            case .scaleY: d.sy = additive ? d.sy + v : v
-            case .translationX: d.tx = additive ? d.tx + v : v
-            case .translationY: d.ty = additive ? d.ty + v : v
+                f.scale = SIMD3(put(f.scale.x, v), put(f.scale.y, v), put(f.scale.z, v))
+            case .translationX: f.translation.x = put(f.translation.x, v)
+            case .translationY: f.translation.y = put(f.translation.y, v)
+            case .translationZ: f.translation.z = put(f.translation.z, v)
             case .translation:
-                let w = value.count > 1 ? value[1] : 0
-                d.tx = additive ? d.tx + v : v
-                d.ty = additive ? d.ty + w : w
+                f.translation.x = put(f.translation.x, v)
+                f.translation.y = put(f.translation.y, value.count > 1 ? value[1] : 0)
             }
-            // The 2-D part recomposed into the model's matrix: its 3-D entries stay as they are.
-            var out = model
-            let (a, b, c, dd, tx, ty) = d.affine
-            (out[0], out[1], out[4], out[5], out[12], out[13]) = (a, b, c, dd, tx, ty)
-            return out
+            return f.transform.values
         }
     }
 
@@ -157,15 +160,19 @@ public struct LayerKeyPath: Sendable, Equatable {
         case .whole: return model
         case .channels(let start, let count): return Array(model[start..<min(model.count, start + count)])
         case .transform(let t):
-            let d = AffineDecomposition(Transform3D(values: model))
+            let f = TransformFields(Transform3D(values: model))
             switch t {
-            case .rotation, .rotationZ: return [d.angle]
-            case .scale: return [(d.sx + d.sy) / 2]
-            case .scaleX: return [d.sx]
-            case .scaleY: return [d.sy]
-            case .translationX: return [d.tx]
-            case .translationY: return [d.ty]
-            case .translation: return [d.tx, d.ty]
+            case .rotationX: return [f.rotation.x]
+            case .rotationY: return [f.rotation.y]
+            case .rotation, .rotationZ: return [f.rotation.z]
+            case .scaleX: return [f.scale.x]
+            case .scaleY: return [f.scale.y]
+            case .scaleZ: return [f.scale.z]
+            case .scale: return [(f.scale.x + f.scale.y + f.scale.z) / 3]
+            case .translationX: return [f.translation.x]
+            case .translationY: return [f.translation.y]
+            case .translationZ: return [f.translation.z]
+            case .translation: return [f.translation.x, f.translation.y]
             }
         }
     }

@@ -37,6 +37,16 @@ public struct Timeline {
         public let z: Double
         /// Index of the view's mask view in the sample's views, -1 for none.
         public var mask: Int = -1
+
+        /// A view drawn from values read elsewhere (SegueRender's `StateDrawing`: a recorded frame's views).
+        public init(id: String, parent: Int, values: ViewValues, hidden: Bool, z: Double, mask: Int = -1) {
+            self.id = id
+            self.parent = parent
+            self.values = values
+            self.hidden = hidden
+            self.z = z
+            self.mask = mask
+        }
     }
 
     public struct Sample {

@@ -100,18 +100,30 @@ struct DecomposedTransform: Equatable {
         else { return nil }
     }
 
+    /// The rotation the quaternion stands for, as the rows of its matrix (row vectors: p' = p·R).
+    var rotationRows: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>) {
+        let (x, y, z, w) = (quaternion.x, quaternion.y, quaternion.z, quaternion.w)
+        return (SIMD3(1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w)),
+                SIMD3(2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w)),
+                SIMD3(2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)))
+    }
+
     /// CSS "Recomposing to a 3D matrix": S·K·R·T·P (row vectors).
     var transform: Transform3D {
-        let (x, y, z, w) = (quaternion.x, quaternion.y, quaternion.z, quaternion.w)
-        // The rotation the decomposition's quaternion was read from (its rows).
-        let r0 = SIMD3(1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w))
-        let r1 = SIMD3(2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w))
-        let r2 = SIMD3(2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y))
+        DecomposedTransform.recompose(rotation: rotationRows, scale: scale, skew: skew, translation: translation,
+                                      perspective: perspective)
+    }
+
+    /// S·K·R·T·P from the parts, the rotation given by the rows of its matrix.
+    static func recompose(rotation: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>), scale: SIMD3<Double>,
+                          skew: SIMD3<Double>, translation t: SIMD3<Double>, perspective p: SIMD4<Double>)
+        -> Transform3D
+    {
+        let (r0, r1, r2) = rotation
         // K·R: row1 + xy·row0, row2 + xz·row0 + yz·row1; then each row scaled.
         let k0 = r0 * scale.x
         let k1 = (r1 + skew.x * r0) * scale.y
         let k2 = (r2 + skew.y * r0 + skew.z * r1) * scale.z
-        let t = translation, p = perspective
         // A = [k0 0; k1 0; k2 0; t 1]; M = A·P, P = identity with last column p.
         func row(_ v: SIMD3<Double>, _ last: Double) -> [Double] {
             [v.x, v.y, v.z, v.x * p.x + v.y * p.y + v.z * p.z + last * p.w]

@@ -92,7 +92,8 @@ enum LayerLook {
     }
 
     /// CALayer.mask as an SVG `<mask>`: the mask view's rounded bounds placed in the masked view's coordinates (as
-    /// CA places a mask layer: in its layer's bounds, moved by its own position, anchor point and transform),
+    /// CA places a mask layer: in its layer's bounds, moved by its own position, anchor point and transform — not
+    /// through the masked view's sublayer transform, which CA applies to sublayers, and a mask is none),
     /// painted white at the mask view's alpha × its colour's alpha, so luminance (SVG 1.1's only mask) and alpha
     /// agree. What the mask does not cover is hidden, as where a mask layer is transparent; a hidden mask view, or
     /// one partly behind the eye, hides the whole view. The region is the whole plane (userSpaceOnUse), so a mask
@@ -103,7 +104,7 @@ enum LayerLook {
             + "width=\"200000\" height=\"200000\">"
         let opacity = SceneDrawing.clamp(mask.alpha) * SceneDrawing.clamp(mask.color.a)
         if !hidden, opacity > 0.001, mask.bounds.w > 0, mask.bounds.h > 0 {
-            let placed = Projection.view(mask, z: z, parent: values).then(projection)
+            let placed = Projection.view(mask, z: z).then(projection)
             if let shape = geometry(mask.bounds, SceneDrawing.cornerRadius(mask), placed) {
                 out += shape + " fill=\"#ffffff\"" + (opacity < 0.999 ? " fill-opacity=\"\(SVG.num(opacity, 4))\"" : "") + "/>"
             }

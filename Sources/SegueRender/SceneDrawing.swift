@@ -13,7 +13,12 @@ import SegueKit
 enum SceneDrawing {
     static func draw(_ sample: Timeline.Sample, origin: Point, labelSize: Double, labels: Bool,
                      idPrefix: String = "d") -> String {
-        let views = sample.views
+        draw(views: sample.views, origin: origin, labelSize: labelSize, labels: labels, idPrefix: idPrefix)
+    }
+
+    /// The same for views given one by one (`StateDrawing`: a recorded frame's views).
+    static func draw(views: [Timeline.ViewSample], origin: Point, labelSize: Double, labels: Bool,
+                     idPrefix: String = "d") -> String {
         var children = [[Int]](repeating: [], count: views.count)
         var roots: [Int] = []
         for (i, view) in views.enumerated() {

@@ -649,10 +649,12 @@ function layerLook(el, v) {
   }
 }
 
-// CALayer.mask as a CSS mask-image: an SVG of the mask view's rounded rect at its frame in the view's bounds (the
-// tree's `masks` carry the mask views), white at its alpha × its colour's alpha, used as an alpha mask over the
-// element's box. Closer than a clip-path (it keeps partial alpha); the mask view's own transform is left out (the
-// filmstrip draws it), a hidden mask view hides the view, as a transparent mask layer does.
+// CALayer.mask as a CSS mask-image: an SVG of the mask view's rounded rect in the view's bounds (the tree's `masks`
+// carry the mask views), placed as Core Animation places a mask layer — about its anchor point, through its own
+// transform (a 3-D one projected, clipped at the eye plane), at its position in the view's bounds; the view's
+// sublayer transform is not applied, a mask being no sublayer — white at its alpha × its colour's alpha, used as
+// an alpha mask over the element's box. Closer than a clip-path (it keeps partial alpha); a hidden mask view hides
+// the view, as a transparent mask layer does.
 let studioMasks = {};
 function maskLook(el, v, m) {
   const b = v.bounds;
@@ -661,8 +663,7 @@ function maskLook(el, v, m) {
   if (mv && !mv.hidden) {
     const hex = (mv.color || "#00000000").slice(1);
     const a = clamp(mv.alpha, 0, 1) * (hex.length === 8 ? parseInt(hex.slice(6, 8), 16) / 255 : 1);
-    const f = mv.frame, r = Math.min(Math.max(mv.corner_radius || 0, 0), f.w / 2, f.h / 2);
-    shape = `<rect x='${f.x - b.x}' y='${f.y - b.y}' width='${f.w}' height='${f.h}' rx='${r}' fill='white' fill-opacity='${a}'/>`;
+    shape = maskShape(mv, b, ` fill='white' fill-opacity='${a}'`);
   }
   const svg = `<svg xmlns='http://www.w3.org/2000/svg' width='${b.w}' height='${b.h}'>${shape}</svg>`;
   const url = `url("data:image/svg+xml,${encodeURIComponent(svg)}")`;
@@ -670,6 +671,55 @@ function maskLook(el, v, m) {
   for (const p of ["maskRepeat", "webkitMaskRepeat"]) el.style[p] = "no-repeat";
   for (const p of ["maskSize", "webkitMaskSize"]) el.style[p] = `${b.w}px ${b.h}px`;
   el.style.maskMode = "alpha";
+}
+
+// The mask view's rounded rect in the masked view's box (origin at its bounds origin `b`): a point p of the mask's
+// bounds goes to [p − anchor, 0, 1]·transform = [X, Y, Z, W], drawn at (X / W, Y / W) + position − b. An affine map
+// is an SVG rect under matrix(…); a perspective one the outline's points projected, the part with W ≤ 1e-6 (at or
+// behind the eye) clipped away as the filmstrip clips it.
+function maskShape(mv, b, paint) {
+  const mb = mv.bounds, ap = mv.anchor_point || { x: 0.5, y: 0.5 };
+  const r = Math.min(Math.max(mv.corner_radius || 0, 0), mb.w / 2, mb.h / 2);
+  const t = mv.transform || {};
+  const m = t.m || ("a" in t ? [t.a, t.b, 0, 0, t.c, t.d, 0, 0, 0, 0, 1, 0, t.tx, t.ty, 0, 1]
+                             : [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+  const ax = mb.x + mb.w * ap.x, ay = mb.y + mb.h * ap.y;
+  const ox = mv.center.x - b.x, oy = mv.center.y - b.y;
+  if (m[3] === 0 && m[7] === 0 && m[15] > 0) {
+    const w = m[15];
+    const e = (-ax * m[0] - ay * m[4] + m[12]) / w + ox, f = (-ax * m[1] - ay * m[5] + m[13]) / w + oy;
+    const matrix = [m[0] / w, m[1] / w, m[4] / w, m[5] / w, e, f].join(" ");
+    return `<rect x='${mb.x}' y='${mb.y}' width='${mb.w}' height='${mb.h}' rx='${r}' transform='matrix(${matrix})'${paint}/>`;
+  }
+  const wOf = (p) => (p[0] - ax) * m[3] + (p[1] - ay) * m[7] + m[15];
+  let points = [];
+  const outline = [];
+  const corners = r > 0 ? [[mb.x + mb.w - r, mb.y + r, -Math.PI / 2], [mb.x + mb.w - r, mb.y + mb.h - r, 0],
+                           [mb.x + r, mb.y + mb.h - r, Math.PI / 2], [mb.x + r, mb.y + r, Math.PI]] : [];
+  for (const [cx, cy, a0] of corners) {
+    for (let k = 0; k <= 7; k++) {
+      const angle = a0 + k / 7 * Math.PI / 2;
+      outline.push([cx + r * Math.cos(angle), cy + r * Math.sin(angle)]);
+    }
+  }
+  if (!corners.length) outline.push([mb.x, mb.y], [mb.x + mb.w, mb.y], [mb.x + mb.w, mb.y + mb.h], [mb.x, mb.y + mb.h]);
+  // Sutherland–Hodgman against the plane W = 2e-6 (W is linear in the point).
+  const eye = 2e-6;
+  for (let k = 0; k < outline.length; k++) {
+    const p = outline[k], q = outline[(k + 1) % outline.length];
+    const wp = wOf(p), wq = wOf(q);
+    if (wp > eye) points.push(p);
+    if ((wp > eye) !== (wq > eye)) {
+      const s = (eye - wp) / (wq - wp);
+      points.push([p[0] + (q[0] - p[0]) * s, p[1] + (q[1] - p[1]) * s]);
+    }
+  }
+  points = points.map((p) => {
+    const x = p[0] - ax, y = p[1] - ay, w = wOf(p);
+    return [(x * m[0] + y * m[4] + m[12]) / w + ox, (x * m[1] + y * m[5] + m[13]) / w + oy];
+  });
+  if (points.length < 3) return "";
+  return `<path d='${points.map((p, k) => (k ? "L" : "M") + p[0] + " " + p[1]).join("")}Z'${paint}/>`;
 }
 
 async function drawLanes() {

@@ -102,6 +102,57 @@ struct MotionSnapshotTests {
         #expect(!svg.contains(#"fill-opacity="1.3""#))
     }
 
+    /// A transition whose start has b.view (100 × 100 at the window's origin, anchor point at its top-left corner)
+    /// turned `angle` about y under the window's perspective sublayer transform (m34 = −1/500).
+    static func turnedEntry(_ angle: Double) -> JSONValue {
+        let r = MotionRecorder()
+        let (c, s) = (cos(angle), sin(angle))
+        let turn: [JSONValue] = [c, 0, -s, 0, 0, 1, 0, 0, s, 0, c, 0, 0, 0, 0, 1].map { .number($0) }
+        let perspective: [JSONValue] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -0.002, 0, 0, 0, 1].map { .number($0) }
+        for e in events(alphas: [1]) {
+            r.take(e)
+            if e["type"] == "transition.began" {
+                r.start(["id": "window", "frame": ["x": 0, "y": 0, "w": 320, "h": 480], "alpha": 1, "color": "#ffffff",
+                         "sublayer_transform": ["m": .array(perspective)],
+                         "subviews": [["id": "b.view", "frame": ["x": 0, "y": 0, "w": 100, "h": 100], "alpha": 1,
+                                       "color": "#007aff", "anchor_point": ["x": 0, "y": 0],
+                                       "transform": ["m": .array(turn)], "subviews": []]]])
+            }
+        }
+        return r.entry
+    }
+
+    @Test("the panels draw as the filmstrip: about the anchor point, a 3-D turn projected by the superview's perspective")
+    func panels3D() throws {
+        let old = Self.turnedEntry(0), new = Self.turnedEntry(Double.pi / 3)
+        let d = try #require(MotionSnapshot.compare(old: old, new: new, tolerance: MotionTolerance()))
+        #expect(d.frame == 0)
+        let svg = MotionPicture.svg(old: old, new: new, difference: d, sceneSize: (320, 480), title: "turn")
+        #expect(XMLParser(data: Data(svg.utf8)).parse())
+        // The new panel's b.view: a path whose corners are (x, y, 0)·Ry(60°) about the anchor point (0, 0), then
+        // the window's m34 = −0.002 about its centre (160, 240): w = 1 + 0.002·x·sin 60°.
+        let marker = try #require(svg.range(of: #"data-view="b.view""#, options: .backwards))
+        let path = try #require(svg[marker.upperBound...].range(of: "<path d=\""))
+        let d2 = svg[path.upperBound...].prefix { $0 != "\"" }
+        var numbers: [Double] = []
+        var current = ""
+        for ch in d2 {
+            if ch.isNumber || ch == "." || (ch == "-" && current.isEmpty) { current.append(ch); continue }
+            if let n = Double(current) { numbers.append(n) }
+            current = ch == "-" ? "-" : ""
+        }
+        if let n = Double(current) { numbers.append(n) }
+        let (c, s) = (0.5, 0.8660254037844386)
+        var expected: [Double] = []
+        for (x, y) in [(0.0, 0.0), (100.0, 0.0), (100.0, 100.0), (0.0, 100.0)] {
+            let w = 1 + 0.002 * x * s
+            expected += [(x * c - 160) / w + 160, (y - 240) / w + 240]
+        }
+        #expect(numbers.count == 8 && zip(numbers, expected).allSatisfy { abs($0 - $1) < 0.01 }, "\(numbers) / \(expected)")
+        // The old panel (no turn) draws the view as a flat rect at its frame: anchor (0, 0) at position (0, 0).
+        #expect(svg.contains(##"<rect x="0" y="0" width="100" height="100" fill="#007aff"/>"##), "\(svg)")
+    }
+
     @Test("a runner with motion on: frame events go to the recorder, not to the step; a missing snapshot fails when required")
     func runner() throws {
         let folder = NSTemporaryDirectory() + "segue-motion-run-\(UUID().uuidString)"

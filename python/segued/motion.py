@@ -18,6 +18,7 @@ import json
 import math
 import os
 
+from . import drawing as _drawing
 from . import match as _match
 
 FORMAT = "segued-motion"
@@ -155,7 +156,11 @@ class MotionRecorder:
     ``transition.began`` to its ``transition.completed``, the views as it began (``start``) and every ``frame``
     event's presentation values; times relative to the transition's start, ``seq`` and ``scene`` left out."""
 
-    START_KEYS = ("frame", "alpha", "transform", "hidden", "color", "corner_radius", "z")
+    # seguectl's MotionRecorder.startKeys: `frame`, the properties not part of it in the table's order, and
+    # `anchor_point` (a tree node carries it only when it is not CA's default).
+    START_KEYS = ("frame", "alpha", "transform", "hidden", "color", "corner_radius", "z", "anchor_point",
+                  "sublayer_transform", "double_sided", "border_width", "border_color", "shadow_color",
+                  "shadow_opacity", "shadow_radius", "shadow_offset", "clips_to_bounds")
 
     def __init__(self, scene=None):
         self.scene = scene
@@ -526,52 +531,21 @@ def _chart(label, old, new, x, y, w, h, mark):
     return out + line(old, "#888888", True) + line(new, "#d0021b", False)
 
 
-def _panel(state, order, x, y, w, h, scale):
-    def origin(view, depth=0):
-        parent = (state.get(view) or {}).get("parent")
-        frame = (state.get(parent) or {}).get("frame") if isinstance(parent, str) else None
-        if depth >= 64 or not isinstance(frame, dict):
-            return 0.0, 0.0
-        ox, oy = origin(parent, depth + 1)
-        return ox + (frame.get("x") or 0), oy + (frame.get("y") or 0)
-
+def _panel(state, order, x, y, w, h, scale, prefix):
+    """One frame's views drawn as the filmstrip draws them (``drawing``: seguectl's StateDrawing), scaled into the
+    panel; ``prefix`` keeps the two panels' element ids apart."""
     out = '<rect x="%s" y="%s" width="%s" height="%s" fill="#f4f4f4" stroke="#cccccc"/>\n' % (_n(x), _n(y), _n(w), _n(h))
-    out += '<svg x="%s" y="%s" width="%s" height="%s">' % (_n(x), _n(y), _n(w), _n(h))
-    for view in order + [v for v in sorted(state) if v not in order]:
-        values = state.get(view)
-        frame = values.get("frame") if values else None
-        if not isinstance(frame, dict) or not all(_match._is_number(frame.get(k)) for k in ("x", "y", "w", "h")):
-            continue
-        if values.get("hidden") is True:
-            continue
-        ox, oy = origin(view)
-        fx, fy, fw, fh = ox + frame["x"], oy + frame["y"], frame["w"], frame["h"]
-        hex_color = _match._color(values.get("color"))
-        color_alpha = int(hex_color[6:], 16) / 255 if hex_color else 1.0
-        alpha_value = values.get("alpha") if _match._is_number(values.get("alpha")) else 1.0
-        alpha = _clamp("alpha", alpha_value) * color_alpha
-        t = values.get("transform") if isinstance(values.get("transform"), dict) else {}
-
-        def part(key, default):
-            return t.get(key) if _match._is_number(t.get(key)) else default
-
-        tx, ty, sx, sy = part("tx", 0.0), part("ty", 0.0), part("a", 1.0), part("d", 1.0)
-        cx, cy = fx + fw / 2 + tx, fy + fh / 2 + ty
-        rw, rh = abs(fw * sx), abs(fh * sy)
-        fill = "#" + hex_color[:6] if hex_color else "#9b9b9b"
-        radius_value = values.get("corner_radius") if _match._is_number(values.get("corner_radius")) else 0.0
-        radius = _clamp("corner_radius", radius_value) * scale
-        out += ('<rect x="%s" y="%s" width="%s" height="%s" rx="%s" fill="%s" fill-opacity="%s" stroke="#333333" '
-                'stroke-opacity="0.5"/>') % (_n((cx - rw / 2) * scale), _n((cy - rh / 2) * scale), _n(rw * scale),
-                                             _n(rh * scale), _n(radius), fill, _n(alpha))
-        out += _svg_text((cx - rw / 2) * scale + 3, (cy - rh / 2) * scale + 12, view)
-    return out + "</svg>\n"
+    out += '<svg x="%s" y="%s" width="%s" height="%s"><g transform="scale(%s)">\n' % (
+        _n(x), _n(y), _n(w), _n(h), format_number(scale, 6))
+    out += _drawing.svg(state, order, 11 / max(scale, 1e-6), prefix)
+    return out + "</g></svg>\n"
 
 
 def picture(old, new, difference, scene_size=(320, 480), title="motion difference"):
     """The SVG of a difference, as seguectl draws it: each property that moved differently, the snapshot's curve
     (grey, dashed) and the new one (red) over the frames with the first differing frame marked; then that frame
-    from the snapshot and from the new run side by side (alpha clamped to 0…1, a negative corner radius as 0)."""
+    from the snapshot and from the new run side by side, each view as the filmstrip draws it (alpha clamped to 0…1,
+    a negative corner radius as 0)."""
     old_t, new_t = (old or {}).get("transitions") or [], (new or {}).get("transitions") or []
     i = difference.transition
     old_frames = _states(old_t[i]) if i < len(old_t) else []
@@ -625,9 +599,9 @@ def picture(old, new, difference, scene_size=(320, 480), title="motion differenc
         out += _svg_text(margin * 2 + panel_w, y - 4, "%s: new" % frame_name(f), bold=True)
         start = new_t[i].get("start") if i < len(new_t) else None
         order = [v["id"] for v in (start or []) if isinstance(v, dict) and isinstance(v.get("id"), str)]
-        out += _panel(old_frames[f] if f < len(old_frames) else {}, order, margin, y, panel_w, panel_h, scale)
+        out += _panel(old_frames[f] if f < len(old_frames) else {}, order, margin, y, panel_w, panel_h, scale, "old")
         out += _panel(new_frames[f] if f < len(new_frames) else {}, order, margin * 2 + panel_w, y, panel_w, panel_h,
-                      scale)
+                      scale, "new")
     return out + "</svg>\n"
 
 

@@ -83,6 +83,37 @@ def test_a_frame_difference_names_the_frame_and_property_and_draws_both_curves()
     assert 'fill-opacity="1.1"' not in svg
 
 
+def test_the_panels_draw_as_the_filmstrip_about_the_anchor_point_and_in_3d():
+    # b.view 100 × 100 at the window's origin, anchored at its top-left corner, turned 60° about y under the window's
+    # perspective (m34 = −0.002): the new panel draws it as a projected quad, as seguectl does.
+    import math
+
+    def entry(angle):
+        c, s = math.cos(angle), math.sin(angle)
+        start = [{"id": "window", "parent": None, "frame": {"x": 0, "y": 0, "w": 320, "h": 480}, "alpha": 1,
+                  "color": "#ffffff", "sublayer_transform": {"m": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -0.002, 0, 0, 0, 1]}},
+                 {"id": "b.view", "parent": "window", "frame": {"x": 0, "y": 0, "w": 100, "h": 100}, "alpha": 1,
+                  "color": "#007aff", "anchor_point": {"x": 0, "y": 0},
+                  "transform": {"m": [c, 0, -s, 0, 0, 1, 0, 0, s, 0, c, 0, 0, 0, 0, 1]}}]
+        return {"transitions": [{"transition": "t-1", "kind": "select", "from": "a", "to": "b", "animator": "turn",
+                                 "interactive": False, "duration": 0.1, "events": [], "start": start, "frames": []}]}
+
+    old, new = entry(0), entry(math.pi / 3)
+    difference = motion.compare(old, new)
+    assert difference.frame == 0
+    svg = motion.picture(old, new, difference, (320, 480), "turn")
+    path = svg[svg.rindex('data-view="b.view"'):]
+    d = path[path.index('<path d="') + 9:]
+    d = d[:d.index('"')]
+    numbers = [float(x) for x in d.replace("M", " ").replace("L", " ").replace("Z", " ").split()]
+    expected = []
+    for x, y in [(0, 0), (100, 0), (100, 100), (0, 100)]:
+        w = 1 + 0.002 * x * math.sin(math.pi / 3)
+        expected += [(x * 0.5 - 160) / w + 160, (y - 240) / w + 240]
+    assert len(numbers) == 8 and all(abs(a - b) < 0.01 for a, b in zip(numbers, expected)), (numbers, expected)
+    assert '<rect x="0" y="0" width="100" height="100" fill="#007aff"/>' in svg
+
+
 def test_tolerance_text_is_checked():
     assert motion.Tolerance.parse("alpha=0.01,frame=0.5").of("frame") == 0.5
     assert motion.Tolerance.parse("0.1").of("alpha") == 0.1
