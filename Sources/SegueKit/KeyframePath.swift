@@ -92,6 +92,8 @@ struct KeyframePath {
     }
 
     private func straight(_ a: [Double], _ b: [Double], _ f: Double, segment i: Int) -> [Double] {
+        // Lists of different lengths (a gradient's colours) do not interpolate: the value jumps half-way.
+        if a.count != b.count { return GradientValues.discretePath(from: a, to: b)(f) }
         if let segment, let path = segment(a, b) { return path(f) }
         var out = a
         for c in 0..<min(a.count, b.count) { out[c] = a[c] + (b[c] - a[c]) * f }
@@ -103,7 +105,12 @@ struct KeyframePath {
     /// the ends use the one neighbour they have (the end point repeated).
     private func cubicValue(_ i: Int, _ f: Double, uniform: Bool) -> [Double] {
         let n = values.count
-        let p0 = values[max(0, i - 1)], p1 = values[i], p2 = values[i + 1], p3 = values[min(n - 1, i + 2)]
+        var p0 = values[max(0, i - 1)], p3 = values[min(n - 1, i + 2)]
+        let p1 = values[i], p2 = values[i + 1]
+        if p1.count != p2.count { return GradientValues.discretePath(from: p1, to: p2)(f) }
+        // A neighbour of another length (a gradient's list) gives no tangent: the end point repeated.
+        if p0.count != p1.count { p0 = p1 }
+        if p3.count != p2.count { p3 = p2 }
         func time(_ k: Int) -> Double { uniform ? Double(k) : keyTimes[k] }
         let d1 = time(i + 1) - time(i)
         let d0 = i > 0 ? time(i) - time(i - 1) : d1
