@@ -186,3 +186,17 @@ extension GradientValues {
         { p in p < 0.5 ? from : to }
     }
 }
+
+extension GradientValues {
+    /// Where the point `p` (bounds coordinates) lies along an axial gradient in `bounds`: 0 at the start point, 1 at
+    /// the end point, by the projection onto the axis in points (CGContextDrawLinearGradient between the two points
+    /// CA maps out of the unit square: the isolines are perpendicular to the axis on screen). `color(at:)` of it is
+    /// the colour CA draws there.
+    public func axialPosition(of p: Point, in bounds: Rect) -> Double {
+        let sx = bounds.x + startPoint.x * bounds.w, sy = bounds.y + startPoint.y * bounds.h
+        let dx = (endPoint.x - startPoint.x) * bounds.w, dy = (endPoint.y - startPoint.y) * bounds.h
+        let length = dx * dx + dy * dy
+        guard length > 0 else { return 1 }
+        return ((p.x - sx) * dx + (p.y - sy) * dy) / length
+    }
+}
