@@ -40,8 +40,10 @@ enum GradientDrawing {
         }
         // Perspective: the paint in affine patches of the bounds, clipped to the projected outline.
         guard let outline = LayerLook.geometry(b, radius, projection) else { return "" }
+        // The patches are not anti-aliased against each other (crispEdges: each pixel goes to one patch, no light
+        // seam where two translucent edges meet); the outline's clip keeps the view's own edge smooth.
         var out = "<defs>\(paint)<clipPath id=\"\(id)-clip\">\(outline)/></clipPath></defs>"
-            + "<g clip-path=\"url(#\(id)-clip)\">"
+            + "<g clip-path=\"url(#\(id)-clip)\" shape-rendering=\"crispEdges\">"
         for p in ProjectedQuad.patches(b, projection) {
             let m = [p.a, p.b, p.c, p.d].map { SVG.num($0, 6) }.joined(separator: " ")
             out += "<rect x=\"\(SVG.num(p.cell.x))\" y=\"\(SVG.num(p.cell.y))\" width=\"\(SVG.num(p.cell.w))\" "
