@@ -128,9 +128,10 @@ public enum ViewProperty: Int, Sendable, CaseIterable {
     @inlinable
     public var count: Int { info.kind.count }
 
-    /// Whether the property is a part of a gradient view's values (`ViewValues.gradient`).
+    /// Whether the property is a part of a gradient view's values (`ViewValues.gradient`): read from the flat
+    /// layout, not `info` (building the entry allocates its `initial` list in a debug build, per read).
     @inlinable
-    public var isGradient: Bool { info.storage == .gradient }
+    public var isGradient: Bool { ViewPropertyLayout.shared.storage[rawValue] == ViewPropertyLayout.gradient }
 
     /// The protocol's (and Lua's) name for the property.
     public var name: String { info.name }
