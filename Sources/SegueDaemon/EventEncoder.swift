@@ -250,9 +250,51 @@ public enum EventEncoder {
                 let color = Color(r: values[i], g: values[i + 1], b: values[i + 2], a: values[i + 3])
                 i += 4
                 JSONValue.writeString(color.hex, to: &out)
+            case .colorList, .numberList, .gradientType:
+                // A gradient view's part (only gradient views have these bits): a list as its length, then its values.
+                i = writeGradientPart(layout.kinds[bit], values, at: i, to: &out)
+                out.reserve(keys.room)
             }
         }
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// A gradient part from the packed values at `i` (`FrameViews.appendGradient`): colours as `["#rrggbb", …]`,
+    /// locations as `[…]` or null (evenly spaced), the type as its name; returns the index after it.
+    private static func writeGradientPart(_ kind: ViewValueKind, _ values: UnsafeBufferPointer<Double>, at start: Int,
+                                          to out: inout JSONOutput) -> Int {
+        var i = start
+        switch kind {
+        case .gradientType:
+            JSONValue.writeString((GradientType(code: values[i]) ?? .axial).rawValue, to: &out)
+            return i + 1
+        case .colorList:
+            let n = Int(values[i])
+            i += 1
+            out.append(UInt8(ascii: "["))
+            for k in 0..<n {
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.writeString(Color(r: values[i], g: values[i + 1], b: values[i + 2], a: values[i + 3]).hex, to: &out)
+                i += 4
+            }
+            out.append(UInt8(ascii: "]"))
+            return i
+        default:
+            let n = Int(values[i])
+            i += 1
+            if n == 0 {
+                out.append("null")
+                return i
+            }
+            out.append(UInt8(ascii: "["))
+            for k in 0..<n {
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.writeNumber(values[i], to: &out)
+                i += 1
+            }
+            out.append(UInt8(ascii: "]"))
+            return i
+        }
     }
 
     /// `,"name":` of each property, by raw value, end to end in storage made once and never freed (a copy of this

@@ -79,7 +79,9 @@ extension SchemaShape {
                 + ViewProperty.listed.filter { $0 != .position }.map {
                     // A property with an initial value is left out while at it (docs/PROTOCOL.md, the view node);
                     // `position` is `center` and is not repeated.
-                    $0.info.initial == nil ? SchemaShape.Field.required($0.name, SchemaShape.of($0.info.kind))
+                    // A gradient view's parts only on gradient views (`segue.gradient_view`).
+                    $0.info.initial == nil && !$0.isGradient
+                        ? SchemaShape.Field.required($0.name, SchemaShape.of($0.info.kind))
                         : SchemaShape.Field.optional($0.name, SchemaShape.of($0.info.kind))
                 }
                 + [.optional("mask", .id), .optional("presentation", .object([])),
@@ -173,6 +175,9 @@ extension SchemaShape {
         case .rect: .ref("rect")
         case .transform: .ref("transform")
         case .color: .ref("color")
+        case .colorList: .array(.ref("color"))
+        case .numberList: .either([.array(.number), .null])
+        case .gradientType: .oneOf(GradientType.allCases.map(\.rawValue))
         }
     }
 }

@@ -47,6 +47,10 @@ enum ValueJSON {
     static func viewValues(_ v: ViewValues, hidden: Bool, z: Double) -> JSONObject {
         var o = JSONObject([("frame", rect(v.frame))])
         for property in ViewProperty.listed where property != .position && !v.isInitial(property) {
+            // A gradient view's parts only on gradient views; `locations` left out while nil (evenly spaced).
+            if property.isGradient, v.gradient == nil || (property == .locations && v.gradient?.locations.isEmpty == true) {
+                continue
+            }
             o[property.name] = value(property, v.value(of: property, z: z, hidden: hidden))
         }
         return o
@@ -63,6 +67,12 @@ enum ValueJSON {
         case .rect: return rect(Rect(x: v[i], y: v[i + 1], w: v[i + 2], h: v[i + 3]))
         case .transform: return transform(Transform3D(values: Array(v)))
         case .color: return .string(Color(r: v[i], g: v[i + 1], b: v[i + 2], a: v[i + 3]).hex)
+        case .colorList:
+            return .array(stride(from: i, to: v.endIndex - 3, by: 4).map {
+                .string(Color(r: v[$0], g: v[$0 + 1], b: v[$0 + 2], a: v[$0 + 3]).hex)
+            })
+        case .numberList: return v.isEmpty ? .null : .array(v.map { .number($0) })
+        case .gradientType: return .string((v.first.flatMap(GradientType.init(code:)) ?? .axial).rawValue)
         }
     }
 }

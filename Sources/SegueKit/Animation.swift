@@ -91,7 +91,8 @@ final class PropertyAnimation {
         self.path = path
         self.affinePath = affinePath
         self.carried = carried
-        plain = path == nil && carried == nil && activeNs == durationNs && layer == nil
+        // A gradient view's part lives outside the channels the frame loop writes: the object writes it (`write`).
+        plain = path == nil && carried == nil && activeNs == durationNs && layer == nil && !property.isGradient
     }
 
     /// The same animation on a shifted clock: it begins at `begin` (scene ns). A transition that was driven
@@ -172,13 +173,17 @@ final class PropertyAnimation {
         let elapsed = now - begin
         let offset = property.offset
         if elapsed >= activeNs {
+            if !plain, property.isGradient {
+                write(to)
+                return true
+            }
             for i in 0..<to.count { view.presentation.channels[offset + i] = to[i] }
             view.dirty |= property.changeBit
             return true
         }
         if elapsed < 0 { return false }
         if !plain {
-            if let keyframes, carried == nil {
+            if let keyframes, carried == nil, !property.isGradient {
                 let p = progress(atElapsed: elapsed)
                 let count = property.count
                 view.presentation.channels.withUnsafeMutableBufferPointer { channels in
@@ -200,6 +205,12 @@ final class PropertyAnimation {
     }
 
     func write(_ values: [Double]) {
+        if property.isGradient {
+            // A list's length is the value's own (an animation between lists of different lengths jumps).
+            view.presentation.set(property, values)
+            view.dirty |= property.changeBit
+            return
+        }
         let offset = property.offset
         for i in 0..<min(values.count, property.count) { view.presentation.channels[offset + i] = values[i] }
         view.dirty |= property.changeBit

@@ -13,6 +13,9 @@ extension AnimationClock {
             _ = try spec.resolve(current: [])  // throws the key path's own error
             return
         }
+        if property.isGradient, view.model.gradient == nil {
+            throw LayerAnimationError("key_path '\(spec.keyPath)' needs a gradient view (segue.gradient_view); view \(view.id) is not one")
+        }
         let (keyPath, timing, value, start, end) = try spec.resolve(current: Array(view.presentation.get(property)))
         let options = AnimationOptions(duration: min(spec.duration, 3600), delay: min(spec.beginTime, 3600),
                                        timing: timing, repeatCount: spec.repeatCount, autoreverses: spec.autoreverses)
@@ -130,10 +133,14 @@ extension AnimationClock {
     /// filled animation of the property still on the view. An implicit animation of it writes its own next frame.
     func showModel(_ view: View, _ property: ViewProperty) {
         guard view.animations[property.rawValue] == nil else { return }
-        let offset = property.offset
-        view.presentation.channels.withUnsafeMutableBufferPointer { p in
-            view.model.channels.withUnsafeBufferPointer { m in
-                for k in 0..<property.count { p[offset + k] = m[offset + k] }
+        if property.isGradient {
+            view.presentation.set(property, view.model.get(property))
+        } else {
+            let offset = property.offset
+            view.presentation.channels.withUnsafeMutableBufferPointer { p in
+                view.model.channels.withUnsafeBufferPointer { m in
+                    for k in 0..<property.count { p[offset + k] = m[offset + k] }
+                }
             }
         }
         tree.markChanged(view, property.changeBit)

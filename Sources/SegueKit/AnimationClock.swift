@@ -99,10 +99,15 @@ final class AnimationClock {
         let property = property.stored
         // The table's fields through its flat layout: `property.info` would build the whole entry per read.
         let layout = ViewPropertyLayout.shared
-        guard values.count == layout.kinds[property.rawValue].count, view.isAlive else { return }
         let offset = layout.storage[property.rawValue]
-        if offset == ViewPropertyLayout.zPosition { return tree.setZ(view, values[0]) }
-        if offset == ViewPropertyLayout.hiddenFlag { return tree.setHidden(view, values[0] != 0) }
+        if offset < 0 {
+            // Kept on the view (z, hidden), or a gradient view's part (a list of the view's own length).
+            if offset == ViewPropertyLayout.gradient { return setGradientPart(view, property, array ?? Array(values)) }
+            guard values.count == 1, view.isAlive else { return }
+            if offset == ViewPropertyLayout.zPosition { return tree.setZ(view, values[0]) }
+            return tree.setHidden(view, values[0] != 0)
+        }
+        guard values.count == layout.kinds[property.rawValue].count, view.isAlive else { return }
         journals.touch(view)
         // Compared in place (no copy of the old values): only whether the model value changes matters below.
         let changed = view.model.channels.withUnsafeBufferPointer { old in
@@ -193,6 +198,7 @@ final class AnimationClock {
         let affinePath = explicitPath == nil && isTransform ? AffinePath(from: from, to: values) : nil
         let path = explicitPath ?? affinePath?.closure
             ?? (isTransform ? TransformPath3D(from: from, to: values)?.closure : nil)
+            ?? (from.count != values.count ? GradientValues.discretePath(from: from, to: values) : nil)
         let animation = PropertyAnimation(
             view: view, property: property, from: from, to: values, begin: begin, options: options, group: group,
             path: path, affinePath: affinePath, carried: carried, keyframes: keyframes)
@@ -366,6 +372,16 @@ final class AnimationClock {
 
     /// Sets a property's model and presentation values at once, whatever block is open.
     func setOutsideBlocks(_ view: View, _ property: ViewProperty, _ values: [Double]) {
+        if property.isGradient {
+            guard view.isAlive, view.model.gradient != nil else { return }
+            removeAnimation(of: view, property, finished: false)
+            journals.touch(view)
+            view.model.set(property, values)
+            view.presentation.set(property, values)
+            tree.markChanged(view, property.changeBit)
+            tree.valuesChanged()
+            return
+        }
         guard view.isAlive, values.count == property.count else { return }
         removeAnimation(of: view, property, finished: false)
         journals.touch(view)
@@ -380,6 +396,11 @@ final class AnimationClock {
 
     /// Sets a property's model value only (a stopped property animator's: the view keeps what it shows).
     func setModel(_ view: View, _ property: ViewProperty, _ values: [Double]) {
+        if property.isGradient {
+            guard view.isAlive else { return }
+            journals.touch(view)
+            return view.model.set(property, values)
+        }
         guard view.isAlive, values.count == property.count else { return }
         journals.touch(view)
         let offset = property.offset

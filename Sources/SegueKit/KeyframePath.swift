@@ -57,6 +57,11 @@ struct KeyframePath {
         if n > 1 {
             segments.reserveCapacity(n - 1)
             for i in 0..<(n - 1) {
+                // Lists of different lengths (a gradient's colours) do not interpolate: the value jumps half-way.
+                if values[i].count != values[i + 1].count {
+                    segments.append(.general(GradientValues.discretePath(from: values[i], to: values[i + 1])))
+                    continue
+                }
                 guard let segment, let path = segment(values[i], values[i + 1]) else {
                     segments.append(.straight)
                     continue
@@ -137,7 +142,7 @@ struct KeyframePath {
         guard n > 1 else { return values.first ?? [] }
         let at = locate(u)
         guard let i = at.segment else { return values[at.value] }
-        if at.cubic { return cubicValue(i, at.fraction) }
+        if at.cubic, values[i].count == values[i + 1].count { return cubicValue(i, at.fraction) }
         switch segments[i] {
         case .affine(let path): return path.at(at.fraction).transform.values
         case .general(let path): return path(at.fraction)
@@ -165,7 +170,7 @@ struct KeyframePath {
         }
         let f = at.fraction
         let p1 = values[i], p2 = values[i + 1]
-        if at.cubic {
+        if at.cubic, p1.count == p2.count {
             let m1 = tangentsOut[i], m2 = tangentsIn[i]
             let f2 = f * f, f3 = f2 * f
             let h00 = 2 * f3 - 3 * f2 + 1, h10 = f3 - 2 * f2 + f, h01 = -2 * f3 + 3 * f2, h11 = f3 - f2
@@ -198,7 +203,11 @@ struct KeyframePath {
     /// segment's parameter).
     private func tangents(_ i: Int, uniform: Bool) -> ([Double], [Double]) {
         let n = values.count
-        let p0 = values[max(0, i - 1)], p1 = values[i], p2 = values[i + 1], p3 = values[min(n - 1, i + 2)]
+        var p0 = values[max(0, i - 1)], p3 = values[min(n - 1, i + 2)]
+        let p1 = values[i], p2 = values[i + 1]
+        // A neighbour of another length (a gradient's list) gives no tangent: the end point repeated.
+        if p0.count != p1.count { p0 = p1 }
+        if p3.count != p2.count { p3 = p2 }
         func time(_ k: Int) -> Double { uniform ? Double(k) : keyTimes[k] }
         let d1 = time(i + 1) - time(i)
         let d0 = i > 0 ? time(i) - time(i - 1) : d1

@@ -104,8 +104,20 @@ extension LayerAnimationSpec {
             throw LayerAnimationError("repeat_count must be a number in 0…1e6, got \(Self.text(repeatCount))")
         }
         let n = keyPath.valueCount
+        let list = keyPath.field == .whole ? FrameViews.listStride(keyPath.property) : nil
         func check(_ v: [Double]?, _ field: String) throws(LayerAnimationError) {
             guard let v else { return }
+            if let list {
+                // A gradient's list: colours (4 numbers each, at least one) or locations (ascending in 0…1).
+                if list == 4, v.isEmpty || v.count % 4 != 0 {
+                    throw LayerAnimationError("\(field) must be a list of at least one colour for '\(self.keyPath)'")
+                }
+                if list == 1, let refusal = GradientCheck.locationsRefusal(v, colorCount: .max) {
+                    throw LayerAnimationError("\(field): " + GradientCheck.bare(refusal))
+                }
+                if let bad = v.first(where: { !$0.isFinite }) { throw LayerAnimationError("\(field) must be finite, got \(Self.text(bad))") }
+                return
+            }
             guard v.count == n else { throw LayerAnimationError("\(field) must have \(n) number\(n == 1 ? "" : "s") for '\(self.keyPath)', got \(v.count)") }
             if let bad = v.first(where: { !$0.isFinite }) { throw LayerAnimationError("\(field) must be finite, got \(Self.text(bad))") }
         }

@@ -107,7 +107,12 @@ public struct LayerKeyPath: Sendable, Equatable {
     /// How a straight segment between two values of `property` is interpolated: a 2-D transform by decomposition
     /// (`AffineDecomposition`), anything else channel by channel (nil).
     static func segmentInterpolation(for property: ViewProperty) -> (([Double], [Double]) -> ((Double) -> [Double])?)? {
-        property.info.kind == .transform ? { AffineDecomposition.path(from: $0, to: $1) } : nil
+        switch property.info.kind {
+        case .transform: { AffineDecomposition.path(from: $0, to: $1) }
+        // A gradient's lists of different lengths jump half-way (`GradientValues.discretePath`); equal ones are lines.
+        case .colorList, .numberList: { $0.count != $1.count ? GradientValues.discretePath(from: $0, to: $1) : nil }
+        default: nil
+        }
     }
 
     /// The presentation value of the property when the animation shows `value` over the model value `model`.

@@ -55,13 +55,16 @@ public struct Timeline {
         public let structure: Structure
         /// `ViewProperty.channelCount` channels per view, in `structure` order.
         public var channels: [Double]
+        /// The gradient views' gradients (`ViewValues.gradient`), by index in `structure`; empty when none is one.
+        public var gradients: [Int: GradientValues] = [:]
 
         public var views: [ViewSample] {
             let n = ViewProperty.channelCount
             return structure.ids.indices.map { i in
-                ViewSample(id: structure.ids[i], parent: structure.parents[i],
-                           values: ViewValues(channels: Array(channels[(i * n)..<((i + 1) * n)])),
-                           hidden: structure.hidden[i], z: structure.z[i], mask: structure.masks?[i] ?? -1)
+                var values = ViewValues(channels: Array(channels[(i * n)..<((i + 1) * n)]))
+                values.gradient = gradients[i]
+                return ViewSample(id: structure.ids[i], parent: structure.parents[i], values: values,
+                                  hidden: structure.hidden[i], z: structure.z[i], mask: structure.masks?[i] ?? -1)
             }
         }
     }
@@ -98,11 +101,13 @@ public struct Timeline {
         parents.reserveCapacity(expected)
         channels.reserveCapacity(expected * ViewProperty.channelCount)
         var masked: [(view: Int, mask: View)] = []
+        var gradients: [Int: GradientValues] = [:]
         func walk(_ view: View, parent: Int, depth: Int) {
             let index = views.count
             views.append(view)
             parents.append(parent)
             channels.append(contentsOf: view.presentation.channels)
+            if let gradient = view.presentation.gradient { gradients[index] = gradient }
             if let mask = view.mask { masked.append((index, mask)) }
             guard depth < Scene.maxViewDepth else { return }
             for sub in view.subviews { walk(sub, parent: index, depth: depth + 1) }
@@ -117,11 +122,12 @@ public struct Timeline {
                 views.append(mask)
                 parents.append(Structure.maskParent)
                 channels.append(contentsOf: mask.presentation.channels)
+                if let gradient = mask.presentation.gradient { gradients[views.count - 1] = gradient }
             }
             masks = m
         }
         samples.append(Sample(time: time, structure: Structure(views: views, parents: parents, masks: masks),
-                              channels: channels))
+                              channels: channels, gradients: gradients))
     }
 
     mutating func started(_ animation: PropertyAnimation) {
@@ -146,6 +152,7 @@ public struct Timeline {
         for sample in samples {
             let n = sample.structure.views.count
             bytes += block + header + sample.channels.count * 8  // the channels
+            for g in sample.gradients.values { bytes += 3 * (block + header) + 8 * (g.colors.count + g.locations.count) + 64 }
             bytes += block + 64 + 4 * (block + header) + n * (8 + 8 + 1 + 8)  // the structure
         }
         // A PropertyAnimation: the object (~160 bytes) and its from and to arrays.
@@ -173,9 +180,13 @@ public struct Timeline {
             let at = min(time, stoppedAt ?? .max)
             guard at >= animation.begin else { continue }
             let values = animation.values(atElapsed: at - animation.begin)
+            if animation.property.isGradient {
+                sample.gradients[i]?.set(animation.property, values)
+                continue
+            }
             let offset = i * n + animation.property.offset
             for k in 0..<min(values.count, animation.property.count) { sample.channels[offset + k] = values[k] }
         }
-        return Sample(time: time, structure: sample.structure, channels: sample.channels)
+        return Sample(time: time, structure: sample.structure, channels: sample.channels, gradients: sample.gradients)
     }
 }

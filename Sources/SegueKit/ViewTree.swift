@@ -124,6 +124,16 @@ final class ViewTree {
         structureVersion &+= 1
     }
 
+    /// Makes `view` a gradient view (`segue.gradient_view`: a view drawn by a CAGradientLayer) with `gradient` as its
+    /// model and presentation values; every part is reported in the next frame.
+    func makeGradient(_ view: View, _ gradient: GradientValues) {
+        journals.touch(view)
+        view.model.gradient = gradient
+        view.presentation.gradient = gradient
+        valuesChanged()
+        markChanged(view, ViewPropertyLayout.shared.gradientParts)
+    }
+
     /// A view going away leaves no mask link behind: the view it masked loses its mask, its own mask is freed.
     private func unlinkMask(_ view: View) {
         if let masked = view.maskedView {

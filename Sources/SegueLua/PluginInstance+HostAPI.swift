@@ -115,6 +115,7 @@ extension PluginInstance {
                 return .error("segue.view: \(error.message)")
             }
         }
+        add("new_gradient_view") { me, s in me.newGradientView(s) }
         add("ctx_get") { me, s in me.contextGet(s) }
         add("ctx_view") { me, s in
             guard let ctx = me.context(at: 1) else { return .error(me.deadContext) }

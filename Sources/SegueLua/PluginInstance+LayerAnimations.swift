@@ -296,6 +296,13 @@ extension PluginInstance {
         case .color:
             guard let text = s.string(at: i), let c = Color(hex: text) else { throw LuaError("\(field) must be \(kind.expected), got \(got)") }
             return [c.r, c.g, c.b, c.a]
+        case .colorList, .numberList:
+            // A gradient's colours or locations, read as a write of the property reads them.
+            switch gradientValues(keyPath.property, at: i) {
+            case .success(let values): return values
+            case .failure(let error):
+                throw LuaError("\(field): " + GradientCheck.bare(error.message))
+            }
         default:
             let n = keyPath.valueCount
             guard s.type(at: i) == LUA_TTABLE else { throw LuaError("\(field) must be a pair {x, y} or {w, h}, got \(got)") }

@@ -79,6 +79,19 @@ extension PluginInstance {
                 scene.set(copy, property, values: UnsafeBufferPointer(rebasing: c[offset..<(offset + property.count)]))
             }
         }
+        // A gradient view's snapshot shows its gradient: the same stops, the points moved into the region's unit
+        // square (a point of the source's bounds keeps its place on screen).
+        if var gradient = source.gradient {
+            if let region, region.w > 0, region.h > 0 {
+                let b = source.bounds
+                func moved(_ u: Point) -> Point {
+                    Point(x: (b.x + u.x * b.w - region.x) / region.w, y: (b.y + u.y * b.h - region.y) / region.h)
+                }
+                gradient.startPoint = moved(gradient.startPoint)
+                gradient.endPoint = moved(gradient.endPoint)
+            }
+            scene.makeGradient(copy, gradient)
+        }
         return copy
     }
 }

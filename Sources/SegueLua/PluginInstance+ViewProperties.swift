@@ -43,6 +43,7 @@ extension PluginInstance {
         switch info.storage {
         case .zPosition: return state.push(view.z)
         case .hiddenFlag: return state.push(view.hidden)
+        case .gradient: return pushGradientPart(property, of: view)
         case .channels(let offset): o = offset
         }
         let c = view.model.channels
@@ -57,6 +58,7 @@ extension PluginInstance {
         case .rect: push(Rect(x: c[o], y: c[o + 1], w: c[o + 2], h: c[o + 3]))
         case .transform: push(Transform3D(values: Array(c[o..<(o + 16)])))
         case .color: state.push(Color(r: c[o], g: c[o + 1], b: c[o + 2], a: c[o + 3]).hex)
+        case .colorList, .numberList, .gradientType: state.pushNil()  // gradient parts: `pushGradientPart`
         }
     }
 
@@ -72,6 +74,9 @@ extension PluginInstance {
             }
             scene.set(view, property, value: admitted)
             return nil
+        }
+        if layout.storage[property.rawValue] == ViewPropertyLayout.gradient {
+            return setGradientProperty(view, property, at: i, in: scene)
         }
         let info = property.info
         var v: (Double, Double, Double, Double, Double, Double, Double, Double,
@@ -113,6 +118,8 @@ extension PluginInstance {
             case .color:
                 guard let text = state.string(at: i), let c = Color(hex: text) else { return false }
                 (out[0], out[1], out[2], out[3]) = (c.r, c.g, c.b, c.a)
+            case .colorList, .numberList, .gradientType:
+                return false  // gradient parts: `setGradientProperty`
             }
             return true
         }

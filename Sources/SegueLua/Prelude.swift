@@ -110,6 +110,7 @@ host.set_metatable("view", {
   __metatable = "locked",
 }, view_methods)
 function segue.view(opts) return host.new_view(opts or {}) end
+function segue.gradient_view(opts) return host.new_gradient_view(opts or {}) end
 
 -- The transition context --------------------------------------------------------------------------------
 local ctx_get = host.ctx_get

@@ -50,6 +50,7 @@ enum SceneDrawing {
             out += "<g class=\"view\" data-view=\"\(SVG.escape(view.id))\" opacity=\"\(SVG.num(alpha, 4))\"\(masked)>"
             out += LayerLook.shadow(values, projection, id: "\(idPrefix)-shadow-\(i)")
             out += shape(values, projection)
+            if values.gradient != nil { out += GradientDrawing.draw(values, projection, id: "\(idPrefix)-gradient-\(i)") }
             // Named views only (not the engine's v-N, e.g. a flip's snapshot), and only the ones at least half
             // visible, so two views cross-fading over each other never print their names on top of each other.
             if labels, depth > 0, opacity * alpha >= 0.5, !isAutomaticID(view.id),
@@ -101,6 +102,8 @@ enum SceneDrawing {
         case .shadowColor, .shadowOpacity, .shadowRadius, .shadowOffset:
             "a blurred copy of the view's shape under it (`LayerLook.shadow`: feGaussianBlur, σ = radius / 2)"
         case .clipsToBounds: "the subviews inside a clipPath of the rounded bounds (`LayerLook.clip`)"
+        case .colors, .locations, .startPoint, .endPoint, .gradientType:
+            "a gradient view's paint over its colour (`GradientDrawing`: linearGradient, radialGradient, conic slices)"
         }
     }
 

@@ -568,6 +568,7 @@ function viewElement(node, parentBounds, parent) {
   el.style.opacity = String(clamp(v.alpha, 0, 1));
   el.style.background = v.color || "transparent";
   if (v.corner_radius) el.style.borderRadius = `${v.corner_radius}px`;
+  if (v.colors) el.style.backgroundImage = gradientCSS(v);
   layerLook(el, v);
   if (node.mask) maskLook(el, v, studioMasks[node.mask]);
   if (v.hidden) el.style.display = "none";
@@ -647,6 +648,63 @@ function layerLook(el, v) {
     const a = (hex.length === 8 ? parseInt(hex.slice(6, 8), 16) / 255 : 1) * opacity;
     el.style.boxShadow = `${o.w}px ${o.h}px ${radius}px rgba(${rgb.join(",")},${a})`;
   }
+}
+
+// A gradient view's CAGradientLayer (scene.tree's colors, locations, start_point, end_point, type) as a CSS gradient
+// over its background colour, in the element's box (its bounds): axial as linear-gradient at the angle from the start
+// point to the end point, the stops placed on CSS's gradient line (which runs through the box's centre, corner to
+// corner) where CA's lie on the line between the two points; radial as radial-gradient, CA's ellipse centred at
+// start_point with semi-axes |end − start|; conic as conic-gradient from the angle towards end_point, clockwise (CSS's
+// 0deg is up). CSS interpolates premultiplied, CA per component: where two stops' alphas differ, intermediate stops
+// computed per component keep the two within 1/8 of the step (the filmstrip does the same).
+function gradientCSS(v) {
+  const w = v.bounds.w, h = v.bounds.h, colors = v.colors || [];
+  if (!colors.length || !(w > 0) || !(h > 0)) return "";
+  const n = colors.length;
+  const given = v.locations && v.locations.length ? v.locations.slice(0, n) : null;
+  const rgba = (hex) => { const x = hex.slice(1); return [0, 2, 4].map((k) => parseInt(x.slice(k, k + 2), 16) / 255)
+    .concat([x.length === 8 ? parseInt(x.slice(6, 8), 16) / 255 : 1]); };
+  let stops = [];
+  let last = 0;
+  for (let i = 0; i < (given ? given.length : n); i++) {
+    const l = given ? Math.max(last, clamp(given[i], 0, 1)) : (n > 1 ? i / (n - 1) : 0);
+    stops.push([l, rgba(colors[i])]);
+    last = l;
+  }
+  const dense = [];
+  stops.forEach((st, i) => {
+    const prev = stops[i - 1];
+    if (prev && prev[1][3] !== st[1][3] && st[0] > prev[0]) {
+      for (let j = 1; j < 8; j++) {
+        const f = j / 8;
+        dense.push([prev[0] + (st[0] - prev[0]) * f, prev[1].map((c, k) => c + (st[1][k] - c) * f)]);
+      }
+    }
+    dense.push(st);
+  });
+  const css = (c) => `rgba(${c.slice(0, 3).map((x) => Math.round(x * 255)).join(",")},${c[3]})`;
+  const list = (at) => dense.map(([l, c]) => `${css(c)} ${at(l)}`).join(", ");
+  const s = v.start_point || { x: 0.5, y: 0 }, e = v.end_point || { x: 0.5, y: 1 };
+  const sx = s.x * w, sy = s.y * h, ex = e.x * w, ey = e.y * h;
+  const end = css(dense[dense.length - 1][1]);
+  const solid = `linear-gradient(${end}, ${end})`;
+  if (dense.length === 1) return `linear-gradient(${css(dense[0][1])}, ${css(dense[0][1])})`;
+  if (v.type === "radial") {
+    const rx = Math.abs(ex - sx), ry = Math.abs(ey - sy);
+    if (rx < 1e-9 || ry < 1e-9) return solid;
+    return `radial-gradient(${rx}px ${ry}px at ${sx}px ${sy}px, ${list((l) => `${l * 100}%`)})`;
+  }
+  if (v.type === "conic") {
+    const deg = Math.atan2(ex - sx, -(ey - sy)) * 180 / Math.PI;
+    return `conic-gradient(from ${deg}deg at ${sx}px ${sy}px, ${list((l) => `${l * 360}deg`)})`;
+  }
+  const dx = ex - sx, dy = ey - sy, len = Math.hypot(dx, dy);
+  if (len < 1e-9) return solid;
+  const ux = dx / len, uy = dy / len;
+  const deg = Math.atan2(ux, -uy) * 180 / Math.PI;
+  const line = Math.abs(w * ux) + Math.abs(h * uy);
+  const offset = (w / 2 - sx) * ux + (h / 2 - sy) * uy;
+  return `linear-gradient(${deg}deg, ${list((l) => `${50 + (l * len - offset) / line * 100}%`)})`;
 }
 
 // CALayer.mask as a CSS mask-image: an SVG of the mask view's rounded rect in the view's bounds (the tree's `masks`

@@ -87,7 +87,9 @@ struct LuaDefinitionsTests {
                     keys("transform", segue.transform)
                     keys("coordinator", ctx.coordinator)
                     keys("vc", ctx:vc("to"))
-                    present_names("view", to, { \(viewNames), "alpah" }, { mask = true })
+                    present_names("view", to, { \(viewNames), "alpah" },
+                      -- nil on a view that is no gradient view, as mask is when unset
+                      { mask = true, colors = true, locations = true, start_point = true, end_point = true, type = true })
                     present_names("ctx", ctx, { \(ctxNames), "duratoin" }, { presentation_style = true, info = true })
                     segue.animate({ duration = 0.1, delay = 0, curve = "linear", repeat_count = 1, autoreverse = false },
                       function() to.alpha = 1 end)

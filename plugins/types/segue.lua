@@ -63,6 +63,11 @@
 ---@field shadow_radius number ≥ 0
 ---@field shadow_offset segue.Size
 ---@field clips_to_bounds boolean subviews clipped to the bounds (masksToBounds)
+---@field colors segue.Color[] gradient views: the gradient's colours, at least one
+---@field locations number[]|nil gradient views: each colour's stop, ascending in 0…1; nil = evenly spaced
+---@field start_point segue.Point gradient views: unit coordinates, default {x=0.5, y=0}
+---@field end_point segue.Point gradient views: unit coordinates, default {x=0.5, y=1}
+---@field type "axial"|"radial"|"conic" gradient views: "axial", "radial" or "conic"
 ---@field mask segue.View? a view with no superview whose alpha masks this one (CALayer.mask); nil removes it
 ---@field id string read-only
 ---@field superview segue.View? read-only
@@ -322,6 +327,13 @@ function segue.inset(rect, top, left, bottom, right) end
 ---@param opts? {frame?: segue.Rect, bounds?: segue.Rect, center?: segue.Point, alpha?: number, transform?: segue.Transform, hidden?: boolean, color?: segue.Color, corner_radius?: number, z?: number, anchor_point?: segue.Point, position?: segue.Point, sublayer_transform?: segue.Transform, double_sided?: boolean}
 ---@return segue.View
 function segue.view(opts) end
+
+---A new view drawn by a CAGradientLayer (in no superview until added): `colors` required; `colors`, `locations`,
+---`start_point` and `end_point` animatable (key paths `colors`, `locations`, `startPoint`, `endPoint`); its colour is
+---clear unless given. Takes `segue.view`'s fields too.
+---@param opts {colors: segue.Color[], locations?: number[], start_point?: segue.Point, end_point?: segue.Point, type?: "axial"|"radial"|"conic", frame?: segue.Rect, color?: segue.Color, alpha?: number, corner_radius?: number}
+---@return segue.View
+function segue.gradient_view(opts) end
 
 ---UIView.animate: every property set inside `animations` animates from its presentation value to the new value.
 ---@param opts segue.AnimationOptions

@@ -29,6 +29,9 @@ public struct FrameView: Sendable, Equatable {
         case .channels: values.set(property, new)
         case .zPosition: z = new.first ?? 0
         case .hiddenFlag: hidden = (new.first ?? 0) != 0
+        case .gradient:
+            if values.gradient == nil { values.gradient = GradientValues() }
+            values.gradient?.set(property, new)
         }
     }
 }

@@ -75,6 +75,10 @@ public struct FrameViews: Sendable, Equatable, RandomAccessCollection, Expressib
             if entry.affine.contains(property) {
                 let v = Array(next(6))
                 view.set(property, Transform3D(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5]).values)
+            } else if let per = FrameViews.listStride(property) {
+                // A gradient's list: its length first, then its values.
+                let n = Int(next(1).first ?? 0)
+                view.set(property, next(n * per))
             } else {
                 view.set(property, next(property.count))
             }
@@ -93,7 +97,10 @@ public struct FrameViews: Sendable, Equatable, RandomAccessCollection, Expressib
         if view.sendsFrame { values += [view.frame.x, view.frame.y, view.frame.w, view.frame.h] }
         FrameViews.forEachSent(view.changes) { property in
             let v = view.value(of: property)
-            if affine.contains(property) {
+            if let per = FrameViews.listStride(property) {
+                values.append(Double(v.count / per))
+                values += v
+            } else if affine.contains(property) {
                 let a = Transform3D(values: Array(v)).affine
                 values += [a.a, a.b, a.c, a.d, a.tx, a.ty]
             } else {
@@ -115,6 +122,34 @@ public struct FrameViews: Sendable, Equatable, RandomAccessCollection, Expressib
             entries.append(Entry(changes: changes, affine: affine, start: Int32(truncatingIfNeeded: values.count)))
             ids.append(view.id)
             values.append(contentsOf: UnsafeBufferPointer(start: out, count: n))
+        }
+        // A gradient view's parts (the table's last properties, so their values come last), lists of the view's own
+        // length: appended here, never by a view without a gradient (its changes have none of these bits).
+        let parts = changes.rawValue & layout.gradientParts & layout.sent
+        if parts != 0 { appendGradient(view.presentation, parts) }
+    }
+
+    /// Appends the changed gradient parts `parts` of `values`, in change-flag order: a list as its length, then its
+    /// values (a colour's 4); a point's 2; the type's code.
+    private mutating func appendGradient(_ presentation: ViewValues, _ parts: UInt64) {
+        var bits = parts
+        while bits != 0 {
+            let bit = bits.trailingZeroBitCount
+            bits &= bits &- 1
+            guard let property = ViewProperty(rawValue: bit) else { continue }
+            let v = presentation.get(property)
+            if let per = FrameViews.listStride(property) { values.append(Double(v.count / per)) }
+            values += v
+        }
+    }
+
+    /// How many values one entry of a list property has (a colour's 4, a location's 1); nil for a fixed-size one.
+    @inline(__always)
+    static func listStride(_ property: ViewProperty) -> Int? {
+        switch property.info.kind {
+        case .colorList: 4
+        case .numberList: 1
+        default: nil
         }
     }
 
@@ -142,14 +177,15 @@ public struct FrameViews: Sendable, Equatable, RandomAccessCollection, Expressib
             let bit = bits.trailingZeroBitCount
             bits &= bits &- 1
             let o = layout.storage[bit]
-            if o == ViewPropertyLayout.zPosition {
-                out[n] = view.z
-                n += 1
-                continue
-            }
-            if o == ViewPropertyLayout.hiddenFlag {
-                out[n] = view.hidden ? 1 : 0
-                n += 1
+            if o < 0 {
+                // Kept on the view (z, hidden), or a gradient's part (appended after the scratch: `appendGradient`).
+                if o == ViewPropertyLayout.zPosition {
+                    out[n] = view.z
+                    n += 1
+                } else if o == ViewPropertyLayout.hiddenFlag {
+                    out[n] = view.hidden ? 1 : 0
+                    n += 1
+                }
                 continue
             }
             let kind = layout.kinds[bit]

@@ -28,14 +28,14 @@ public struct ViewChanges: OptionSet, Sendable, Hashable {
 
     /// The properties of the table without an initial value (API 1's): a restored view reports all of them.
     static let alwaysRestored = ViewChanges(
-        rawValue: ViewProperty.allCases.reduce(0) { $1.info.initial == nil ? $0 | $1.changeBit : $0 })
+        rawValue: ViewProperty.allCases.reduce(0) { $1.info.initial == nil && !$1.isGradient ? $0 | $1.changeBit : $0 })
 
     /// What a view put back wholesale (a journal's or a baseline's restore) reports: API 1's properties, as
-    /// before, and a later one (`ViewPropertyInfo.initial`) only when its presentation value differs, so frame
-    /// events of scenes that never use the border or the shadow read as before.
+    /// before, and a later one (`ViewPropertyInfo.initial`, or a gradient view's part) only when its presentation
+    /// value differs, so frame events of scenes that never use the border, the shadow or a gradient read as before.
     static func restored(from old: ViewValues, to new: ViewValues) -> ViewChanges {
         var changes = alwaysRestored
-        for property in ViewProperty.allCases where property.info.initial != nil {
+        for property in ViewProperty.allCases where property.info.initial != nil || property.isGradient {
             if !old.get(property).elementsEqual(new.get(property)) { changes.insert(ViewChanges(property)) }
         }
         return changes

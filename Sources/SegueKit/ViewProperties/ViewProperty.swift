@@ -15,6 +15,9 @@ public enum ViewProperty: Int, Sendable, CaseIterable {
     case anchorPoint, position, sublayerTransform, doubleSided
     // The layer's look (issue 26): CALayer's border, shadow and masksToBounds.
     case borderWidth, borderColor, shadowColor, shadowOpacity, shadowRadius, shadowOffset, clipsToBounds
+    /// A gradient view's CAGradientLayer (issue 26: `segue.gradient_view`): .colors, .locations, .startPoint,
+    /// .endPoint, .type — kept beside the channels (`ViewValues.gradient`), absent from every other view.
+    case colors, locations, startPoint, endPoint, gradientType
 
     /// The property's entry in the table (inlinable: the hot paths of other modules read one field of it, and the
     /// optimizer then keeps just that field's switch).
@@ -84,6 +87,23 @@ public enum ViewProperty: Int, Sendable, CaseIterable {
             ViewPropertyInfo(name: "clips_to_bounds", kind: .boolean, storage: .channels(60), range: .finite,
                              interpolation: .none, summary: "subviews clipped to the bounds (masksToBounds)",
                              initial: [0])
+        // CAGradientLayer (developer.apple.com/documentation/quartzcore/cagradientlayer): colors and locations
+        // "animatable", startPoint and endPoint "animatable", in the unit coordinate space; type is not animatable.
+        case .colors:
+            ViewPropertyInfo(name: "colors", kind: .colorList, storage: .gradient, range: .finite,
+                             summary: "gradient views: the gradient's colours, at least one")
+        case .locations:
+            ViewPropertyInfo(name: "locations", kind: .numberList, storage: .gradient, range: .within(0, 1),
+                             summary: "gradient views: each colour's stop, ascending in 0…1; nil = evenly spaced")
+        case .startPoint:
+            ViewPropertyInfo(name: "start_point", kind: .point, storage: .gradient, range: .finite,
+                             summary: "gradient views: unit coordinates, default {x=0.5, y=0}")
+        case .endPoint:
+            ViewPropertyInfo(name: "end_point", kind: .point, storage: .gradient, range: .finite,
+                             summary: "gradient views: unit coordinates, default {x=0.5, y=1}")
+        case .gradientType:
+            ViewPropertyInfo(name: "type", kind: .gradientType, storage: .gradient, range: .finite,
+                             interpolation: .none, summary: "gradient views: \"axial\", \"radial\" or \"conic\"")
         }
     }
 
@@ -103,9 +123,14 @@ public enum ViewProperty: Int, Sendable, CaseIterable {
     @inlinable
     public var offset: Int { max(0, ViewPropertyLayout.shared.storage[rawValue]) }
 
-    /// How many channels (values) the property has.
+    /// How many channels (values) the property has (0 for a gradient's list: see `ViewValues.get`).
     @inlinable
     public var count: Int { ViewPropertyLayout.shared.kinds[rawValue].count }
+
+    /// Whether the property is a part of a gradient view's values (`ViewValues.gradient`): read from the flat
+    /// layout, not `info` (building the entry allocates its `initial` list in a debug build, per read).
+    @inlinable
+    public var isGradient: Bool { ViewPropertyLayout.shared.storage[rawValue] == ViewPropertyLayout.gradient }
 
     /// The protocol's (and Lua's) name for the property.
     public var name: String { ViewPropertyLayout.shared.names[rawValue] }
@@ -137,6 +162,9 @@ public struct ViewPropertyInfo: Sendable, Equatable {
         case zPosition
         /// `View.hidden`: set at once; part of the tree's structure.
         case hiddenFlag
+        /// A part of `ViewValues.gradient` (`GradientValues.values(of:)`): only gradient views have it, and a list's
+        /// length is the view's own.
+        case gradient
     }
 
     /// How an animation moves the property from one value to the next.
@@ -210,12 +238,19 @@ public enum ViewValueKind: Sendable, Equatable {
     case color
     /// A flag (1 or 0 where it is a number).
     case boolean
+    /// A list of colours (4 values each), written `{"#rrggbb", …}`: a gradient's `colors`.
+    case colorList
+    /// A list of numbers, or nil (no values): a gradient's `locations`.
+    case numberList
+    /// CAGradientLayer.type: `"axial"`, `"radial"` or `"conic"` (its `GradientType.code`).
+    case gradientType
 
-    /// How many values.
+    /// How many values (0 for a list: its length is the view's own).
     @inlinable
     public var count: Int {
         switch self {
-        case .number, .boolean: 1
+        case .colorList, .numberList: 0
+        case .number, .boolean, .gradientType: 1
         case .point, .size: 2
         case .rect, .color: 4
         case .transform: 16
@@ -232,6 +267,9 @@ public enum ViewValueKind: Sendable, Equatable {
         case .transform: "segue.Transform|\"identity\""
         case .color: "segue.Color"
         case .boolean: "boolean"
+        case .colorList: "segue.Color[]"
+        case .numberList: "number[]|nil"
+        case .gradientType: "\"axial\"|\"radial\"|\"conic\""
         }
     }
 
@@ -245,6 +283,9 @@ public enum ViewValueKind: Sendable, Equatable {
         case .transform: "a transform from segue.transform.* ({a,b,c,d,tx,ty} or {m={16 numbers}})"
         case .color: "\"#rrggbb\" or \"#rrggbbaa\""
         case .boolean: "a boolean"
+        case .colorList: "a list of colours {\"#rrggbb\" or \"#rrggbbaa\", …}"
+        case .numberList: "a list of numbers or nil"
+        case .gradientType: "\"axial\", \"radial\" or \"conic\""
         }
     }
 }

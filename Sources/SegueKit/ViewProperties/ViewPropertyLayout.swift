@@ -27,6 +27,10 @@ public struct ViewPropertyLayout: @unchecked Sendable {
 
     public static let zPosition = -1
     public static let hiddenFlag = -2
+    /// A gradient view's part (`ViewPropertyInfo.Storage.gradient`).
+    public static let gradient = -3
+    /// The properties kept in `ViewValues.gradient`.
+    public let gradientParts: UInt64
 
     /// The one layout, made from the table.
     public static let shared = ViewPropertyLayout()
@@ -37,7 +41,7 @@ public struct ViewPropertyLayout: @unchecked Sendable {
         let storage = UnsafeMutablePointer<Int>.allocate(capacity: all.count)
         let ranges = UnsafeMutablePointer<ModelRange>.allocate(capacity: all.count)
         let names = UnsafeMutablePointer<String>.allocate(capacity: all.count)
-        var sent: UInt64 = 0, frame: UInt64 = 0, animates: UInt64 = 0
+        var sent: UInt64 = 0, frame: UInt64 = 0, animates: UInt64 = 0, gradientParts: UInt64 = 0
         for property in all {
             let info = property.info
             (kinds + property.rawValue).initialize(to: info.kind)
@@ -46,6 +50,9 @@ public struct ViewPropertyLayout: @unchecked Sendable {
             case .channels(let offset): place = offset
             case .zPosition: place = ViewPropertyLayout.zPosition
             case .hiddenFlag: place = ViewPropertyLayout.hiddenFlag
+            case .gradient:
+                place = ViewPropertyLayout.gradient
+                gradientParts |= property.changeBit
             }
             (storage + property.rawValue).initialize(to: place)
             (ranges + property.rawValue).initialize(to: info.range)
@@ -61,5 +68,6 @@ public struct ViewPropertyLayout: @unchecked Sendable {
         self.animates = animates
         self.sent = sent
         self.frame = frame
+        self.gradientParts = gradientParts
     }
 }

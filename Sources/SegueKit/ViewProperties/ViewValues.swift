@@ -3,6 +3,8 @@
 /// `frame` is derived from center and bounds size (the layout frame: the transform is applied on top of it).
 public struct ViewValues: Sendable, Equatable {
     public var channels: [Double]
+    /// A gradient view's CAGradientLayer values (`segue.gradient_view`); nil for every other view.
+    public var gradient: GradientValues?
 
     /// From `channelCount` channels (a shorter array is padded with zeros, then the layer geometry's defaults where
     /// it lacks them: anchor point 0.5, 0.5, identity sublayer transform, double-sided).
@@ -26,11 +28,17 @@ public struct ViewValues: Sendable, Equatable {
         self.color = color
     }
 
+    /// The values of `property`: its channels, or a gradient view's part (none when the view has no gradient).
     public func get(_ property: ViewProperty) -> ArraySlice<Double> {
-        channels[property.offset..<(property.offset + property.count)]
+        if property.isGradient { return ArraySlice(gradient?.values(of: property) ?? []) }
+        return channels[property.offset..<(property.offset + property.count)]
     }
 
     public mutating func set(_ property: ViewProperty, _ values: some Collection<Double>) {
+        if property.isGradient {
+            gradient?.set(property, values)
+            return
+        }
         var i = property.offset
         for v in values {
             channels[i] = v
@@ -139,6 +147,7 @@ extension ViewValues {
         case .channels: get(property)
         case .zPosition: [z]
         case .hiddenFlag: [hidden ? 1 : 0]
+        case .gradient: get(property)
         }
     }
 }
