@@ -75,6 +75,10 @@ public enum StateDrawing {
             }
         case .color:
             return json.stringValue.flatMap { Color(hex: $0) }.map { [$0.r, $0.g, $0.b, $0.a] }
+        case .colorList, .numberList, .gradientType:
+            // A gradient view's parts are not read: the motion panels (and the Python client's copy of this
+            // drawing, python/segued/drawing.py) draw a gradient view by its background colour.
+            return nil
         }
     }
 }
