@@ -135,16 +135,7 @@ final class PropertyAnimation {
         if elapsed >= activeNs {
             field = layer.finalValue
         } else {
-            var local = max(0, elapsed)
-            var reversed = false
-            if durationNs > 0 {
-                let pass = local / durationNs
-                local -= pass * durationNs
-                if autoreverses, pass % 2 == 1 { reversed = true }
-            }
-            var t = Double(local) / 1e9
-            if reversed { t = duration - t }
-            field = layer.value(timing.progress(at: t, duration: duration))
+            field = layer.value(progress(atElapsed: elapsed))
         }
         return layer.keyPath.compose(field, over: Array(view.model.get(property)), additive: layer.additive)
     }
