@@ -210,6 +210,13 @@ final class PropertyAnimation {
     /// The progress `elapsed` ns (before the end) after the start: repeats and reversals applied, then the timing.
     @inline(__always)
     func progress(atElapsed elapsed: Int64) -> Double {
+        timing.progress(at: passTime(atElapsed: elapsed), duration: duration)
+    }
+
+    /// The time into the current pass, in seconds, `elapsed` ns after the start: repeats taken off, an
+    /// autoreversing animation's odd passes run backwards.
+    @inline(__always)
+    func passTime(atElapsed elapsed: Int64) -> Double {
         var local = max(0, elapsed)
         var reversed = false
         if durationNs > 0 {
@@ -217,23 +224,14 @@ final class PropertyAnimation {
             local -= pass * durationNs
             if autoreverses, pass % 2 == 1 { reversed = true }
         }
-        var t = Double(local) / 1e9
-        if reversed { t = duration - t }
-        return timing.progress(at: t, duration: duration)
+        let t = Double(local) / 1e9
+        return reversed ? duration - t : t
     }
 
     /// The value `elapsed` ns after the start (repeats and reversals applied), without writing it.
     func values(atElapsed elapsed: Int64) -> [Double] {
         if elapsed >= activeNs { return to }
-        var local = max(0, elapsed)
-        var reversed = false
-        if durationNs > 0 {
-            let pass = local / durationNs
-            local -= pass * durationNs
-            if autoreverses, pass % 2 == 1 { reversed = true }
-        }
-        var t = Double(local) / 1e9
-        if reversed { t = duration - t }
+        let t = passTime(atElapsed: elapsed)
         let p = timing.progress(at: t, duration: duration)
         if let path { return path(p) }
         var out = [Double](repeating: 0, count: to.count)

@@ -90,12 +90,7 @@ public final class ZoomAnimator: Animator {
                 scene.set(to, alpha: 1)
             } completion: { [anchor = scene.anchor] _ in
                 guard let scene = anchor.object else { return }
-                if let source, source.isAlive { scene.set(source, hidden: false) }
-                if to.isAlive {
-                    scene.set(to, transform: .identity)
-                    scene.set(to, alpha: 1)
-                }
-                context.completeTransition(!context.transitionWasCancelled)
+                ZoomAnimator.settle(to, source: source, context: context, in: scene)
             }
             return
         }
@@ -109,13 +104,19 @@ public final class ZoomAnimator: Animator {
             }
         } completion: { [anchor = scene.anchor] _ in
             guard let scene = anchor.object else { return }
-            if let source, source.isAlive { scene.set(source, hidden: false) }
-            if from.isAlive {
-                scene.set(from, transform: .identity)
-                scene.set(from, alpha: 1)
-            }
-            context.completeTransition(!context.transitionWasCancelled)
+            ZoomAnimator.settle(from, source: source, context: context, in: scene)
         }
+    }
+
+    /// The end of either direction: the source shown again, the zoomed view back to identity and opaque, the
+    /// transition completed.
+    static func settle(_ view: View, source: View?, context: TransitionContext, in scene: Scene) {
+        if let source, source.isAlive { scene.set(source, hidden: false) }
+        if view.isAlive {
+            scene.set(view, transform: .identity)
+            scene.set(view, alpha: 1)
+        }
+        context.completeTransition(!context.transitionWasCancelled)
     }
 
     /// The release of an interactive dismissal: from where the gesture left the view into the source, resolved
