@@ -164,17 +164,9 @@ extension PluginInstance {
                 let list = s.top
                 defer { s.pop() }
                 guard s.type(at: list) == LUA_TTABLE else { throw LuaError("values must be a list, got \(s.typeName(at: list))") }
-                let n = Int(lua_rawlen(s.L, list))
-                guard n <= LayerAnimationSpec.maxKeyTimes else {
-                    throw LuaError("values has \(n) entries, more than \(LayerAnimationSpec.maxKeyTimes)")
+                spec.values = try boundedList(at: list, field: "values") { (i) throws(LuaError) in
+                    try layerValue(at: s.top, keyPath, field: "values[\(i)]")
                 }
-                var values: [[Double]] = []
-                for i in 1...max(1, n) where n > 0 {
-                    s.rawIndex(list, i)
-                    defer { s.pop() }
-                    values.append(try layerValue(at: s.top, keyPath, field: "values[\(i)]"))
-                }
-                spec.values = values
             } else {
                 s.pop()
             }
@@ -182,18 +174,10 @@ extension PluginInstance {
                 let list = s.top
                 defer { s.pop() }
                 guard s.type(at: list) == LUA_TTABLE else { throw LuaError("key_times must be a list, got \(s.typeName(at: list))") }
-                let n = Int(lua_rawlen(s.L, list))
-                guard n <= LayerAnimationSpec.maxKeyTimes else {
-                    throw LuaError("key_times has \(n) entries, more than \(LayerAnimationSpec.maxKeyTimes)")
-                }
-                var times: [Double] = []
-                for i in 1...max(1, n) where n > 0 {
-                    s.rawIndex(list, i)
-                    defer { s.pop() }
+                spec.keyTimes = try boundedList(at: list, field: "key_times") { (i) throws(LuaError) in
                     guard let x = s.number(at: -1) else { throw LuaError("key_times[\(i)] must be a number, got \(s.typeName(at: -1))") }
-                    times.append(x)
+                    return x
                 }
-                spec.keyTimes = times
             } else {
                 s.pop()
             }
@@ -210,6 +194,24 @@ extension PluginInstance {
             return .failure(error)
         }
         return .success(spec)
+    }
+
+    /// The entries of the Lua list at `list`, each read by `element(i)` while entry `i` (1-based) is on the top of
+    /// the stack; more than `LayerAnimationSpec.maxKeyTimes` entries is an error naming `field`.
+    func boundedList<T>(at list: Int32, field: String, _ element: (Int) throws(LuaError) -> T) throws(LuaError) -> [T] {
+        let s = state
+        let n = Int(lua_rawlen(s.L, list))
+        guard n <= LayerAnimationSpec.maxKeyTimes else {
+            throw LuaError("\(field) has \(n) entries, more than \(LayerAnimationSpec.maxKeyTimes)")
+        }
+        var out: [T] = []
+        out.reserveCapacity(n)
+        for i in stride(from: 1, through: n, by: 1) {
+            s.rawIndex(list, i)
+            defer { s.pop() }
+            out.append(try element(i))
+        }
+        return out
     }
 
     /// CASpringAnimation's parameters at `t`, with its defaults (mass 1, stiffness 100, damping 10, velocity 0).
@@ -239,17 +241,9 @@ extension PluginInstance {
             let firstIsNumber = s.type(at: -1) == LUA_TNUMBER
             s.pop()
             if firstIsNumber { return [try curve(at: list, field: "timing_functions")] }
-            let n = Int(lua_rawlen(s.L, list))
-            guard n <= LayerAnimationSpec.maxKeyTimes else {
-                throw LuaError("timing_functions has \(n) entries, more than \(LayerAnimationSpec.maxKeyTimes)")
+            return try boundedList(at: list, field: "timing_functions") { (i) throws(LuaError) in
+                try curve(at: s.top, field: "timing_functions[\(i)]")
             }
-            var curves: [CubicBezier] = []
-            for i in 1...max(1, n) where n > 0 {
-                s.rawIndex(list, i)
-                defer { s.pop() }
-                curves.append(try curve(at: s.top, field: "timing_functions[\(i)]"))
-            }
-            return curves
         default:
             throw LuaError("timing_functions must be a curve name, {x1, y1, x2, y2} or a list of them, got \(s.typeName(at: -1))")
         }
