@@ -48,8 +48,9 @@ let package = Package(
         .target(name: "SegueLua", dependencies: ["SegueKit", "CLuaShim"], swiftSettings: releaseUnchecked),
         // The Linux calls the daemon's event loop needs that Swift's Glibc module does not import (epoll and co.).
         .target(name: "CEventLoop"),
-        // segue-bench's C reference for the engine's per-frame work (`segue-bench engine`), always -O2.
-        .target(name: "CEngineReference", cSettings: [.unsafeFlags(["-O2"])]),
+        // segue-bench's C reference for the engine's per-frame work (`segue-bench engine`), always -O2; its printed case
+        // writes the frame event with the daemon's number printer (CDtoa).
+        .target(name: "CEngineReference", dependencies: ["CDtoa"], cSettings: [.unsafeFlags(["-O2"])]),
         // The region callgrind counts in `segue-bench instructions` (scripts/instructions, the CI guard).
         .target(name: "CMeasuredRegion"),
         .target(

@@ -258,9 +258,10 @@ size_t cdtoa_format(double value, char *out) {
         memcpy(p, digitPairs + e * 2, 2);
         p += 2;
     } else if (exponent < 0) {
-        // 0.000ddd
+        // 0.000ddd (at most 4 zeros here: one fixed-size copy the compiler inlines, not a call to memset per
+        // number; the digits overwrite what is past the zeros, within the buffer's 32 bytes)
         const uint32_t zeros = (uint32_t)(-exponent);
-        memset(p, '0', zeros + 1);
+        memcpy(p, "00000000", 8);
         p[1] = '.';
         writeDigits(output, length, p + zeros + 1);
         p += zeros + 1 + length;
@@ -304,6 +305,11 @@ size_t cdtoa_json(double value, char *out) {
             if (whole < 0) {
                 *p++ = '-';
                 magnitude = (uint64_t)(-whole);
+            }
+            // One digit (a transform's 1, a flag): no length to find.
+            if (magnitude < 10) {
+                *p = (char)('0' + magnitude);
+                return (size_t)(p + 1 - out);
             }
             const uint32_t length = decimalLength17(magnitude);
             writeDigits(magnitude, length, p);

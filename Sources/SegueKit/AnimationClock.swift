@@ -504,31 +504,50 @@ final class AnimationClock {
         let now = self.now
         var anyRemoved = false
         endedScratch.removeAll(keepingCapacity: true)
-        running.tracks.withUnsafeBufferPointer { tracks in
-            // The progress last computed, and the track it was computed for: the next track of the same block
-            // reuses it (the same function of the same inputs, so the same bits).
-            var shared = -1
+        running.tracks.withUnsafeBufferPointer { buffer in
+            guard let tracks = buffer.baseAddress else { return }
+            // The progress last computed, and its track's `progressKey`: the next track of the same block reuses it
+            // (the same function of the same inputs, so the same bits).
+            var sharedKey = -1
             var sharedProgress = 0.0
+            // The channels of the view the loop wrote last, and that view: the next track of the same view (a
+            // block's tracks of one view are neighbours) writes through them without asking the array for its
+            // storage again. Nothing else writes a view between two tracks the loop writes itself; an animation
+            // object that evaluates itself may, so the cache is dropped after one.
+            var cachedView: UnsafeMutableRawPointer?
+            var cachedChannels: UnsafeMutablePointer<Double>?
             for i in 0..<count {
-                if tracks[i].removed {
+                let track = tracks + i
+                if track.pointee.removed {
                     anyRemoved = true
                     continue
                 }
                 // The view borrowed at +0: no retain and release per use (the track's animation keeps it alive).
-                let written: Bool = tracks[i].view._withUnsafeGuaranteedRef { view in
+                let written: Bool = track.pointee.view._withUnsafeGuaranteedRef { view in
                     if view.dirty == 0 { dirtyViews.append(view) }
-                    let elapsed = now - tracks[i].begin
-                    guard tracks[i].isInFlight(elapsed) else { return false }
+                    let elapsed = now - track.pointee.begin
+                    guard track.pointee.isInFlight(elapsed) else { return false }
                     if elapsed < 0 { return true }
-                    if shared < 0 || !tracks[i].sharesProgress(with: tracks[shared]) {
-                        shared = i
-                        sharedProgress = tracks[i].progress(elapsed)
+                    if track.pointee.progressKey != sharedKey {
+                        sharedKey = track.pointee.progressKey
+                        sharedProgress = track.pointee.progress(elapsed)
                     }
-                    tracks[i].write(progress: sharedProgress, into: view)
+                    let identity = track.pointee.view.toOpaque()
+                    if identity != cachedView {
+                        cachedView = identity
+                        cachedChannels = view.presentation.channels.withUnsafeMutableBufferPointer { $0.baseAddress }
+                    }
+                    if let channels = cachedChannels {
+                        track.pointee.write(progress: sharedProgress, into: channels + track.pointee.offset)
+                    }
+                    view.dirty |= track.pointee.dirtyBit
                     return true
                 }
                 // Ended, or evaluated by the animation object (which writes its end value when it ends).
-                if !written, tracks[i].animation.evaluate(at: now) { endedScratch.append(i) }
+                if !written {
+                    cachedView = nil
+                    if track.pointee.animation.evaluate(at: now) { endedScratch.append(i) }
+                }
             }
         }
         guard anyRemoved || !endedScratch.isEmpty else { return }

@@ -46,6 +46,10 @@ struct AnimationTrack {
     var removed: Bool
     let from: SIMD8<Double>
     let to: SIMD8<Double>
+    /// Equal for two tracks only when they have the same progress at every instant (`sharesProgress`): set by
+    /// `RunningAnimations.append`, so the frame loop tells whether it may reuse the progress it computed last with
+    /// one integer compare instead of comparing group, begin, duration and timing (a spring's nine fields).
+    var progressKey = 0
 
     /// The channels of a 2-D affine transform in a 16-value transform: m11, m12, m21, m22, m41, m42.
     static let affineChannels = (0, 1, 4, 5, 12, 13)
@@ -102,7 +106,7 @@ struct AnimationTrack {
 }
 
 extension AnimationTrack {
-    /// True when the loop handles the animation `elapsed` ns after its begin itself (`write(progress:)`); false
+    /// True when the loop handles the animation `elapsed` ns after its begin itself (`write(progress:into:)`); false
     /// when it has ended or the animation object evaluates itself.
     @inline(__always)
     func isInFlight(_ elapsed: Int64) -> Bool { elapsed < activeNs && mode != .general }
@@ -118,23 +122,12 @@ extension AnimationTrack {
         group == other.group && begin == other.begin && duration == other.duration && timing == other.timing
     }
 
-    /// Writes the value at progress `p` into `view`'s presentation values (modes `line`, `affine`, `decomposed`),
-    /// the view being this track's, borrowed by the caller. The same floating-point operations in the same order as
-    /// `PropertyAnimation`, so the values are the same to the bit.
+    /// Writes the value at progress `p` (modes `line`, `affine`, `decomposed`) from `c`, the property's first
+    /// channel in the view's presentation values (index arithmetic unchecked: the offsets are the table's, inside the
+    /// channels). The same floating-point operations in the same order as `PropertyAnimation`, so the values are the
+    /// same to the bit; the caller sets the view's dirty bit.
     @inline(__always)
-    func write(progress p: Double, into view: View) {
-        let o = offset
-        view.presentation.channels.withUnsafeMutableBufferPointer { c in
-            guard let c = c.baseAddress else { return }
-            write(progress: p, into: c + o)
-        }
-        view.dirty |= dirtyBit
-    }
-
-    /// The values at progress `p` from `c`, the property's first channel (index arithmetic unchecked: the offsets
-    /// are the table's, inside the channels).
-    @inline(__always)
-    private func write(progress p: Double, into c: UnsafeMutablePointer<Double>) {
+    func write(progress p: Double, into c: UnsafeMutablePointer<Double>) {
         let from = self.from, to = self.to
         switch mode {
         case .line:

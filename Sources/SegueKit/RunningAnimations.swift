@@ -5,6 +5,8 @@ struct RunningAnimations: Sequence {
     private(set) var animations: [PropertyAnimation] = []
     /// One record per animation, contiguous: what `AnimationClock.evaluate` walks each frame.
     var tracks: [AnimationTrack] = []
+    /// The last `AnimationTrack.progressKey` given out.
+    private var lastProgressKey = 0
 
     var count: Int { animations.count }
     var isEmpty: Bool { animations.isEmpty }
@@ -15,7 +17,17 @@ struct RunningAnimations: Sequence {
     mutating func append(_ animation: PropertyAnimation) {
         animation.trackIndex = animations.count
         animations.append(animation)
-        tracks.append(AnimationTrack(animation))
+        var track = AnimationTrack(animation)
+        // The animations one block made together are appended one after the other: a track that shares its
+        // progress with the one before gets its key, any other a new one (two tracks that share it but are not
+        // neighbours compute it each, to the same bits).
+        if let previous = tracks.last, track.sharesProgress(with: previous) {
+            track.progressKey = previous.progressKey
+        } else {
+            lastProgressKey += 1
+            track.progressKey = lastProgressKey
+        }
+        tracks.append(track)
     }
 
     mutating func append(contentsOf more: [PropertyAnimation]) {

@@ -238,7 +238,7 @@ final class ViewTree {
     /// event's storage) and starts the next tick's list.
     func takeChanges(into views: inout FrameViews) {
         // The views in creation order: sorted only when they are not in it already (the look is one walk).
-        if !ViewTree.inSerialOrder(dirtyViews) { dirtyViews.sort { $0.serial < $1.serial } }
+        if !ViewTree.inSerialOrder(dirtyViews) { ViewTree.sortBySerial(&dirtyViews) }
         views.reserve(views: dirtyViews.count, values: 7)
         let layout = ViewPropertyLayout.shared
         dirtyViews.withUnsafeBufferPointer { dirty in
@@ -250,6 +250,29 @@ final class ViewTree {
             }
         }
         dirtyViews.removeAll(keepingCapacity: true)
+    }
+
+    /// Puts `views` in creation order. The frame loop leaves them nearly in it (a transition's from-view, made
+    /// after its to-view, comes first): an insertion sort puts such a list in order in one walk and a swap per
+    /// pair, where the standard sort paid a merge and a closure call per comparison (~7 000 instructions of a
+    /// subscribed frame of 200 views); past a budget of moves (a list far from order) the standard sort finishes the job.
+    static func sortBySerial(_ views: inout [View]) {
+        let sorted = views.withUnsafeMutableBufferPointer { buffer -> Bool in
+            guard buffer.count > 1 else { return true }
+            var budget = 2 * buffer.count + 16
+            for i in 1..<buffer.count {
+                let serial = buffer[i].serial
+                var j = i
+                while j > 0, buffer[j - 1].serial > serial {
+                    buffer.swapAt(j - 1, j)
+                    j -= 1
+                    budget -= 1
+                    if budget < 0 { return false }
+                }
+            }
+            return true
+        }
+        if !sorted { views.sort { $0.serial < $1.serial } }
     }
 
     /// Whether `views` are in creation order.

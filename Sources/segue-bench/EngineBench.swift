@@ -63,6 +63,8 @@ struct Engine: ParsableCommand {
         let framesPerRound = max(1, Int(Double(fps) * seconds * 0.9))
         var engineNs: [Double] = [], engineCPU: [Double] = [], referenceNs: [Double] = [], referenceCPU: [Double] = []
         var ratios: [Double] = [], cpuRatios: [Double] = [], starts: [Double] = []
+        // --daemon: the engine against the second reference too, which writes the frame event (issue 24).
+        var printedRatios: [Double] = [], printedCPURatios: [Double] = [], printedNs: [Double] = []
         var properties = 0
         for round in 0..<rounds {
             let target = (round + 1) % 2
@@ -77,8 +79,12 @@ struct Engine: ParsableCommand {
             for _ in 0..<framesPerRound {
                 bench.output?.bytes.removeAll(keepingCapacity: true)
                 times.append(bench.scene.step(frames: 1))
+                // What the daemon does after each tick: the frame event, queued by Daemon.emit, goes to the bus and
+                // is encoded into the subscriber's output (without this the events stayed queued, never encoded).
+                bench.daemon?.flushPending()
             }
             let wall = Double(DispatchTime.now().uptimeNanoseconds - wall0), cpu = threadCPUNanoseconds() - cpu0
+            let lastLine = bench.output?.bytes ?? []
             let engineValues = try bench.firstValues(target)
             bench.scene.finishAllTransitions()
             let ticks = Double(framesPerRound * max(1, properties))
@@ -96,6 +102,23 @@ struct Engine: ParsableCommand {
             referenceCPU.append(refCPU / refProperties)
             ratios.append(engineNs[round] / referenceNs[round])
             cpuRatios.append(engineCPU[round] / referenceCPU[round])
+            if daemon, duration == nil {
+                // The same frames ticked and written by C, the last one held to the engine's last line, to the byte.
+                let lastLine = lastLine[...]
+                let printed = PrintedReference(transitions: transitions, begin: begin, duration: seconds, scene: bench.scene.id,
+                                               ids: (0..<transitions).map { ("a\($0).view", "b\($0).view") },
+                                               toFirst: target == 0)
+                let (printedWall, printedCPU) = printed.run(times)
+                if let seq = PrintedReference.seq(of: lastLine), let last = times.last {
+                    printed.tick(at: last, seq: seq)
+                    try printed.check(against: lastLine)
+                } else {
+                    throw ValidationError("the subscriber's output holds no frame line")
+                }
+                printedNs.append(printedWall / refProperties)
+                printedRatios.append(wall / printedWall)
+                printedCPURatios.append(cpu / printedCPU)
+            }
         }
         print(String(format: "engine  transitions=%d  animated properties=%d  fps=%d  frames=%d per round  rounds=%d%@",
                      transitions, properties, fps, framesPerRound, rounds,
@@ -111,6 +134,14 @@ struct Engine: ParsableCommand {
                      ratios.map { String(format: "%.2f", $0) }.joined(separator: " ")))
         print(String(format: "engine ÷ reference, CPU time: %.2f× (per round %@)", engineMedian(cpuRatios),
                      cpuRatios.map { String(format: "%.2f", $0) }.joined(separator: " ")))
+        if !printedRatios.isEmpty {
+            print(String(format: "printed reference: %.1f ns per animated property per frame, C -O2 (ticks and writes the frame event with the daemon's number printer)",
+                         engineMedian(printedNs)))
+            print(String(format: "engine ÷ printed reference: %.2f× (median of %d rounds; per round %@)", engineMedian(printedRatios),
+                         rounds, printedRatios.map { String(format: "%.2f", $0) }.joined(separator: " ")))
+            print(String(format: "engine ÷ printed reference, CPU time: %.2f× (per round %@)", engineMedian(printedCPURatios),
+                         printedCPURatios.map { String(format: "%.2f", $0) }.joined(separator: " ")))
+        }
     }
 
     func runSelect() throws {
@@ -234,7 +265,9 @@ final class KeptOutput: ConnectionOutput {
 final class ReferenceViews {
     var transitions: [ref_transition]
 
-    init(transitions count: Int, begin: Int64, duration: Double) {
+    /// `reversed`: the transitions go back (a select of the first item after the second), the engine's default
+    /// animator moving both views the other way (from-view 0 → 336, to-view −336 → 0).
+    init(transitions count: Int, begin: Int64, duration: Double, reversed: Bool = false) {
         let spring = ref_spring_make(0.75, 0.5, Spring.ratioFormOmega(zeta: 0.75, velocity: 0.5, duration: duration))
         func view(fromTX: Double, toTX: Double, alphaFrom: Double, alphaTo: Double) -> ref_view {
             var v = ref_view()
@@ -255,8 +288,9 @@ final class ReferenceViews {
             t.active_ns = activeNs
             t.duration = duration
             t.spring = spring
-            t.views = (view(fromTX: 0, toTX: -336, alphaFrom: 1, alphaTo: 0),
-                       view(fromTX: 336, toTX: 0, alphaFrom: 0, alphaTo: 1))
+            let travel: Double = reversed ? 336 : -336
+            t.views = (view(fromTX: 0, toTX: travel, alphaFrom: 1, alphaTo: 0),
+                       view(fromTX: -travel, toTX: 0, alphaFrom: 0, alphaTo: 1))
             transitions.append(t)
         }
     }

@@ -24,13 +24,16 @@ struct Instructions: ParsableCommand {
               daemon.frame.subscribed2  the same with two connections subscribed (minus the one-subscriber case: \
             what a further subscriber costs — the frame is encoded once, its bytes handed to each)
               reference.frame    the C reference (CEngineReference) ticking the same 100 transitions once
+              reference.frame.printed   the C reference ticking them and writing the frame event a subscriber gets, \
+            with the daemon's number printer (CDtoa): each frame's bytes held equal to the engine's frame line at the \
+            same time (daemon.frame.subscribed's scene, stepped outside the region)
               daemon.frame.keyframes        one clock.step of one frame of a transition animating 100 views' \
             centers with 4 keyframes each (segue.keyframes, linear; a bench-only animator from a temporary folder)
               daemon.frame.keyframes.plain  the same 100 centers animated by one linear segue.animate block: a \
             keyframed property per frame ÷ a plainly animated one (scripts/instructions prints the ratio)
             """)
 
-    @Argument(help: "The case: daemon.ping, daemon.select, daemon.frame, daemon.frame.subscribed, daemon.frame.subscribed2, reference.frame.")
+    @Argument(help: "The case: daemon.ping, daemon.select, daemon.frame, daemon.frame.subscribed, daemon.frame.subscribed2, reference.frame, reference.frame.printed.")
     var name: String
 
     @Option(help: "Units of work counted (the count is divided by it).")
@@ -45,6 +48,7 @@ struct Instructions: ParsableCommand {
         case "daemon.frame.subscribed": try frame(subscribers: 1)
         case "daemon.frame.subscribed2": try frame(subscribers: 2)
         case "reference.frame": reference()
+        case "reference.frame.printed": try printedReference()
         case "daemon.frame.keyframes": try keyframeFrame(animator: "bench-keyframes")
         case "daemon.frame.keyframes.plain": try keyframeFrame(animator: "bench-plain")
         default: throw ValidationError("unknown case \(name)")
@@ -153,6 +157,30 @@ struct Instructions: ParsableCommand {
     }
 
     func frame(subscribers: Int) throws {
+        let (daemon, connection, output, listeners) = try frameScene(subscribers: subscribers)
+        let step = Array(#"{"jsonrpc":"2.0","id":1,"method":"clock.step","params":{"frames":1}}"#.utf8)
+        try step.withUnsafeBufferPointer { line in
+            for _ in 0..<iterations {
+                output.bytes.removeAll(keepingCapacity: true)
+                for listener in listeners {
+                    listener.bytes.removeAll(keepingCapacity: true)
+                    listener.lines = 0
+                }
+                var answered = false
+                measured { answered = request(line, daemon, connection, output) }
+                guard answered else { throw ValidationError("clock.step was not answered") }
+                for listener in listeners {
+                    guard listener.lines == 1, listener.bytes.count > 100 * 2 * 50, listener.bytes == listeners[0].bytes else {
+                        throw ValidationError("a subscriber got \(listener.lines) lines, not the one frame")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The daemon.frame scene: 100 running default transitions on a manual scene at 120 fps, `subscribers`
+    /// connections subscribed to its frames, 10 frames into the second round (begun at 2 s: frame 240).
+    func frameScene(subscribers: Int) throws -> (Daemon, ClientConnection, KeptOutput, [KeptOutput]) {
         let daemon = daemon()
         let output = KeptOutput()
         let connection = daemon.connect(output: output)
@@ -176,23 +204,31 @@ struct Instructions: ParsableCommand {
             try call(daemon, connection, "clock.step", #"{"frames":\#(index == 1 ? Instructions.fps * 2 : 10)}"#)
         }
         daemon.flushPending()
-        let step = Array(#"{"jsonrpc":"2.0","id":1,"method":"clock.step","params":{"frames":1}}"#.utf8)
-        try step.withUnsafeBufferPointer { line in
-            for _ in 0..<iterations {
-                output.bytes.removeAll(keepingCapacity: true)
-                for listener in listeners {
-                    listener.bytes.removeAll(keepingCapacity: true)
-                    listener.lines = 0
-                }
-                var answered = false
-                measured { answered = request(line, daemon, connection, output) }
-                guard answered else { throw ValidationError("clock.step was not answered") }
-                for listener in listeners {
-                    guard listener.lines == 1, listener.bytes.count > 100 * 2 * 50, listener.bytes == listeners[0].bytes else {
-                        throw ValidationError("a subscriber got \(listener.lines) lines, not the one frame")
-                    }
-                }
+        return (daemon, connection, output, listeners)
+    }
+
+    /// The C reference ticking the daemon.frame transitions and writing their frame event (`ref_tick_printed`),
+    /// each frame's bytes held equal to the engine's line for the same frame: the daemon's scene is stepped outside
+    /// the region, the C reference inside it.
+    func printedReference() throws {
+        let (daemon, connection, output, listeners) = try frameScene(subscribers: 1)
+        let n = Instructions.transitions
+        // The second round's selects (of the first items) began at frame 240 = 2 s; 10 frames have run since.
+        let printed = PrintedReference(transitions: n, begin: 2_000_000_000, duration: 1, scene: "s",
+                                       ids: (0..<n).map { ("a\($0).view", "b\($0).view") }, toFirst: true)
+        let step = #"{"jsonrpc":"2.0","id":1,"method":"clock.step","params":{"frames":1}}"#
+        for k in 0..<iterations {
+            listeners[0].bytes.removeAll(keepingCapacity: true)
+            output.bytes.removeAll(keepingCapacity: true)
+            guard daemon.handle(line: step, from: connection)?.contains("\"result\"") == true else {
+                throw ValidationError("clock.step was not answered")
             }
+            daemon.flushPending()
+            let line = listeners[0].bytes[...]
+            guard let seq = PrintedReference.seq(of: line) else { throw ValidationError("the subscriber got no frame") }
+            let now = Int64(Instructions.fps * 2 + 11 + k) * 1_000_000_000 / Int64(Instructions.fps)
+            measured { printed.tick(at: now, seq: seq) }
+            try printed.check(against: line)
         }
     }
 

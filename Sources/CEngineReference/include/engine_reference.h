@@ -1,6 +1,8 @@
 #ifndef ENGINE_REFERENCE_H
 #define ENGINE_REFERENCE_H
 
+#include <stddef.h>
+
 /// segue-bench's C reference for the engine's per-frame work (issues 13 and 24): exactly what SegueKit's frame loop
 /// (`AnimationClock.evaluate` over `AnimationTrack`s) does for the benchmark's transitions, and no more. Compiled -O2
 /// whatever the build configuration. The benchmark's transition is the built-in default animator's: one spring
@@ -45,5 +47,35 @@ ref_spring ref_spring_make(double damping, double velocity, double omega);
 
 /// One frame at scene time `now` (ns) for `count` transitions (4 animated properties each).
 void ref_tick(ref_transition *transitions, int count, long long now);
+
+/// The head of a frame event (`ref_tick_printed`): its seq and time, and the scene's id (UTF-8, not terminated).
+typedef struct {
+    double seq;
+    double time;
+    const char *scene;
+    size_t scene_length;
+} ref_frame_head;
+
+/// A view as a frame event names it: which transition and which of its two views (0 the from-view, 1 the to-view),
+/// and its id (UTF-8, not terminated). `ref_tick_printed` gets the views in the order the event lists them (the
+/// engine's creation order).
+typedef struct {
+    int transition;
+    int view;
+    const char *id;
+    size_t id_length;
+} ref_view_name;
+
+/// The second reference (issue 24, `reference.frame.printed`): `ref_tick`, then the frame event a subscriber gets for
+/// it written into `out` as the daemon writes it (SegueDaemon's EventEncoder: the notification's head, then per view
+/// that changed its id and its changed properties in the protocol's order — alpha's number, the transform's 6 affine
+/// numbers after the affine test, or its 16 — with their keys), every number printed by CDtoa's `cdtoa_json`, the
+/// daemon's printer. Clears the dirty bits it printed. Returns the byte count (no newline). `out` must hold
+/// `ref_printed_capacity(head, names, count)` bytes.
+size_t ref_tick_printed(ref_transition *transitions, int count, long long now, const ref_frame_head *head,
+                        const ref_view_name *names, char *out);
+
+/// The most bytes `ref_tick_printed` writes for these names.
+size_t ref_printed_capacity(const ref_frame_head *head, const ref_view_name *names, int count);
 
 #endif

@@ -1,0 +1,107 @@
+import Testing
+
+@testable import SegueKit
+
+/// The per-frame loop (`AnimationClock.evaluate` over `AnimationTrack`s) and the changed-view list it leaves: the
+/// values it writes are the animation objects' to the bit, the progress it reuses is only a block's own, and the
+/// views of a frame come out in creation order however the loop listed them.
+@Suite("Frame loop: tracks, shared progress, the changed views' order")
+struct FrameLoopTests {
+    /// A scene with `count` views in the window.
+    static func scene(views count: Int) throws -> (Scene, [View]) {
+        let scene = Scene(id: "loop", size: Size(w: 320, h: 480), clock: .manual, fps: 120)
+        var views: [View] = []
+        for i in 0..<count {
+            let view = try scene.makeView(id: "v\(i)", frame: Rect(x: 0, y: Double(i), w: 100, h: 100))
+            scene.addSubview(view, to: scene.window)
+            views.append(view)
+        }
+        return (scene, views)
+    }
+
+    /// Every running animation's view shows what the animation object computes for now, to the bit.
+    static func showsObjectsValues(_ scene: Scene) -> [String] {
+        var wrong: [String] = []
+        for animation in scene.clock.running where !animation.removed {
+            let elapsed = scene.now - animation.begin
+            guard elapsed >= 0, elapsed < animation.activeNs else { continue }
+            let shown = Array(animation.view.presentation.get(animation.property))
+            let expected = animation.values(atElapsed: elapsed)
+            if shown.map(\.bitPattern) != expected.map(\.bitPattern) {
+                wrong.append("\(animation.view.id).\(animation.property): \(shown) ≠ \(expected)")
+            }
+        }
+        return wrong
+    }
+
+    @Test("the loop writes each view's values as the animation objects compute them, to the bit, whatever mode")
+    func sameBits() throws {
+        let (scene, views) = try Self.scene(views: 6)
+        let spring = Timing.spring(try #require(Spring(dampingRatio: 0.75, initialVelocity: 0.5, duration: 1)))
+        // The default animator's shape (both views' transform and alpha in one spring block), a curve block, a
+        // repeating animation (evaluated by its object) between two tracks of one view, and a delayed one.
+        scene.animate(AnimationOptions(duration: 1, timing: spring)) {
+            scene.set(views[0], transform: .translation(-336, 0))
+            scene.set(views[0], alpha: 0)
+            scene.set(views[1], transform: .identity)
+            scene.set(views[1], alpha: 1)
+        }
+        scene.animate(AnimationOptions(duration: 0.7, timing: .curve(.easeInOut))) {
+            scene.set(views[2], center: Point(x: 200, y: 300))
+            scene.set(views[2], color: Color(r: 1, g: 0, b: 0, a: 1))
+        }
+        scene.animate(AnimationOptions(duration: 0.3, timing: .curve(.linear), repeatCount: 2)) { scene.set(views[2], alpha: 0.25) }
+        scene.animate(AnimationOptions(duration: 0.5, timing: .curve(.linear))) {
+            scene.set(views[2], .cornerRadius, [12])
+        }
+        scene.animate(AnimationOptions(duration: 0.4, delay: 0.2, timing: .curve(.easeOut))) { scene.set(views[3], bounds: Rect(x: 0, y: 0, w: 40, h: 40)) }
+        let modes = Set(scene.clock.running.tracks.map(\.mode))
+        #expect(modes.contains(.affine) && modes.contains(.line) && modes.contains(.general), "\(modes)")
+        for _ in 0..<130 {
+            _ = scene.step(frames: 1)
+            let wrong = Self.showsObjectsValues(scene)
+            #expect(wrong.isEmpty, "\(scene.now): \(wrong)")
+            if !wrong.isEmpty { break }
+        }
+    }
+
+    @Test("the tracks one block made together share a progress key; another block's, or another timing, do not")
+    func progressKeys() throws {
+        let (scene, views) = try Self.scene(views: 3)
+        let spring = Timing.spring(try #require(Spring(dampingRatio: 0.75, initialVelocity: 0.5, duration: 1)))
+        scene.animate(AnimationOptions(duration: 1, timing: spring)) {
+            scene.set(views[0], transform: .translation(10, 0))
+            scene.set(views[0], alpha: 0.5)
+            scene.set(views[1], alpha: 0.5)
+        }
+        scene.animate(AnimationOptions(duration: 1, timing: spring)) { scene.set(views[2], alpha: 0.5) }
+        scene.animate(AnimationOptions(duration: 1, timing: .curve(.linear))) {
+            scene.set(views[2], .cornerRadius, [4])
+        }
+        let keys = scene.clock.running.tracks.map(\.progressKey)
+        #expect(keys.count == 5)
+        #expect(keys[0] == keys[1] && keys[1] == keys[2], "one block: \(keys)")
+        #expect(Set(keys[2...]).count == 3, "other blocks: \(keys)")
+    }
+
+    @Test("changed views come out in creation order: nearly in order, far from it (past the move budget), repeated")
+    func creationOrder() throws {
+        let (_, views) = try Self.scene(views: 60)
+        // Each pair swapped, as the frame loop lists a transition's from-view (made later) before its to-view.
+        var pairs: [View] = []
+        for i in stride(from: 0, to: views.count, by: 2) { pairs += [views[i + 1], views[i]] }
+        ViewTree.sortBySerial(&pairs)
+        #expect(pairs.map(\.serial) == views.map(\.serial))
+        // Reversed: the insertion sort gives up past its budget and the standard sort finishes.
+        var reversed = Array(views.reversed())
+        ViewTree.sortBySerial(&reversed)
+        #expect(reversed.map(\.serial) == views.map(\.serial))
+        // A view listed twice stays listed twice, next to itself.
+        var repeated = [views[3], views[1], views[3], views[0]]
+        ViewTree.sortBySerial(&repeated)
+        #expect(repeated.map(\.serial) == [views[0], views[1], views[3], views[3]].map(\.serial))
+        var empty: [View] = []
+        ViewTree.sortBySerial(&empty)
+        #expect(empty.isEmpty)
+    }
+}
