@@ -83,6 +83,21 @@ struct DoublePrinterTests {
         #expect(result.checked == total * 3)
     }
 
+    @Test("random values in (-1, 1) at every decade down to 1e-4 (alphas, transform components: the 0.000ddd layout)")
+    func smallFractions() {
+        var rng = SplitMix64(state: 0xA1FA)
+        var values: [Double] = []
+        for _ in 0..<Self.count(100_000, debug: 15_000) {
+            for decade in [1.0, 0.1, 0.01, 0.001] {
+                let value = Double.random(in: decade / 10..<decade, using: &rng)
+                values += [value, -value]
+            }
+        }
+        let result = Self.mismatches(values)
+        #expect(result.bad.isEmpty, "\(result.bad.map(\.bitPattern))")
+        #expect(result.checked == values.count)
+    }
+
     @Test("powers of ten and two, one ulp either side, and the extremes")
     func boundaries() {
         var values: [Double] = [
@@ -135,9 +150,11 @@ struct DoublePrinterTests {
     @Test("cdtoa_json prints what writeNumber printed: whole numbers below 1e15 as integers, the rest as description")
     func wholeNumbers() {
         var rng = SplitMix64(state: 0x15)
-        var values: [Double] = [0, -0.0, 1, -1, 9, 10, -10, 99, 100, 1e15, -1e15, 1e15 - 1, -(1e15 - 1), 1e15 - 0.5,
-                                999_999_999_999_999.9, 0.5, -0.5, 4_294_967_296, -9_007_199_254_740_992, .nan,
-                                .infinity, -.infinity, .greatestFiniteMagnitude, .leastNonzeroMagnitude]
+        // Every one-digit whole number (cdtoa_json writes those without finding a length) and its neighbours.
+        var values: [Double] = (-10...10).flatMap { [Double($0), Double($0).nextUp, Double($0).nextDown] }
+        values += [0, -0.0, 1, -1, 9, 10, -10, 99, 100, 1e15, -1e15, 1e15 - 1, -(1e15 - 1), 1e15 - 0.5,
+                   999_999_999_999_999.9, 0.5, -0.5, 4_294_967_296, -9_007_199_254_740_992, .nan,
+                   .infinity, -.infinity, .greatestFiniteMagnitude, .leastNonzeroMagnitude]
         var power = 1.0
         for _ in 0...16 {
             values += [power, power - 1, power + 1, -power, -(power - 1)]
