@@ -56,18 +56,16 @@ static char *print_view(char *p, ref_view *v, const char *id, size_t id_length, 
         const double *m = v->transform;
         p = PUT(p, ",\"transform\":");
         if (is_affine(m)) {
-            p = PUT(p, "{\"a\":");
-            p += cdtoa_json(m[0], p);
-            p = PUT(p, ",\"b\":");
-            p += cdtoa_json(m[1], p);
-            p = PUT(p, ",\"c\":");
-            p += cdtoa_json(m[4], p);
-            p = PUT(p, ",\"d\":");
-            p += cdtoa_json(m[5], p);
-            p = PUT(p, ",\"tx\":");
-            p += cdtoa_json(m[12], p);
-            p = PUT(p, ",\"ty\":");
-            p += cdtoa_json(m[13], p);
+            // Each key padded to 8 bytes, copied whole (one fixed-size copy, within the room the caller made) and
+            // advanced by its length.
+            static const char keys[6][8] = {"{\"a\":", ",\"b\":", ",\"c\":", ",\"d\":", ",\"tx\":", ",\"ty\":"};
+            static const unsigned char lengths[6] = {5, 5, 5, 5, 6, 6};
+            static const unsigned char channels[6] = {0, 1, 4, 5, 12, 13};
+            for (int k = 0; k < 6; k++) {
+                memcpy(p, keys[k], 8);
+                p += lengths[k];
+                p += cdtoa_json(m[channels[k]], p);
+            }
             *p++ = '}';
         } else {
             p = PUT(p, "{\"m\":[");

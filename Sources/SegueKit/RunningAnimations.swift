@@ -21,8 +21,9 @@ struct RunningAnimations: Sequence {
         // The animations one block made together are appended one after the other: a track that shares its
         // progress with the one before gets its key, any other a new one (two tracks that share it but are not
         // neighbours compute it each, to the same bits).
-        if let previous = tracks.last, track.sharesProgress(with: previous) {
-            track.progressKey = previous.progressKey
+        let last = tracks.count - 1
+        if last >= 0, track.sharesProgress(with: tracks[last]) {
+            track.progressKey = tracks[last].progressKey
         } else {
             lastProgressKey += 1
             track.progressKey = lastProgressKey
