@@ -54,21 +54,85 @@ segue_sandbox *segue_sandbox_of(lua_State *L) {
     return (segue_sandbox *)ud;
 }
 
+// The state's free lists (segue_sandbox.pool). A plugin call makes and drops small objects by the dozen (a rect or
+// transform table and its node array, a closure and its upvalues, a view's proxy), and the generational collector
+// frees them within a call or two: taking them from and giving them back to a list of the state's own costs a few
+// instructions where malloc and free cost a hundred or more each (docs/DESIGN.md, "The Lua host"). Every block of up
+// to SEGUE_POOL_MAX bytes is malloc'ed in its class's rounded size, so any of them can go on a list; Lua passes a
+// block's size on free and realloc (osize), so the class is known without a header.
+static inline size_t pool_class(size_t n) { return (n + 15) >> 4; }
+
+static inline void *pool_take(segue_sandbox *sb, size_t n) {
+    size_t c = pool_class(n);
+    void *p = sb->pool[c];
+    if (p != NULL) {
+        sb->pool[c] = *(void **)p;
+        sb->pooled -= c << 4;
+        return p;
+    }
+    return malloc(c << 4);
+}
+
+static inline void pool_give(segue_sandbox *sb, void *p, size_t n) {
+    size_t c = pool_class(n);
+    if (sb->pooled + (c << 4) > SEGUE_POOL_BYTES) {
+        free(p);
+        return;
+    }
+    *(void **)p = sb->pool[c];
+    sb->pool[c] = p;
+    sb->pooled += c << 4;
+}
+
+// Frees every block on the lists (the state is closed, or was never opened).
+static void pool_drain(segue_sandbox *sb) {
+    for (int c = 1; c <= SEGUE_POOL_CLASSES; c++) {
+        void *p = sb->pool[c];
+        while (p != NULL) {
+            void *next = *(void **)p;
+            free(p);
+            p = next;
+        }
+        sb->pool[c] = NULL;
+    }
+    sb->pooled = 0;
+}
+
 // The capping allocator. The cap is not enforced while host code runs (sb->host > 0), so host pushes never
-// raise "not enough memory" through a Swift frame.
+// raise "not enough memory" through a Swift frame. `used` counts what Lua holds, as before the free lists: a block
+// on a list is the allocator's, not the state's (at most SEGUE_POOL_BYTES of it).
 static void *capping_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     segue_sandbox *sb = (segue_sandbox *)ud;
     size_t old = ptr ? osize : 0;
     if (nsize == 0) {
         sb->used -= old;
-        free(ptr);
+        if (old > 0 && old <= SEGUE_POOL_MAX) {
+            pool_give(sb, ptr, old);
+        } else {
+            free(ptr);
+        }
         return NULL;
     }
     if (nsize > old && sb->limit && sb->host == 0 && sb->used - old + nsize > sb->limit) {
         sb->memory_errors++;
         return NULL;
     }
-    void *p = ptr ? realloc(ptr, nsize) : malloc(nsize);   // a new block (most of them): malloc's shorter path
+    void *p;
+    if (ptr == NULL) {
+        p = nsize <= SEGUE_POOL_MAX ? pool_take(sb, nsize) : malloc(nsize);   // a new block (most of them)
+    } else if (old > SEGUE_POOL_MAX && nsize > SEGUE_POOL_MAX) {
+        p = realloc(ptr, nsize);
+    } else if (old <= SEGUE_POOL_MAX && nsize <= SEGUE_POOL_MAX && pool_class(old) == pool_class(nsize)) {
+        p = ptr;                                                            // the same class: the block fits
+    } else {
+        // Across the lists' edge or between classes: a new block, the contents, the old block given back (on a
+        // failure the old block stays as it was, as realloc leaves it).
+        p = nsize <= SEGUE_POOL_MAX ? pool_take(sb, nsize) : malloc(nsize);
+        if (p != NULL) {
+            memcpy(p, ptr, old < nsize ? old : nsize);
+            if (old > 0 && old <= SEGUE_POOL_MAX) pool_give(sb, ptr, old); else free(ptr);
+        }
+    }
     if (p == NULL) {
         sb->memory_errors++;
         return NULL;
@@ -661,7 +725,7 @@ lua_State *segue_newstate(size_t memory_limit, long long instruction_budget) {
     sb->hook_step = SEGUE_HOOK_STEP;
     sb->host = 1;                                   // building the sandbox is host work
     lua_State *L = lua_newstate(capping_alloc, sb);
-    if (L == NULL) { free(sb); return NULL; }
+    if (L == NULL) { pool_drain(sb); free(sb); return NULL; }
     lua_setwarnf(L, warn_ignore, NULL);
     // The collector in generational mode (Lua 5.4's LUA_GCGEN, default parameters): a plugin call makes short-lived
     // tables, closures and proxies by the dozen, which a minor collection frees without walking the state's old
@@ -671,6 +735,7 @@ lua_State *segue_newstate(size_t memory_limit, long long instruction_budget) {
     lua_pushcfunction(L, build_sandbox);
     if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
         lua_close(L);
+        pool_drain(sb);
         free(sb);
         return NULL;
     }
@@ -688,5 +753,6 @@ void segue_close(lua_State *L) {
     segue_sandbox *sb = segue_sandbox_of(L);
     segue_watch_unregister(sb);
     lua_close(L);
+    pool_drain(sb);
     free(sb);
 }

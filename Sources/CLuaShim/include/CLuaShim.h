@@ -50,6 +50,11 @@ int segue_name_count(void);
 const char *segue_name_text(int code);
 
 /// Per-state sandbox bookkeeping: the allocator's counters and the instruction budget.
+/// capping_alloc's free lists: size classes of 16 bytes up to SEGUE_POOL_MAX, at most SEGUE_POOL_BYTES kept per state.
+#define SEGUE_POOL_CLASSES 16
+#define SEGUE_POOL_MAX (SEGUE_POOL_CLASSES * 16)
+#define SEGUE_POOL_BYTES (16 * 1024)
+
 typedef struct segue_sandbox {
     size_t used;            // bytes currently allocated by this state
     size_t limit;           // memory cap (0: none)
@@ -89,6 +94,11 @@ typedef struct segue_sandbox {
     // The interned names by address (segue_name_at): an open-addressing table of name codes (0: empty), so a key is
     // found in a probe or two instead of a walk over every name.
     unsigned short name_slots[SEGUE_NAME_SLOTS];
+    // The state's own free lists of small blocks (capping_alloc): a block of up to SEGUE_POOL_MAX bytes is made in
+    // its 16-byte size class, and a freed one is kept on its class's list (up to SEGUE_POOL_BYTES in all) for the
+    // state's next allocation of that class, instead of going back to malloc. Emptied by segue_close.
+    void *pool[SEGUE_POOL_CLASSES + 1];  // heads of the lists by class (1...SEGUE_POOL_CLASSES); a free block's first word links the next
+    size_t pooled;                       // bytes on the lists
 } segue_sandbox;
 
 /// Field names host code reads on hot paths, interned once per state in a table at `keys_ref` (index = the key),
@@ -231,6 +241,8 @@ static inline int segue_closethread(lua_State *co, lua_State *from) {
 }
 
 static inline void segue_pop(lua_State *L, int n) { lua_settop(L, -(n) - 1); }
+/// A full garbage collection (lua_gc is variadic, which Swift cannot call): tests count what a state holds after it.
+static inline void segue_collect(lua_State *L) { lua_gc(L, LUA_GCCOLLECT); }
 static inline void segue_newtable(lua_State *L) { lua_createtable(L, 0, 0); }
 static inline const char *segue_tostring(lua_State *L, int i, size_t *len) { return lua_tolstring(L, i, len); }
 static inline int segue_registryindex(void) { return LUA_REGISTRYINDEX; }
