@@ -8,13 +8,7 @@ import Testing
 /// answered without hashing its id, and the answers are the ones the bus and the registry give.
 @Suite("Realtime scenes at scale: the tick's questions and the stop")
 struct RealtimeScaleTests {
-    final class Lines: ConnectionOutput {
-        var isWritable: Bool { true }
-        var lines: [String] = []
-        func send(_ line: String) { lines.append(line) }
-        func flush() {}
-        func close() {}
-    }
+    typealias Lines = EventBusIndexTests.Lines
 
     /// Records the driver calls the registry makes.
     final class Driver: RealtimeDriver {
