@@ -20,8 +20,11 @@ struct AnimationTrack {
         /// affine channels move. `from` holds the start's decomposition (tx, ty, sx, sy, angle, shear), `to` the
         /// end's with the angle to turn in `to[6]`.
         case decomposed
-        /// Anything else (a decomposed or keyframed path, repeats, reversals, carried velocity, a 3-D transform):
-        /// the animation object evaluates itself.
+        /// A keyframe block's path laid out flat (`KeyframeFrames`, one pass, nothing carried): `count` channels
+        /// from `offset`, through `keyframes`.
+        case keyframed
+        /// Anything else (a decomposed path, a keyframed one the flat layout does not take, repeats, reversals,
+        /// carried velocity, a 3-D transform): the animation object evaluates itself.
         case general
     }
 
@@ -46,6 +49,8 @@ struct AnimationTrack {
     var removed: Bool
     let from: SIMD8<Double>
     let to: SIMD8<Double>
+    /// Mode `keyframed`: the path's flat layout, kept alive by the animation's `KeyframePath` (read at +0).
+    let keyframes: Unmanaged<KeyframeFrames>?
     /// Equal for two tracks only when they have the same progress at every instant (`sharesProgress`): set by
     /// `RunningAnimations.append`, so the frame loop tells whether it may reuse the progress it computed last with
     /// one integer compare instead of comparing group, begin, duration and timing (a spring's nine fields).
@@ -66,6 +71,7 @@ struct AnimationTrack {
         dirtyBit = animation.property.changeBit
         removed = animation.removed
         var from = SIMD8<Double>(repeating: 0), to = SIMD8<Double>(repeating: 0)
+        var keyframes: Unmanaged<KeyframeFrames>?
         let property = animation.property
         if animation.plain, property != .transform, animation.to.count <= 6, animation.from.count == animation.to.count {
             mode = .line
@@ -88,10 +94,17 @@ struct AnimationTrack {
             let a = path.start, b = path.end
             from = SIMD8(a.tx, a.ty, a.sx, a.sy, a.angle, a.shear, 0, 0)
             to = SIMD8(b.tx, b.ty, b.sx, b.sy, b.angle, b.shear, path.delta, 0)
+        } else if let frames = animation.keyframes?.frames, animation.carried == nil, animation.layer == nil,
+                  !property.isGradient, animation.activeNs == animation.durationNs
+        {
+            mode = .keyframed
+            count = min(frames.k, property.count)
+            keyframes = Unmanaged.passUnretained(frames)
         } else {
             mode = .general
             count = 0
         }
+        self.keyframes = keyframes
         self.from = from
         self.to = to
     }
@@ -122,7 +135,7 @@ extension AnimationTrack {
         group == other.group && begin == other.begin && duration == other.duration && timing == other.timing
     }
 
-    /// Writes the value at progress `p` (modes `line`, `affine`, `decomposed`) from `c`, the property's first
+    /// Writes the value at progress `p` (modes `line`, `affine`, `decomposed`, `keyframed`) from `c`, the property's first
     /// channel in the view's presentation values (index arithmetic unchecked: the offsets are the table's, inside the
     /// channels). The same floating-point operations in the same order as `PropertyAnimation`, so the values are the
     /// same to the bit; the caller sets the view's dirty bit.
@@ -158,6 +171,9 @@ extension AnimationTrack {
             c[5] = shear * sx * sinA + sy * cosA
             c[12] = tx
             c[13] = ty
+        case .keyframed:
+            // The animation's progress is the block's (one pass: `passTime` is elapsed / 1e9, as `progress`).
+            keyframes?._withUnsafeGuaranteedRef { $0.write(at: p, into: c, count: count) }
         case .general:
             break
         }

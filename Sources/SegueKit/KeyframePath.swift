@@ -45,6 +45,8 @@ struct KeyframePath {
     /// Paced modes: the cumulative length at each sample of the curve (`samples` per segment), normalised to 1.
     private var lengths: [Double] = []
     private static let samples = 32
+    /// The same path laid out flat for the frame loop (`AnimationTrack.Mode.keyframed`), when its layout allows.
+    private(set) var frames: KeyframeFrames?
 
     init(values: [[Double]], keyTimes: [Double]?, timings: [CubicBezier], mode: CalculationMode,
          segment: (([Double], [Double]) -> ((Double) -> [Double])?)? = nil)
@@ -100,6 +102,9 @@ struct KeyframePath {
             lengths = cumulative.map { total > 0 ? $0 / total : 0 }
             if total == 0 { lengths = cumulative.indices.map { Double($0) / Double(max(1, cumulative.count - 1)) } }
         }
+        let straight = segments.allSatisfy { if case .straight = $0 { return true } else { return false } }
+        frames = KeyframeFrames(values: values, keyTimes: self.keyTimes, timings: timings, mode: mode,
+                                straight: straight, tangentsOut: tangentsOut, tangentsIn: tangentsIn)
     }
 
     /// Where `u` falls: a value held (`segment` nil, `value` its index) or a segment and the fraction in it.
@@ -234,5 +239,102 @@ struct KeyframePath {
             out[c] = h00 * p1[c] + h10 * m1[c] + h01 * p2[c] + h11 * m2[c]
         }
         return out
+    }
+}
+
+/// The per-frame part of a `KeyframePath` whose values all have the same number of channels and whose segments
+/// are straight lines (linear, discrete and cubic modes): values, key times, timing functions and tangents laid out
+/// flat in memory it owns, so the frame loop evaluates a keyframed track as it does a plain one — the block's
+/// shared progress, the view's channels fetched once, no array copied, retained or made per frame (issue 24).
+/// `write(at:into:count:)` does the same floating-point operations in the same order as `KeyframePath.write`.
+final class KeyframeFrames {
+    /// Values (n), channels per value (k), timing functions (0 or n − 1).
+    let n: Int, k: Int, timingCount: Int
+    let mode: CalculationMode
+    /// `n × k` values, value by value.
+    private let values: UnsafeMutablePointer<Double>
+    private let keyTimes: UnsafeMutablePointer<Double>
+    private let timings: UnsafeMutablePointer<CubicBezier>
+    /// Cubic mode: per segment, its outgoing then its incoming tangent (`2 × k` each segment).
+    private let tangents: UnsafeMutablePointer<Double>
+
+    /// Nil when the path is not one the flat layout evaluates exactly (paced modes, a single value, values of
+    /// different lengths, a transform's decomposed or other general segment): the animation evaluates it itself.
+    init?(values: [[Double]], keyTimes: [Double], timings: [CubicBezier], mode: CalculationMode,
+          straight: Bool, tangentsOut: [[Double]], tangentsIn: [[Double]])
+    {
+        let n = values.count
+        guard n > 1, keyTimes.count == n, timings.isEmpty || timings.count >= n - 1 else { return nil }
+        let k = values[0].count
+        guard k > 0, values.allSatisfy({ $0.count == k }) else { return nil }
+        switch mode {
+        case .linear: guard straight else { return nil }
+        case .discrete: break
+        case .cubic: guard tangentsOut.count == n - 1, tangentsIn.count == n - 1,
+                           tangentsOut.allSatisfy({ $0.count == k }), tangentsIn.allSatisfy({ $0.count == k })
+                     else { return nil }
+        case .paced, .cubicPaced: return nil
+        }
+        self.n = n
+        self.k = k
+        self.mode = mode
+        timingCount = min(timings.count, n - 1)
+        self.values = .allocate(capacity: n * k)
+        for i in 0..<n { for c in 0..<k { self.values[i * k + c] = values[i][c] } }
+        self.keyTimes = .allocate(capacity: n)
+        for i in 0..<n { self.keyTimes[i] = keyTimes[i] }
+        self.timings = .allocate(capacity: max(1, timingCount))
+        self.timings.initialize(from: timings, count: timingCount)
+        let segments = mode == .cubic ? n - 1 : 0
+        self.tangents = .allocate(capacity: max(1, segments * 2 * k))
+        for i in 0..<segments {
+            for c in 0..<k {
+                self.tangents[(2 * i) * k + c] = tangentsOut[i][c]
+                self.tangents[(2 * i + 1) * k + c] = tangentsIn[i][c]
+            }
+        }
+    }
+
+    deinit {
+        values.deallocate()
+        keyTimes.deallocate()
+        timings.deinitialize(count: timingCount)
+        timings.deallocate()
+        tangents.deallocate()
+    }
+
+    /// Writes the value at `u` into `out[0..<min(k, count)]`: `KeyframePath.write(at:into:)`'s numbers. Not
+    /// inlined into the frame loop, whose plain modes would pay for its registers.
+    @inline(never)
+    func write(at u: Double, into out: UnsafeMutablePointer<Double>, count: Int) {
+        let n = self.n, k = self.k
+        let m = min(k, count)
+        if u < keyTimes[0] {
+            for c in 0..<m { out[c] = values[c] }
+            return
+        }
+        if u >= keyTimes[n - 1] {
+            let v = values + (n - 1) * k
+            for c in 0..<m { out[c] = v[c] }
+            return
+        }
+        var i = 0
+        while i < n - 2, u >= keyTimes[i + 1] { i += 1 }
+        let p1 = values + i * k, p2 = p1 + k
+        if mode == .discrete {
+            for c in 0..<m { out[c] = p1[c] }
+            return
+        }
+        let span = keyTimes[i + 1] - keyTimes[i]
+        var f = span > 0 ? (u - keyTimes[i]) / span : 1
+        if i < timingCount { f = timings[i].value(at: f) }
+        if mode == .cubic {
+            let m1 = tangents + (2 * i) * k, m2 = m1 + k
+            let f2 = f * f, f3 = f2 * f
+            let h00 = 2 * f3 - 3 * f2 + 1, h10 = f3 - 2 * f2 + f, h01 = -2 * f3 + 3 * f2, h11 = f3 - f2
+            for c in 0..<m { out[c] = h00 * p1[c] + h10 * m1[c] + h01 * p2[c] + h11 * m2[c] }
+            return
+        }
+        for c in 0..<m { out[c] = p1[c] + (p2[c] - p1[c]) * f }
     }
 }

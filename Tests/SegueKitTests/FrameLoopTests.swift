@@ -55,8 +55,20 @@ struct FrameLoopTests {
             scene.set(views[2], .cornerRadius, [12])
         }
         scene.animate(AnimationOptions(duration: 0.4, delay: 0.2, timing: .curve(.easeOut))) { scene.set(views[3], bounds: Rect(x: 0, y: 0, w: 40, h: 40)) }
+        // Keyframe blocks (the loop's `keyframed` mode): linear on a curve, and cubic.
+        scene.beginKeyframes(AnimationOptions(duration: 0.9, timing: .curve(.easeIn)), completion: nil)
+        scene.addKeyframe(start: 0, duration: 0.3) { scene.set(views[4], center: Point(x: 90, y: 10)) }
+        scene.addKeyframe(start: 0.5, duration: 0.5) { scene.set(views[4], center: Point(x: -20, y: 70)) }
+        scene.commitAnimations()
+        scene.beginKeyframes(AnimationOptions(duration: 0.8, timing: .curve(.linear)), calculationMode: .cubic,
+                             completion: nil)
+        scene.addKeyframe(start: 0, duration: 0.4) { scene.set(views[5], alpha: 0.2) }
+        scene.addKeyframe(start: 0.4, duration: 0.3) { scene.set(views[5], alpha: 0.9) }
+        scene.addKeyframe(start: 0.7, duration: 0.3) { scene.set(views[5], alpha: 0.4) }
+        scene.commitAnimations()
         let modes = Set(scene.clock.running.tracks.map(\.mode))
-        #expect(modes.contains(.affine) && modes.contains(.line) && modes.contains(.general), "\(modes)")
+        #expect(modes.contains(.affine) && modes.contains(.line) && modes.contains(.general) && modes.contains(.keyframed),
+                "\(modes)")
         for _ in 0..<130 {
             _ = scene.step(frames: 1)
             let wrong = Self.showsObjectsValues(scene)
