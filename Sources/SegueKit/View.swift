@@ -43,8 +43,11 @@ public final class View {
     @exclusivity(unchecked) var dirty: UInt64 = 0
     /// The last journal that recorded this view (Scene.touch).
     var journalEpoch = 0
-    /// The last transition baseline that recorded this view (Scene.captureBaseline).
+    /// The last transition baseline that classified this view: its mark when it recorded it, the negation when the
+    /// view was outside its subtrees (TransitionBaseline); also a restore's walk mark.
     var baselineMark = 0
+    /// The newest deferred timeline sample that recorded this view (JournalStack.touchSamples).
+    var sampledEpoch = 0
     /// False once the view has been destroyed (a Lua proxy may still name it).
     public internal(set) var isAlive = true
 
