@@ -9,8 +9,8 @@ final class DeferredSample {
     let time: Int64
     /// Views with this serial or higher were made after `time` (not in the sample; never recorded).
     let nextViewSerial: Int
-    /// Its place among the deferred samples opened in the scene (`JournalStack.openSample`): a view whose
-    /// `View.sampledEpoch` is at least this has been recorded here, or made since.
+    /// Its place among the recorders opened in the scene (`JournalStack.openSample`): a view whose
+    /// `View.touchedEpoch` is at least this was touched since `time`, and then recorded here if it may be in it.
     var epoch = 0
     /// The views changed since `time`, as they were then, in the order of their first change.
     private(set) var states: [CallJournal.ViewState] = []
@@ -24,7 +24,41 @@ final class DeferredSample {
         self.journals = journals
     }
 
-    func append(_ state: CallJournal.ViewState) { states.append(state) }
+    /// Whether `view` (untouched since `time`) was in the subtree then (not when made since): up its superviews (a
+    /// mask view: up the view it masks), which are those of then, to the root, or to a view touched since, which was
+    /// classified at that touch (in the subtree when recorded here).
+    func holds(_ view: View) -> Bool {
+        guard view.serial < nextViewSerial else { return false }
+        var current = view
+        var depth = 0
+        while true {
+            if current === root { return true }
+            if current !== view, current.touchedEpoch >= epoch { return recorded(current) }
+            guard depth <= Scene.maxViewDepth + 1, let up = current.superview ?? current.maskedView else { return false }
+            current = up
+            depth += 1
+        }
+    }
+
+    /// Records `state` (of a view `holds` says is in the subtree).
+    func append(_ state: CallJournal.ViewState) {
+        if states.isEmpty { states.reserveCapacity(8) }
+        states.append(state)
+        state.view.sampleMark = epoch
+    }
+
+    /// Whether this sample recorded `view`: its mark says so unless a newer sample recorded it since; then the
+    /// list does.
+    private func recorded(_ view: View) -> Bool {
+        if view.sampleMark == epoch { return true }
+        guard view.sampleMark > epoch else { return false }
+        var i = 0
+        while i < states.count {
+            if states[i].view === view { return true }
+            i += 1
+        }
+        return false
+    }
 
     /// Made full (or dropped): it records nothing more.
     func close() {

@@ -10,8 +10,9 @@ final class JournalStack {
     /// The deferred timeline samples not yet made full, oldest first: each records a view just before its first
     /// change after the sample's time (DeferredSample).
     private(set) var samples: [DeferredSample] = []
-    /// The epoch of the newest deferred sample opened (`View.sampledEpoch` says which samples recorded a view).
-    private var sampleEpoch = 0
+    /// The epoch of the newest baseline or deferred sample opened: a view touched since a recorder opened has a
+    /// `View.touchedEpoch` at least the recorder's, and was classified (and maybe recorded) by it at that touch.
+    private var recorderEpoch = 0
     /// Whether a journal, a baseline or a deferred sample is open (the one check `touch` makes when none is).
     private var isRecording = false
 
@@ -34,12 +35,12 @@ final class JournalStack {
         isRecording = !entries.isEmpty || !baselines.isEmpty || !samples.isEmpty
     }
 
-    /// A transition's baseline starts recording (until `closeBaseline`). Beside another one, each keeps its own
-    /// index of the views it classified (a view has one mark).
+    /// A transition's baseline starts recording (until `closeBaseline`).
     func openBaseline(_ baseline: TransitionBaseline) {
+        recorderEpoch += 1
+        baseline.epoch = recorderEpoch
         baselines.append(baseline)
         isRecording = true
-        if baselines.count > 1 { for open in baselines { open.keepOwnIndex() } }
     }
 
     /// The transition ended, or its baseline is being restored: it records nothing more.
@@ -52,8 +53,8 @@ final class JournalStack {
 
     /// A deferred timeline sample starts recording (until it closes: `DeferredSample.close`).
     func openSample(_ sample: DeferredSample) {
-        sampleEpoch += 1
-        sample.epoch = sampleEpoch
+        recorderEpoch += 1
+        sample.epoch = recorderEpoch
         samples.append(sample)
         isRecording = true
     }
@@ -63,19 +64,30 @@ final class JournalStack {
         isRecording = !entries.isEmpty || !baselines.isEmpty || !samples.isEmpty
     }
 
-    /// Records `view` as it is now in the open deferred samples that have not recorded it (one state shared by
-    /// them): those opened after its last record, and before it was made.
-    func touchSamples(_ view: View) {
-        guard view.sampledEpoch < sampleEpoch else { return }
+    /// `view`'s first touch since each open baseline or deferred sample opened goes to it (classified there, and
+    /// recorded as it is now when it was in the recorder's subtree then); the samples share one state.
+    func touchRecorders(_ view: View) {
+        let since = view.touchedEpoch
+        guard since < recorderEpoch else { return }
+        // Both lists are in epoch order: the recorders opened since the view's last touch are a suffix of each.
+        var b = baselines.count
+        while b > 0, baselines[b - 1].epoch > since { b -= 1 }
+        while b < baselines.count {
+            baselines[b].note(view)
+            b += 1
+        }
+        var s = samples.count
+        while s > 0, samples[s - 1].epoch > since { s -= 1 }
         var state: CallJournal.ViewState?
-        for sample in samples.reversed() {
-            guard sample.epoch > view.sampledEpoch else { break }
-            guard view.serial < sample.nextViewSerial else { continue }
+        while s < samples.count {
+            let sample = samples[s]
+            s += 1
+            guard sample.holds(view) else { continue }
             let recorded = state ?? CallJournal.ViewState(view)
             state = recorded
             sample.append(recorded)
         }
-        view.sampledEpoch = sampleEpoch
+        view.touchedEpoch = recorderEpoch
     }
 
     /// Records `view` as it is now in the open journals and baselines that have not recorded it yet (call before
@@ -86,15 +98,8 @@ final class JournalStack {
         record(view)
     }
 
-    /// Records `view` in the open baselines and deferred samples only (a journal's restore, which its own journals
-    /// must not record).
-    func touchBaselines(_ view: View) {
-        for baseline in baselines { baseline.note(view) }
-        if !samples.isEmpty { touchSamples(view) }
-    }
-
     private func record(_ view: View) {
-        if !baselines.isEmpty || !samples.isEmpty { touchBaselines(view) }
+        if !baselines.isEmpty || !samples.isEmpty { touchRecorders(view) }
         guard !entries.isEmpty, view.journalEpoch != entries[entries.count - 1].epoch else { return }
         view.journalEpoch = entries[entries.count - 1].epoch
         let state = CallJournal.ViewState(view)

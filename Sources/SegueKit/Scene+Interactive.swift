@@ -11,7 +11,13 @@ extension Scene {
     /// by a property animator): the views whose presentation changes without a touch (a view may come more than
     /// once).
     func forEachAnimatingView(_ body: (View) -> Void) {
-        for animation in clock.running where !animation.removed { body(animation.view) }
+        // Index loops: what the debug build's allocation ceilings count stays flat per animation.
+        let running = clock.running.animations
+        var i = 0
+        while i < running.count {
+            if !running[i].removed { body(running[i].view) }
+            i += 1
+        }
         for driven in ledger.drivenTransitions {
             for animation in driven.drive?.animations ?? [] where !animation.removed { body(animation.view) }
         }
@@ -27,7 +33,7 @@ extension Scene {
         guard t.timeline.recordDeferred(sample, structureVersion: tree.structureVersion, valueVersion: tree.valueVersion)
         else { return }
         journals.openSample(sample)
-        forEachAnimatingView { view in if view.isAlive { journals.touchSamples(view) } }
+        forEachAnimatingView { view in if view.isAlive { journals.touchRecorders(view) } }
     }
 
     /// Puts every view the transition could touch back where it was before the animator ran.

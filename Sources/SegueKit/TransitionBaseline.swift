@@ -13,16 +13,14 @@ final class TransitionBaseline {
     /// those left in the subtrees).
     let nextViewSerial: Int
     let maxDepth: Int
-    /// This baseline's number: a view it recorded carries it in `View.baselineMark`, a view it found outside the
-    /// subtrees its negation — trusted only while no other baseline was open beside it (`index` nil).
+    /// This baseline's number: a view it recorded carries it in `View.baselineMark` (until a newer baseline or a
+    /// restore's walk marks the view).
     let mark: Int
+    /// Its place among the recorders opened in the scene (`JournalStack.openBaseline`): a view whose
+    /// `View.touchedEpoch` is at least this was touched since the start, and then classified here.
+    var epoch = 0
     /// The recorded views' states from before their first change, in the order they were first touched.
     private(set) var views: [CallJournal.ViewState] = []
-    /// The views touched that were outside the subtrees (kept to build `index`).
-    private var outside: [View] = []
-    /// Each classified view: true when recorded. Built when a second baseline opens beside this one (then views'
-    /// marks may belong to the other).
-    private var index: [ObjectIdentifier: Bool]?
     /// False once the transition ended or was restored: it records nothing more.
     private(set) var isOpen = true
 
@@ -33,60 +31,41 @@ final class TransitionBaseline {
         self.mark = mark
     }
 
-    /// Records `view` as it is now if it is in the subtrees, was there at the start and is not recorded yet (call
-    /// before changing it).
-    @inline(__always)
+    /// `view`'s first touch since the start (JournalStack.touchRecorders): recorded as it is now when it was in the
+    /// subtrees then (not when made since).
     func note(_ view: View) {
-        if classification(of: view) != nil { return }
-        guard view.serial < nextViewSerial else { return }
-        if isInside(view) {
-            views.append(CallJournal.ViewState(view))
-            classify(view, inside: true)
-        } else {
-            classify(view, inside: false)
-        }
+        guard view.serial < nextViewSerial, isInside(view) else { return }
+        if views.isEmpty { views.reserveCapacity(8) }  // a start records a few: room at once
+        views.append(CallJournal.ViewState(view))
+        view.baselineMark = mark
     }
 
-    /// Whether `view` has been classified, and how (nil: not yet).
-    private func classification(of view: View) -> Bool? {
-        if let index { return index[ObjectIdentifier(view)] }
-        if view.baselineMark == mark { return true }
-        if view.baselineMark == -mark { return false }
-        return nil
-    }
-
-    private func classify(_ view: View, inside: Bool) {
-        if index != nil {
-            index?[ObjectIdentifier(view)] = inside
-        } else {
-            view.baselineMark = inside ? mark : -mark
-            if !inside { outside.append(view) }
-        }
-    }
-
-    /// Whether `view` (untouched since the start) was in the subtrees then, at most `maxDepth` below a root: up
-    /// its superviews (those of the start: untouched) to a root or to a view classified already.
+    /// Whether `view` (untouched since the start) was in the subtrees then, at most `maxDepth` below a root: up its
+    /// superviews, which are those of the start, to a root, or to a view touched since, which was classified at
+    /// that touch (in the subtrees when recorded).
     private func isInside(_ view: View) -> Bool {
-        var current: View? = view
+        var current = view
         var depth = 0
-        while let v = current, depth <= maxDepth {
-            if v === roots.0 || v === roots.1 || v === roots.2 { return true }
-            if v !== view, let known = classification(of: v) { return known }
-            current = v.superview
+        while true {
+            if current === roots.0 || current === roots.1 || current === roots.2 { return true }
+            if current !== view, current.touchedEpoch >= epoch { return recorded(current) }
+            guard depth < maxDepth, let up = current.superview else { return false }
+            current = up
             depth += 1
         }
-        return false
     }
 
-    /// Another baseline opened beside this one: from now on its classification is kept here, not in the views'
-    /// marks.
-    func keepOwnIndex() {
-        guard index == nil else { return }
-        var built: [ObjectIdentifier: Bool] = [:]
-        for state in views { built[ObjectIdentifier(state.view)] = true }
-        for view in outside { built[ObjectIdentifier(view)] = false }
-        index = built
-        outside = []
+    /// Whether this baseline recorded `view`: its mark says so unless a newer baseline (or a restore's walk) marked
+    /// the view since; then the list does.
+    private func recorded(_ view: View) -> Bool {
+        if view.baselineMark == mark { return true }
+        guard view.baselineMark > mark else { return false }
+        var i = 0
+        while i < views.count {
+            if views[i].view === view { return true }
+            i += 1
+        }
+        return false
     }
 
     /// The transition ended or is being restored: nothing more is recorded.

@@ -43,11 +43,13 @@ public final class View {
     @exclusivity(unchecked) var dirty: UInt64 = 0
     /// The last journal that recorded this view (Scene.touch).
     var journalEpoch = 0
-    /// The last transition baseline that classified this view: its mark when it recorded it, the negation when the
-    /// view was outside its subtrees (TransitionBaseline); also a restore's walk mark.
+    /// The mark of the newest transition baseline that recorded this view (TransitionBaseline), or of a baseline
+    /// restore's walk.
     var baselineMark = 0
-    /// The newest deferred timeline sample that recorded this view (JournalStack.touchSamples).
-    var sampledEpoch = 0
+    /// The scene's newest baseline or deferred sample when this view was last touched (JournalStack.touchRecorders).
+    var touchedEpoch = 0
+    /// The epoch of the newest deferred timeline sample that recorded this view (DeferredSample).
+    var sampleMark = 0
     /// False once the view has been destroyed (a Lua proxy may still name it).
     public internal(set) var isAlive = true
 

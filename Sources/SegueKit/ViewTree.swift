@@ -208,7 +208,7 @@ final class ViewTree {
         var before: [ObjectIdentifier: ViewValues] = [:]
         for state in journal.views.reversed() {
             let view = state.view
-            journals.touchBaselines(view)
+            journals.touchRecorders(view)
             if before[ObjectIdentifier(view)] == nil { before[ObjectIdentifier(view)] = view.presentation }
             view.model = state.model
             view.presentation = state.presentation
@@ -273,8 +273,8 @@ final class ViewTree {
     {
         let baseline = TransitionBaseline(roots: (first, second, third), nextViewSerial: nextViewSerial,
                                           maxDepth: maxDepth, mark: nextBaselineMark())
-        animating { view in if view.isAlive { baseline.note(view) } }
         journals.openBaseline(baseline)
+        animating { view in if view.isAlive { journals.touchRecorders(view) } }
         return baseline
     }
 
