@@ -51,13 +51,7 @@ final class DeferredSample {
     /// list does.
     private func recorded(_ view: View) -> Bool {
         if view.sampleMark == epoch { return true }
-        guard view.sampleMark > epoch else { return false }
-        var i = 0
-        while i < states.count {
-            if states[i].view === view { return true }
-            i += 1
-        }
-        return false
+        return view.sampleMark > epoch && states.records(view)
     }
 
     /// Made full (or dropped): it records nothing more.

@@ -32,36 +32,43 @@ final class JournalStack {
     /// The call went well (or was undone): its journal closes.
     func close(_ journal: CallJournal) {
         entries.removeAll { $0 === journal }
-        isRecording = !entries.isEmpty || !baselines.isEmpty || !samples.isEmpty
+        noteClosed()
     }
 
     /// A transition's baseline starts recording (until `closeBaseline`).
     func openBaseline(_ baseline: TransitionBaseline) {
-        recorderEpoch += 1
-        baseline.epoch = recorderEpoch
+        baseline.epoch = nextRecorderEpoch()
         baselines.append(baseline)
-        isRecording = true
     }
+
+    /// A baseline or deferred sample opens: its epoch (every view touched from now on is touched since it).
+    private func nextRecorderEpoch() -> Int {
+        recorderEpoch += 1
+        isRecording = true
+        return recorderEpoch
+    }
+
+    /// Whether anything still records, after one closed.
+    private func noteClosed() { isRecording = !entries.isEmpty || !baselines.isEmpty || !samples.isEmpty }
 
     /// The transition ended, or its baseline is being restored: it records nothing more.
     func closeBaseline(_ baseline: TransitionBaseline) {
         guard baseline.isOpen else { return }
         baseline.close()
         baselines.removeAll { $0 === baseline }
-        isRecording = !entries.isEmpty || !baselines.isEmpty || !samples.isEmpty
+        noteClosed()
     }
 
     /// A deferred timeline sample starts recording (until it closes: `DeferredSample.close`).
     func openSample(_ sample: DeferredSample) {
-        recorderEpoch += 1
-        sample.epoch = recorderEpoch
+        sample.epoch = nextRecorderEpoch()
         samples.append(sample)
-        isRecording = true
     }
 
+    /// A deferred sample was made full (or dropped): it records nothing more.
     func closeSample(_ sample: DeferredSample) {
         samples.removeAll { $0 === sample }
-        isRecording = !entries.isEmpty || !baselines.isEmpty || !samples.isEmpty
+        noteClosed()
     }
 
     /// `view`'s first touch since each open baseline or deferred sample opened goes to it (classified there, and

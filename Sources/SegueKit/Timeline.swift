@@ -1,8 +1,9 @@
 /// What a transition looked like over time, kept so `render.*` can replay a finished transition without running it
 /// again. Recording costs nothing per tick: the timeline keeps full samples of the container view's subtree only
 /// when its shape changes or a value is set outside an animation (at the start, at the end, and in between when that
-/// happens), plus the animations the transition's animator started — which are pure functions of time. `sample(at:)`
-/// rebuilds the subtree at any instant from the last full sample and those animations.
+/// happens), plus the animations the transition's animator started — which are pure functions of time. The start's
+/// sample is deferred (`DeferredSample`: no walk while the transition starts) and made full at the next one.
+/// `sample(at:)` rebuilds the subtree at any instant from the last full sample and those animations.
 public struct Timeline {
     /// The subtree's shape: depth first, superviews before their subviews, subviews back to front.
     public final class Structure {

@@ -59,13 +59,7 @@ final class TransitionBaseline {
     /// the view since; then the list does.
     private func recorded(_ view: View) -> Bool {
         if view.baselineMark == mark { return true }
-        guard view.baselineMark > mark else { return false }
-        var i = 0
-        while i < views.count {
-            if views[i].view === view { return true }
-            i += 1
-        }
-        return false
+        return view.baselineMark > mark && views.records(view)
     }
 
     /// The transition ended or is being restored: nothing more is recorded.

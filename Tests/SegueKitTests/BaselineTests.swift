@@ -112,20 +112,9 @@ struct BaselineTests {
 
     @Test("two transitions at once, each cancelled: each baseline restores its own subtrees exactly")
     func twoBaselines() throws {
-        let recorder = EventRecorder()
-        let (scene, vc) = try makeVCs(["a", "b", "p", "q"], recorder: recorder)
-        let a = try #require(vc["a"]), b = try #require(vc["b"]), p = try #require(vc["p"]), q = try #require(vc["q"])
-        let provider = scene.use(["fade-slide": { FadeSlide() }])
+        let (scene, c, d, crowd, provider) = try twoContainers(crowd: 40)
         _ = provider
-        let c = try scene.createContainer(id: "c", kind: .custom, items: [a, b])
-        let d = try scene.createContainer(id: "d", kind: .custom, items: [p, q])
-        try scene.setRoot(c)
-        var crowd: [View] = []
-        for i in 0..<40 {
-            let v = try scene.makeView(id: "v\(i)", frame: Rect(x: 0, y: 0, w: 10, h: 10))
-            scene.addSubview(v, to: i % 2 == 0 ? c.view : d.view)
-            crowd.append(v)
-        }
+        let a = c.items[0], b = c.items[1], p = d.items[0], q = d.items[1]
         let beforeC = snapshot(scene, c.view, a.view, b.view)
         let t1 = try #require(try scene.select(c, index: 1, interactive: .percent, animator: "fade-slide").transition)
         scene.set(crowd[0], alpha: 0.3)
@@ -147,4 +136,24 @@ struct BaselineTests {
         #expect(snapshot(scene, d.view, p.view, q.view) == beforeD)
         #expect(scene.journals.baselines.isEmpty)
     }
+}
+
+/// A scene of two custom containers of two view controllers each, c (a, b) on screen and d (p, q) off screen, with
+/// `crowd` plain views put alternately into their views; the fade-slide animator.
+func twoContainers(crowd count: Int) throws
+    -> (Scene, ContainerViewController, ContainerViewController, [View], StaticProvider)
+{
+    let (scene, vc) = try makeVCs(["a", "b", "p", "q"], recorder: EventRecorder())
+    let a = try #require(vc["a"]), b = try #require(vc["b"]), p = try #require(vc["p"]), q = try #require(vc["q"])
+    let provider = scene.use(["fade-slide": { FadeSlide() }])
+    let c = try scene.createContainer(id: "c", kind: .custom, items: [a, b])
+    let d = try scene.createContainer(id: "d", kind: .custom, items: [p, q])
+    try scene.setRoot(c)
+    var crowd: [View] = []
+    for i in 0..<count {
+        let v = try scene.makeView(id: "v\(i)", frame: Rect(x: 0, y: 0, w: 10, h: 10))
+        scene.addSubview(v, to: i % 2 == 0 ? c.view : d.view)
+        crowd.append(v)
+    }
+    return (scene, c, d, crowd, provider)
 }

@@ -95,20 +95,8 @@ struct DeferredSampleTests {
 
     @Test("two transitions' deferred samples at once, each the walk at its own start")
     func twoDeferred() throws {
-        let recorder = EventRecorder()
-        let (scene, vc) = try makeVCs(["a", "b", "p", "q"], recorder: recorder)
-        let a = try #require(vc["a"]), b = try #require(vc["b"]), p = try #require(vc["p"]), q = try #require(vc["q"])
-        let provider = scene.use(["fade-slide": { FadeSlide() }])
+        let (scene, c, d, crowd, provider) = try twoContainers(crowd: 20)
         _ = provider
-        let c = try scene.createContainer(id: "c", kind: .custom, items: [a, b])
-        let d = try scene.createContainer(id: "d", kind: .custom, items: [p, q])
-        try scene.setRoot(c)
-        var crowd: [View] = []
-        for i in 0..<20 {
-            let v = try scene.makeView(id: "v\(i)", frame: Rect(x: 0, y: 0, w: 10, h: 10))
-            scene.addSubview(v, to: i % 2 == 0 ? c.view : d.view)
-            crowd.append(v)
-        }
         let t1 = try #require(try scene.select(c, index: 1, animator: "fade-slide").transition)
         let start1 = walked(c.view, at: scene.now)
         scene.animate(AnimationOptions(duration: 0.5)) { scene.set(crowd[0], alpha: 0.5) }
