@@ -172,7 +172,7 @@ struct Scaling: ParsableCommand {
                              animator, views, label, large / small, large / 1000, small / 1000))
             }
         }
-        try frame(daemon, connection, call)
+        if only == nil || only == "frame" { try frame(daemon, connection, call) }
     }
 
     /// A frame of a running transition on which a client set a value outside an animation (`vc.set` of a view
