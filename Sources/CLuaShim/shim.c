@@ -1,5 +1,6 @@
 #include "CLuaShim.h"
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,21 +54,85 @@ segue_sandbox *segue_sandbox_of(lua_State *L) {
     return (segue_sandbox *)ud;
 }
 
+// The state's free lists (segue_sandbox.pool). A plugin call makes and drops small objects by the dozen (a rect or
+// transform table and its node array, a closure and its upvalues, a view's proxy), and the generational collector
+// frees them within a call or two: taking them from and giving them back to a list of the state's own costs a few
+// instructions where malloc and free cost a hundred or more each (docs/DESIGN.md, "The Lua host"). Every block of up
+// to SEGUE_POOL_MAX bytes is malloc'ed in its class's rounded size, so any of them can go on a list; Lua passes a
+// block's size on free and realloc (osize), so the class is known without a header.
+static inline size_t pool_class(size_t n) { return (n + 15) >> 4; }
+
+static inline void *pool_take(segue_sandbox *sb, size_t n) {
+    size_t c = pool_class(n);
+    void *p = sb->pool[c];
+    if (p != NULL) {
+        sb->pool[c] = *(void **)p;
+        sb->pooled -= c << 4;
+        return p;
+    }
+    return malloc(c << 4);
+}
+
+static inline void pool_give(segue_sandbox *sb, void *p, size_t n) {
+    size_t c = pool_class(n);
+    if (sb->pooled + (c << 4) > SEGUE_POOL_BYTES) {
+        free(p);
+        return;
+    }
+    *(void **)p = sb->pool[c];
+    sb->pool[c] = p;
+    sb->pooled += c << 4;
+}
+
+// Frees every block on the lists (the state is closed, or was never opened).
+static void pool_drain(segue_sandbox *sb) {
+    for (int c = 1; c <= SEGUE_POOL_CLASSES; c++) {
+        void *p = sb->pool[c];
+        while (p != NULL) {
+            void *next = *(void **)p;
+            free(p);
+            p = next;
+        }
+        sb->pool[c] = NULL;
+    }
+    sb->pooled = 0;
+}
+
 // The capping allocator. The cap is not enforced while host code runs (sb->host > 0), so host pushes never
-// raise "not enough memory" through a Swift frame.
+// raise "not enough memory" through a Swift frame. `used` counts what Lua holds, as before the free lists: a block
+// on a list is the allocator's, not the state's (at most SEGUE_POOL_BYTES of it).
 static void *capping_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     segue_sandbox *sb = (segue_sandbox *)ud;
     size_t old = ptr ? osize : 0;
     if (nsize == 0) {
         sb->used -= old;
-        free(ptr);
+        if (old > 0 && old <= SEGUE_POOL_MAX) {
+            pool_give(sb, ptr, old);
+        } else {
+            free(ptr);
+        }
         return NULL;
     }
     if (nsize > old && sb->limit && sb->host == 0 && sb->used - old + nsize > sb->limit) {
         sb->memory_errors++;
         return NULL;
     }
-    void *p = ptr ? realloc(ptr, nsize) : malloc(nsize);   // a new block (most of them): malloc's shorter path
+    void *p;
+    if (ptr == NULL) {
+        p = nsize <= SEGUE_POOL_MAX ? pool_take(sb, nsize) : malloc(nsize);   // a new block (most of them)
+    } else if (old > SEGUE_POOL_MAX && nsize > SEGUE_POOL_MAX) {
+        p = realloc(ptr, nsize);
+    } else if (old <= SEGUE_POOL_MAX && nsize <= SEGUE_POOL_MAX && pool_class(old) == pool_class(nsize)) {
+        p = ptr;                                                            // the same class: the block fits
+    } else {
+        // Across the lists' edge or between classes: a new block, the contents, the old block given back (on a
+        // failure the old block stays as it was, as realloc leaves it).
+        p = nsize <= SEGUE_POOL_MAX ? pool_take(sb, nsize) : malloc(nsize);
+        if (p != NULL) {
+            memcpy(p, ptr, old < nsize ? old : nsize);
+            if (old > 0 && old <= SEGUE_POOL_MAX) pool_give(sb, ptr, old); else free(ptr);
+        }
+    }
     if (p == NULL) {
         sb->memory_errors++;
         return NULL;
@@ -417,13 +482,20 @@ static int trampoline(lua_State *L) {
     return call_host(L, segue_sandbox_of(L), (int)lua_tointeger(L, lua_upvalueindex(1)));
 }
 
+// The first slot of name_slots to probe for an interned string at `s`.
+static inline size_t name_slot(const char *s) {
+    return (size_t)(((uint64_t)(uintptr_t)s * 0x9E3779B97F4A7C15ull) >> 56) & (SEGUE_NAME_SLOTS - 1);  // Fibonacci hashing
+}
+
 int segue_name_at(lua_State *L, int i) {
     if (lua_type(L, i) != LUA_TSTRING) return -1;
     size_t len = 0;
     const char *s = lua_tolstring(L, i, &len);
     segue_sandbox *sb = segue_sandbox_of(L);
     int count = sb->name_count;
-    for (int k = 1; k < count; k++) {
+    for (size_t h = name_slot(s);; h = (h + 1) & (SEGUE_NAME_SLOTS - 1)) {
+        int k = sb->name_slots[h];
+        if (k == 0) break;
         if (sb->names[k] == s) return k;
     }
     // Not the interned copy: a string too long to be interned, or a Lua built without interning (never one of
@@ -628,8 +700,12 @@ static int build_sandbox(lua_State *L) {
     segue_sandbox_of(L)->name_count = name_count;
     lua_createtable(L, name_count, 0);
     for (int k = 1; k < name_count; k++) {
-        segue_sandbox_of(L)->names[k] = lua_pushstring(L, segue_name_text(k));
+        const char *interned = lua_pushstring(L, segue_name_text(k));
+        segue_sandbox_of(L)->names[k] = interned;
         lua_rawseti(L, -2, k);
+        size_t h = name_slot(interned);
+        while (segue_sandbox_of(L)->name_slots[h] != 0) h = (h + 1) & (SEGUE_NAME_SLOTS - 1);
+        segue_sandbox_of(L)->name_slots[h] = (unsigned short)k;
     }
     segue_sandbox_of(L)->names_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_settop(L, 0);
@@ -649,11 +725,17 @@ lua_State *segue_newstate(size_t memory_limit, long long instruction_budget) {
     sb->hook_step = SEGUE_HOOK_STEP;
     sb->host = 1;                                   // building the sandbox is host work
     lua_State *L = lua_newstate(capping_alloc, sb);
-    if (L == NULL) { free(sb); return NULL; }
+    if (L == NULL) { pool_drain(sb); free(sb); return NULL; }
     lua_setwarnf(L, warn_ignore, NULL);
+    // The collector in generational mode (Lua 5.4's LUA_GCGEN, default parameters): a plugin call makes short-lived
+    // tables, closures and proxies by the dozen, which a minor collection frees without walking the state's old
+    // objects (the prelude, the plugin's functions) the way every incremental cycle does. Measured on the dt-slide
+    // select (docs/DESIGN.md, "The Lua host"): fewer instructions per select and less memory per scene.
+    lua_gc(L, LUA_GCGEN, 0, 0);
     lua_pushcfunction(L, build_sandbox);
     if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
         lua_close(L);
+        pool_drain(sb);
         free(sb);
         return NULL;
     }
@@ -671,5 +753,6 @@ void segue_close(lua_State *L) {
     segue_sandbox *sb = segue_sandbox_of(L);
     segue_watch_unregister(sb);
     lua_close(L);
+    pool_drain(sb);
     free(sb);
 }

@@ -820,7 +820,7 @@ extension Daemon {
         let scene = try scenes.create(id: requested, size: size, clock: clockName == "manual" ? .manual : .realtime,
                                       fps: fps, speed: speed ?? 1, config: config.engine,
                                       limit: config.limits.maxScenes, traits: traits)
-        scene.sink = sceneEvents
+        scene.sink = SceneFrameRelay(shared: sceneEvents)
         scene.animatorProvider = plugins
         c.currentScene = scene.id
         scenes.add(scene, daemon: self)

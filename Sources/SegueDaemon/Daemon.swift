@@ -15,10 +15,16 @@ public protocol RealtimeDriver: AnyObject {
     func stop(scene: Scene)
     /// The scene is about to be used: a driver that lets idle scenes sleep brings its clock up to date.
     func wake(scene: Scene)
+    /// Every realtime clock stops (the daemon stopped): at once, where `stop(scene:)` per scene would take each
+    /// scene off its grid one by one (a search of the grid each, quadratic in the number of scenes).
+    func stopAll(_ scenes: [Scene])
 }
 
 extension RealtimeDriver {
     public func wake(scene: Scene) {}
+    public func stopAll(_ scenes: [Scene]) {
+        for scene in scenes { stop(scene: scene) }
+    }
 }
 
 /// The daemon the server holds: the composition of its owners, each with one job — `Dispatcher` (a request line in,

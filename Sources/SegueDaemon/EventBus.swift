@@ -61,8 +61,13 @@ final class EventBus {
         reindex(scene)
     }
 
+    /// Bumped whenever what `isListening` answers may have changed (`reindex`): a scene's sink keeps its answer
+    /// for frames until then (`SceneFrameRelay`).
+    private(set) var generation = 0
+
     /// The kinds the subscriptions of `scene` (nil: the unbound ones) want, again.
     private func reindex(_ scene: String?) {
+        generation &+= 1
         var kinds = EventKinds()
         for id in scene.map({ byScene[$0] ?? [] }) ?? unbound {
             if let subscription = subscriptions[id] { kinds.formUnion(subscription.kinds) }

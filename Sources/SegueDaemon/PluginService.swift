@@ -129,3 +129,8 @@ package final class PluginService {
         ]))
     }
 }
+
+extension PluginService {
+    /// The bytes `scene`'s Lua states hold (`PluginHost.stateBytes`).
+    package func luaStateBytes(of scene: Scene) -> Int { host.stateBytes(of: scene) }
+}

@@ -36,14 +36,14 @@ final class CallJournal {
 
     /// Distinguishes this journal from every other of its scene (views and groups remember the last one that
     /// recorded them).
-    let epoch: Int
-    let nextViewSerial: Int
+    private(set) var epoch = 0
+    private(set) var nextViewSerial = 0
     /// Animations numbered from here on were started by the call.
-    let nextAnimationSerial: Int
+    private(set) var nextAnimationSerial = 0
     /// Groups numbered above this were opened by the call.
-    let lastGroupID: Int
-    let pendingCount: Int
-    let nextTimerID: Int
+    private(set) var lastGroupID = 0
+    private(set) var pendingCount = 0
+    private(set) var nextTimerID = 0
     var views: [ViewState] = []
     var groups: [(group: AnimationGroup, remaining: Int, finished: Bool, done: Bool)] = []
     /// Animations running on the scene's clock before the call that the call stopped.
@@ -54,16 +54,34 @@ final class CallJournal {
     init(epoch: Int, nextViewSerial: Int, nextAnimationSerial: Int, lastGroupID: Int, pendingCount: Int,
          nextTimerID: Int)
     {
+        // An animator's call touches a few views and starts a few animations: room for them at once, rather than
+        // regrowing from one element.
+        views.reserveCapacity(8)
+        started.reserveCapacity(8)
+        reopen(epoch: epoch, nextViewSerial: nextViewSerial, nextAnimationSerial: nextAnimationSerial,
+               lastGroupID: lastGroupID, pendingCount: pendingCount, nextTimerID: nextTimerID)
+    }
+
+    /// Makes a closed journal that nobody else holds a new one (JournalStack.open): its lists keep their storage,
+    /// so an animator call's journal allocates nothing once its scene has made one.
+    func reopen(epoch: Int, nextViewSerial: Int, nextAnimationSerial: Int, lastGroupID: Int, pendingCount: Int,
+                nextTimerID: Int)
+    {
         self.epoch = epoch
         self.nextViewSerial = nextViewSerial
         self.nextAnimationSerial = nextAnimationSerial
         self.lastGroupID = lastGroupID
         self.pendingCount = pendingCount
         self.nextTimerID = nextTimerID
-        // An animator's call touches a few views and starts a few animations: room for them at once, rather than
-        // regrowing from one element.
-        views.reserveCapacity(8)
-        started.reserveCapacity(8)
+        empty()
+    }
+
+    /// Lets go of what the journal recorded (its lists keep their storage).
+    func empty() {
+        views.removeAll(keepingCapacity: true)
+        groups.removeAll(keepingCapacity: true)
+        stopped.removeAll(keepingCapacity: true)
+        started.removeAll(keepingCapacity: true)
     }
 }
 

@@ -15,15 +15,28 @@ final class JournalStack {
     private var recorderEpoch = 0
     /// Whether a journal, a baseline or a deferred sample is open (the one check `touch` makes when none is).
     private var isRecording = false
+    /// The journal the last successful call closed (`recycle`), emptied: the next `open` takes it when nothing else
+    /// holds it any more, so a transition start allocates no journal (an object and its lists) once the scene has one.
+    private var spare: CallJournal?
 
     /// Opens a journal: from here on every change to the scene is recorded until `close` or the scene's `restore`.
     func open(nextViewSerial: Int, nextAnimationSerial: Int, lastGroupID: Int, pendingCount: Int,
               nextTimerID: Int) -> CallJournal
     {
         nextEpoch += 1
-        let journal = CallJournal(
-            epoch: nextEpoch, nextViewSerial: nextViewSerial, nextAnimationSerial: nextAnimationSerial,
-            lastGroupID: lastGroupID, pendingCount: pendingCount, nextTimerID: nextTimerID)
+        let journal: CallJournal
+        // Only when the stack holds the last reference: whoever closed it may not see it reused under them.
+        if spare != nil, isKnownUniquelyReferenced(&spare), let reused = spare {
+            spare = nil
+            reused.reopen(
+                epoch: nextEpoch, nextViewSerial: nextViewSerial, nextAnimationSerial: nextAnimationSerial,
+                lastGroupID: lastGroupID, pendingCount: pendingCount, nextTimerID: nextTimerID)
+            journal = reused
+        } else {
+            journal = CallJournal(
+                epoch: nextEpoch, nextViewSerial: nextViewSerial, nextAnimationSerial: nextAnimationSerial,
+                lastGroupID: lastGroupID, pendingCount: pendingCount, nextTimerID: nextTimerID)
+        }
         entries.append(journal)
         isRecording = true
         return journal
@@ -31,8 +44,19 @@ final class JournalStack {
 
     /// The call went well (or was undone): its journal closes.
     func close(_ journal: CallJournal) {
-        entries.removeAll { $0 === journal }
+        guard let i = entries.lastIndex(where: { $0 === journal }) else { return }
+        entries.remove(at: i)
         noteClosed()
+    }
+
+    /// The call went well: its journal closes, is emptied (what it recorded is let go at once, as when it was
+    /// freed) and kept for the next `open`. A journal that was not open (already closed or restored) is left alone.
+    func recycle(_ journal: CallJournal) {
+        guard let i = entries.lastIndex(where: { $0 === journal }) else { return }
+        entries.remove(at: i)
+        noteClosed()
+        journal.empty()
+        spare = journal
     }
 
     /// A transition's baseline starts recording (until `closeBaseline`).
@@ -109,6 +133,11 @@ final class JournalStack {
         if !baselines.isEmpty || !samples.isEmpty { touchRecorders(view) }
         guard !entries.isEmpty, view.journalEpoch != entries[entries.count - 1].epoch else { return }
         view.journalEpoch = entries[entries.count - 1].epoch
+        // Made in place in the one open journal (most calls): no copy of the state to destroy after.
+        if entries.count == 1 {
+            entries[0].views.append(CallJournal.ViewState(view))
+            return
+        }
         let state = CallJournal.ViewState(view)
         for journal in entries { journal.views.append(state) }
     }

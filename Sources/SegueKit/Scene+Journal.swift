@@ -8,8 +8,8 @@ extension Scene {
             lastGroupID: clock.nextGroupID, pendingCount: clock.pendingCompletions.count, nextTimerID: clock.nextTimerID)
     }
 
-    /// The call went well: its changes stay.
-    func closeJournal(_ journal: CallJournal) { journals.close(journal) }
+    /// The call went well: its changes stay (the journal is kept for the scene's next call: JournalStack.recycle).
+    func closeJournal(_ journal: CallJournal) { journals.recycle(journal) }
 
     /// Records `view` as it is now in the open journals (JournalStack.touch).
     @inline(__always)
@@ -18,7 +18,7 @@ extension Scene {
     /// Undoes everything recorded since `journal` opened (closing it): the tree's part (ViewTree.restore), then
     /// the clock's (AnimationClock.restore).
     func restore(_ journal: CallJournal) {
-        closeJournal(journal)
+        journals.close(journal)
         tree.restore(journal, clock: clock)
         clock.restore(journal)
     }

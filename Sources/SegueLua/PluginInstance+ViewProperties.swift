@@ -38,16 +38,17 @@ extension PluginInstance {
 
     /// Pushes the model value of `property` of `view`, in the shape of its kind.
     func pushModel(_ property: ViewProperty, of view: View) {
-        let info = property.info
-        let o: Int
-        switch info.storage {
-        case .zPosition: return state.push(view.z)
-        case .hiddenFlag: return state.push(view.hidden)
-        case .gradient: return pushGradientPart(property, of: view)
-        case .channels(let offset): o = offset
+        // The kind and the storage from the table's flat layout: `property.info` would build the whole entry.
+        let layout = ViewPropertyLayout.shared
+        let o = layout.storage[property.rawValue]
+        switch o {
+        case ViewPropertyLayout.zPosition: return state.push(view.z)
+        case ViewPropertyLayout.hiddenFlag: return state.push(view.hidden)
+        case ViewPropertyLayout.gradient: return pushGradientPart(property, of: view)
+        default: break
         }
         let c = view.model.channels
-        switch info.kind {
+        switch layout.kinds[property.rawValue] {
         case .number: state.push(c[o])
         case .boolean: state.push(c[o] != 0)
         case .point: pushPoint(Point(x: c[o], y: c[o + 1]))
@@ -78,17 +79,17 @@ extension PluginInstance {
         if layout.storage[property.rawValue] == ViewPropertyLayout.gradient {
             return setGradientProperty(view, property, at: i, in: scene)
         }
-        let info = property.info
+        let kind = layout.kinds[property.rawValue]
         var v: (Double, Double, Double, Double, Double, Double, Double, Double,
                 Double, Double, Double, Double, Double, Double, Double, Double) =
             (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let count = info.kind.count
+        let count = kind.count
         var refusal: String?
         let read: Bool = withUnsafeMutableBytes(of: &v) { raw in
             let out = raw.bindMemory(to: Double.self)
-            switch info.kind {
+            switch kind {
             case .number:
-                guard let x = state.number(at: i), let admitted = info.range.admit(x) else { return false }
+                guard let x = state.number(at: i), let admitted = layout.ranges[property.rawValue].admit(x) else { return false }
                 out[0] = admitted
             case .boolean:
                 guard state.type(at: i) == LUA_TBOOLEAN else { return false }
@@ -108,7 +109,10 @@ extension PluginInstance {
             case .rect:
                 guard let r = rect(at: i) else { return false }
                 // A model size is never negative (presentation values may still cross zero while a spring overshoots).
-                if let message = PluginInstance.negativeSize(r, "view.\(info.luaName)") { refusal = message; return false }
+                if let message = PluginInstance.negativeSize(r, "view.\(layout.names[property.rawValue])") {
+                    refusal = message
+                    return false
+                }
                 (out[0], out[1], out[2], out[3]) = (r.x, r.y, r.w, r.h)
             case .transform:
                 guard let t = transform(at: i) else { return false }
@@ -123,7 +127,7 @@ extension PluginInstance {
             }
             return true
         }
-        guard read else { return refusal ?? PluginInstance.expects(property, got: describe(at: i, as: info.kind)) }
+        guard read else { return refusal ?? PluginInstance.expects(property, got: describe(at: i, as: kind)) }
         withUnsafeBytes(of: &v) { scene.set(view, property, values: UnsafeBufferPointer(rebasing: $0.bindMemory(to: Double.self)[0..<count])) }
         return nil
     }

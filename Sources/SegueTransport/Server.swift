@@ -456,6 +456,12 @@ public final class Server: RealtimeDriver, LoopHandler, @unchecked Sendable {
         grid.wake(scene, wall: grid.gridTime(at: FileSystem.monotonicNanoseconds()))
     }
 
+    /// Every grid goes at once (the daemon stopped): its timer cancelled, its entries dropped whole.
+    public func stopAll(_ scenes: [Scene]) {
+        for (_, grid) in frameGrids { grid.timer?.cancel() }
+        frameGrids.removeAll()
+    }
+
     public func stop(scene: Scene) {
         guard let grid = frameGrids[scene.fps] else { return }
         grid.remove(id: scene.id)

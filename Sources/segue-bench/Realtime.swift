@@ -17,13 +17,17 @@ struct Realtime: ParsableCommand {
             subscriptions.
 
             The daemon it starts gets a config of its own raising limits.max_scenes and limits.max_connections to \
-            what --scenes needs (the shipped defaults otherwise). After --warm-up seconds, for --seconds: a watched \
+            what --scenes needs (the shipped defaults otherwise). Once every scene's first select has been answered \
+            (its Lua state made), after --warm-up seconds, for --seconds: a watched \
             scene is judged over the whole window — each of its window's 1/fps grid times without a frame event is \
             missing, so a scene that got no frame misses them all. Completed transitions are counted per scene (a \
             scene that completed none in the window is reported), and each completed transition of a watched scene \
             (its transition.began and transition.completed events) must take its duration within one frame of scene \
             time. The daemon's CPU over the window is read from /proc/PID/stat (utime + stime; give --pid with \
-            --socket).
+            --socket), and compared with the physical floor: the C reference's CPU per animated property per frame \
+            (Sources/CEngineReference, measured here after the daemon stopped) × the 2 properties dt-slide animates \
+            × fps × scenes. A daemon it started is then stopped with SIGTERM while every scene has a transition \
+            running (and one queued), and the time to its exit is printed (its exit status must be 0).
             """)
 
     @Option(help: "A running daemon's socket (default: start one).")
@@ -86,6 +90,15 @@ struct Realtime: ParsableCommand {
                 group.leave()
             }
         }
+        // The warm-up starts once every scene has its first transition (its Lua state is made then: at 10 000
+        // scenes that alone takes seconds, which would otherwise fall into the window).
+        let primeLimit = DispatchTime.now().uptimeNanoseconds + 120_000_000_000
+        while controls.reduce(0, { $0 + $1.primed.load(ordering: .relaxed) }) < scenes,
+            DispatchTime.now().uptimeNanoseconds < primeLimit
+        {
+            usleep(50_000)
+        }
+        let primedAfter = Double(DispatchTime.now().uptimeNanoseconds - startWall) / 1e9
         usleep(UInt32(warmUp * 1e6))
         let windowStart = DispatchTime.now().uptimeNanoseconds
         let cpuBefore = daemonPID.flatMap { ProcessCPU.seconds(of: $0) }
@@ -100,14 +113,16 @@ struct Realtime: ParsableCommand {
         let perSceneAfter = controls.flatMap { $0.completedPerScene.withLock { $0 } }
         stop.store(true, ordering: .relaxed)
         group.wait()
+        // SIGTERM with every scene's transition running (and one queued behind it): to the daemon's exit.
+        let shutdown = spawned?.stopTimed()
         if let failure = (controls.compactMap(\.failure) + [frames.failure].compactMap { $0 }).first {
             throw BenchError(message: "realtime benchmark failed: \(failure)")
         }
 
         let report = frames.missing(from: windowStart, to: windowEnd, fps: fps)
         let window = Double(windowEnd - windowStart) / 1e9
-        print(String(format: "realtime  scenes=%d  fps=%d  subscribed=%d  window %.1f s after %.1f s", scenes, fps,
-                     subscribed, window, Double(windowStart - startWall) / 1e9))
+        print(String(format: "realtime  scenes=%d  fps=%d  subscribed=%d  window %.1f s after %.1f s (every scene's first transition started after %.1f s)",
+                     scenes, fps, subscribed, window, Double(windowStart - startWall) / 1e9, primedAfter))
         print(String(format: "frames: %d received, %d missing of %d grid times over the whole window (%d watched scenes with no frame; %d events.dropped lines)",
                      report.received, report.missing, report.expected, report.silent,
                      frames.droppedLines.load(ordering: .relaxed)))
@@ -137,6 +152,20 @@ struct Realtime: ParsableCommand {
         if let before = clientBefore, let after = clientAfter {
             print(String(format: "this client's CPU: %.2f cores", (after - before) / window))
         }
+        if let before = cpuBefore, let after = cpuAfter {
+            // The physical floor (issue 24): the C reference's CPU per animated property per frame, measured here
+            // after the daemon stopped, × the properties a realtime scene animates per frame × fps × scenes.
+            let perProperty = RealtimeFloor.referenceNanoseconds(transitions: scenes, fps: fps)
+            let floorCores = perProperty * Double(RealtimeFloor.propertiesPerScene * fps * scenes) / 1e9
+            print(String(format: "daemon CPU ÷ the floor: %.1f× (floor %.4f cores: C reference %.1f ns per property per frame × %d properties × %d fps × %d scenes)",
+                         (after - before) / window / floorCores, floorCores, perProperty,
+                         RealtimeFloor.propertiesPerScene, fps, scenes))
+        }
+        if let shutdown {
+            print(String(format: "SIGTERM to exit with %d running transitions: %.3f s (exit status %d)", scenes,
+                         shutdown.seconds, shutdown.status))
+            if shutdown.status != 0 { throw BenchError(message: "segued exited with status \(shutdown.status) on SIGTERM") }
+        }
     }
 }
 
@@ -158,9 +187,12 @@ final class RealtimeControl: RealtimeWorker, @unchecked Sendable {
         var transitions: [String] = []
         var waiting = false
         var selects = 0
+        var primed = false
     }
     private var states: [State]
     let completed = Atomic<Int>(0)
+    /// Scenes whose first select has been answered with a transition (their Lua state exists).
+    let primed = Atomic<Int>(0)
     /// Per scene, the transitions seen ending: read at the window's edges from another thread.
     let completedPerScene: Mutex<[Int]>
     let errors = Atomic<Int>(0)
@@ -230,6 +262,10 @@ final class RealtimeControl: RealtimeWorker, @unchecked Sendable {
                     try select(i)
                     try waitIfIdle(i)
                 } else if let transition = message["result"]?["transition"]?.stringValue {
+                    if !states[i].primed {
+                        states[i].primed = true
+                        primed.add(1, ordering: .relaxed)
+                    }
                     states[i].transitions.append(transition)
                     try waitIfIdle(i)
                 } else {
@@ -367,5 +403,25 @@ final class RealtimeFrameReader: RealtimeWorker, @unchecked Sendable {
             worst = max(worst, off / frame)
         }
         return (count, late, worst)
+    }
+}
+
+/// The floor `segue-bench realtime` holds the daemon's CPU against: the C reference's per-property work (the one
+/// `segue-bench engine` compares with), for the properties a realtime scene animates.
+enum RealtimeFloor {
+    /// dt-slide animates two properties per frame: the from-view's and the to-view's transform.
+    static let propertiesPerScene = 2
+
+    /// The C reference's CPU nanoseconds per animated property per frame, ticking `transitions` transitions (the
+    /// realtime scenes' count, so its working set is theirs) over a second of `fps` frames; the median of 5 rounds.
+    static func referenceNanoseconds(transitions: Int, fps: Int) -> Double {
+        var rounds: [Double] = []
+        for _ in 0..<5 {
+            let reference = ReferenceViews(transitions: transitions, begin: 0, duration: 1)
+            let times = (1...fps).map { Int64($0) * 1_000_000_000 / Int64(fps) }
+            let cpu = reference.run(times).cpu
+            rounds.append(cpu / Double(times.count * transitions * 4))
+        }
+        return engineMedian(rounds)
     }
 }

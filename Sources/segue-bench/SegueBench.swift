@@ -10,7 +10,7 @@ struct SegueBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "segue-bench",
         abstract: "Benchmarks for segued (docs/DESIGN.md §5). Build with -c release before measuring.",
-        subcommands: [Ping.self, Engine.self, Dispatch.self, Floor.self, Lua.self, Realtime.self, Targets.self, Printer.self, Instructions.self, Memory.self, Scaling.self])
+        subcommands: [Ping.self, Engine.self, Dispatch.self, Floor.self, Lua.self, Realtime.self, Targets.self, Printer.self, Instructions.self, Memory.self, Scaling.self, Crowd.self])
 }
 
 struct Ping: ParsableCommand {

@@ -32,5 +32,14 @@ final class SpawnedDaemon {
         process.waitUntilExit()
     }
 
+    /// SIGTERM, timed to the exit: the seconds and the exit status (nil when it had already exited).
+    func stopTimed() -> (seconds: Double, status: Int32)? {
+        guard process.isRunning else { return nil }
+        let start = DispatchTime.now().uptimeNanoseconds
+        process.terminate()
+        process.waitUntilExit()
+        return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, process.terminationStatus)
+    }
+
     deinit { stop() }
 }

@@ -22,19 +22,9 @@ struct DeferredSampleTests {
         #expect(a.gradients == b.gradients, sourceLocation: sourceLocation)
     }
 
+    /// BaselineTests' crowded container, one of its views masked.
     func crowded(_ crowd: Int) throws -> (Scene, ContainerViewController, [View], StaticProvider) {
-        let recorder = EventRecorder()
-        let (scene, vc) = try makeVCs(["a", "b"], recorder: recorder)
-        let a = try #require(vc["a"]), b = try #require(vc["b"])
-        let provider = scene.use(["fade-slide": { FadeSlide() }])
-        let c = try scene.createContainer(id: "c", kind: .custom, items: [a, b])
-        try scene.setRoot(c)
-        var views: [View] = []
-        for i in 0..<crowd {
-            let v = try scene.makeView(id: "v\(i)", frame: Rect(x: Double(i % 30), y: Double(i % 40), w: 10, h: 10))
-            scene.addSubview(v, to: i % 10 == 3 && i > 10 ? views[i - 10] : c.view)
-            views.append(v)
-        }
+        let (scene, _, c, _, _, views, provider) = try BaselineTests().crowded(crowd)
         let mask = try scene.makeView(id: "mask", frame: Rect(x: 0, y: 0, w: 4, h: 4))
         #expect(scene.setMask(views[9], mask) == nil)
         return (scene, c, views, provider)

@@ -168,4 +168,35 @@ struct JournalTests {
         #expect(counts[0] == counts[1])
         #expect(counts[0] > 0)
     }
+    @Test("a closed journal is reused only when nothing else holds it, emptied and with a new epoch")
+    func journalReuse() throws {
+        let scene = Scene(id: "r", size: Size(w: 320, h: 480), clock: .manual)
+        let view = try scene.makeView(frame: Rect(x: 0, y: 0, w: 10, h: 10))
+        // A journal that went well and that its opener let go of: the next call gets it back, empty.
+        var first: CallJournal? = scene.openJournal()
+        scene.set(view, alpha: 0.5)
+        let firstID = first.map(ObjectIdentifier.init)
+        let firstEpoch = first?.epoch
+        first.map(scene.closeJournal)
+        #expect(first?.views.isEmpty == true)  // let go at once, as when it was freed
+        first = nil
+        let second = scene.openJournal()
+        #expect(ObjectIdentifier(second) == firstID)
+        #expect(second.epoch != firstEpoch && second.views.isEmpty && second.started.isEmpty)
+        scene.set(view, alpha: 0.25)  // recorded again: the view remembers the old epoch only
+        #expect(second.views.count == 1)
+        // Still held by whoever closed it: never handed out again under them.
+        scene.closeJournal(second)
+        let third = scene.openJournal()
+        #expect(third !== second)
+        // Restored (undone), not recycled: a second close of it changes nothing.
+        scene.set(view, alpha: 1)
+        scene.restore(third)
+        #expect(view.model.alpha == 0.25)
+        scene.closeJournal(third)
+        let fourth = scene.openJournal()
+        #expect(fourth !== third)
+        scene.closeJournal(fourth)
+        #expect(scene.journals.entries.isEmpty)
+    }
 }

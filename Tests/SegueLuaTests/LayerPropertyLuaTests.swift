@@ -84,4 +84,27 @@ struct LayerPropertyLuaTests {
         #expect(recorder.messages("log").first?.hasPrefix("false ") == true)
         #expect(recorder.messages("log").first?.contains("view.anchor_point expects") == true)
     }
+    @Test("the transform reader: a missing or numeric-string field and a bad m refuse; an m that is no table falls to the six fields")
+    func transformReader() throws {
+        for line in [
+            "to.transform = { a = 1, b = 0, c = 0, d = 1, tx = 5 }",
+            "to.transform = { a = 1, b = 0, c = 0, d = 1, tx = '5', ty = 0 }",
+            "to.transform = { m = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0 } }",
+            "to.transform = { m = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, '0', 1 }, a = 1, b = 0, c = 0, d = 1, tx = 0, ty = 0 }",
+        ] {
+            let (t, _, b, _) = try Self.run(line)
+            #expect(t.failedOver, "\(line)")
+            #expect(t.problems.first?.message.contains("view.transform expects a transform") == true, "\(line)")
+            #expect(b.view.model.transform.isIdentity)
+        }
+        let (t, _, b, _) = try Self.run("""
+            to.transform = { m = 5, a = 2, b = 0, c = 0, d = 3, tx = 5, ty = 6 }
+            local s = 0
+            for i = 1, 50 do local r = { a = 1, b = 0, c = 0, d = 1, tx = i, ty = 0 }; s = s + r.tx end
+            ctx:view("from").transform = { m = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 7, 8, 0, 1 } }
+            """)
+        #expect(!t.failedOver, "\(t.problems.map(\.message))")
+        #expect(b.view.model.transform == Transform3D(a: 2, b: 0, c: 0, d: 3, tx: 5, ty: 6))
+        #expect(t.from.view.model.transform == Transform3D(a: 1, b: 0, c: 0, d: 1, tx: 7, ty: 8))
+    }
 }

@@ -36,6 +36,8 @@ typedef enum segue_name {
 #define SEGUE_CTX_CACHED 6
 /// The most view properties the host may name (ViewChanges is 64 bits).
 #define SEGUE_PROPERTY_MAX 64
+/// Slots of segue_sandbox.name_slots: a power of two, over twice the most names there can be.
+#define SEGUE_NAME_SLOTS 256
 extern const char *const segue_name_list[SEGUE_NAME_FIXED_COUNT];
 
 /// Sets the view properties' names (copied), once per process before the first state is made; the names are
@@ -48,6 +50,11 @@ int segue_name_count(void);
 const char *segue_name_text(int code);
 
 /// Per-state sandbox bookkeeping: the allocator's counters and the instruction budget.
+/// capping_alloc's free lists: size classes of 16 bytes up to SEGUE_POOL_MAX, at most SEGUE_POOL_BYTES kept per state.
+#define SEGUE_POOL_CLASSES 16
+#define SEGUE_POOL_MAX (SEGUE_POOL_CLASSES * 16)
+#define SEGUE_POOL_BYTES (16 * 1024)
+
 typedef struct segue_sandbox {
     size_t used;            // bytes currently allocated by this state
     size_t limit;           // memory cap (0: none)
@@ -84,6 +91,14 @@ typedef struct segue_sandbox {
     int names_ref;
     int name_count;         // segue_name_count() when the state was made
     int index_name;         // the key's segue_name, set by segue_pushindex's function before it calls the host
+    // The interned names by address (segue_name_at): an open-addressing table of name codes (0: empty), so a key is
+    // found in a probe or two instead of a walk over every name.
+    unsigned short name_slots[SEGUE_NAME_SLOTS];
+    // The state's own free lists of small blocks (capping_alloc): a block of up to SEGUE_POOL_MAX bytes is made in
+    // its 16-byte size class, and a freed one is kept on its class's list (up to SEGUE_POOL_BYTES in all) for the
+    // state's next allocation of that class, instead of going back to malloc. Emptied by segue_close.
+    void *pool[SEGUE_POOL_CLASSES + 1];  // heads of the lists by class (1...SEGUE_POOL_CLASSES); a free block's first word links the next
+    size_t pooled;                       // bytes on the lists
 } segue_sandbox;
 
 /// Field names host code reads on hot paths, interned once per state in a table at `keys_ref` (index = the key),
@@ -226,6 +241,8 @@ static inline int segue_closethread(lua_State *co, lua_State *from) {
 }
 
 static inline void segue_pop(lua_State *L, int n) { lua_settop(L, -(n) - 1); }
+/// A full garbage collection (lua_gc is variadic, which Swift cannot call): tests count what a state holds after it.
+static inline void segue_collect(lua_State *L) { lua_gc(L, LUA_GCCOLLECT); }
 static inline void segue_newtable(lua_State *L) { lua_createtable(L, 0, 0); }
 static inline const char *segue_tostring(lua_State *L, int i, size_t *len) { return lua_tolstring(L, i, len); }
 static inline int segue_registryindex(void) { return LUA_REGISTRYINDEX; }
@@ -246,24 +263,38 @@ static inline void segue_rawsetfield(lua_State *L, int t, const char *k) {
     lua_rawset(L, t);
 }
 
-/// Reads the raw fields `keys[0..<n]` (segue_key) of the table at `t` into `out`; returns 1 when every one is a
-/// number (a string that looks like one is not), 0 otherwise. The stack is as before.
-static inline int segue_numberfields(lua_State *L, int t, const segue_key *keys, int n, double *out) {
-    t = lua_absindex(L, t);
-    void *ud = NULL;
-    lua_getallocf(L, &ud);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, ((segue_sandbox *)ud)->keys_ref);   // [names]
-    int ok = 1;
+/// Reads the raw fields `keys[0..<n]` (segue_key) of the table at `t` into `out`, the interned names' table being at
+/// stack index `names`; returns 1 when every one is a number (a string that looks like one is not), 0 otherwise.
+/// The values stay on the stack until one reset of the top at the end (one C API call per field fewer than popping
+/// each). The stack is as before.
+static inline int segue_numberfields_in(lua_State *L, int t, int names, const segue_key *keys, int n, double *out) {
+    int base = lua_gettop(L);
+    int ok = lua_checkstack(L, n);
     for (int i = 0; i < n && ok; i++) {
-        lua_rawgeti(L, -1, keys[i]);                                      // [names key]
-        if (lua_rawget(L, t) == LUA_TNUMBER) {                            // [names value]
+        lua_rawgeti(L, names, keys[i]);                                   // [... values key]
+        if (lua_rawget(L, t) == LUA_TNUMBER) {                            // [... values value]
             out[i] = lua_tonumberx(L, -1, NULL);
         } else {
             ok = 0;
         }
-        lua_settop(L, -2);
     }
-    lua_settop(L, -2);
+    lua_settop(L, base);
+    return ok;
+}
+/// Pushes the table of interned field names (segue_key) and returns its stack index.
+static inline int segue_pushkeys(lua_State *L) {
+    void *ud = NULL;
+    lua_getallocf(L, &ud);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ((segue_sandbox *)ud)->keys_ref);   // [names]
+    return lua_gettop(L);
+}
+/// Reads the raw fields `keys[0..<n]` (segue_key) of the table at `t` into `out`; returns 1 when every one is a
+/// number (a string that looks like one is not), 0 otherwise. The stack is as before.
+static inline int segue_numberfields(lua_State *L, int t, const segue_key *keys, int n, double *out) {
+    t = lua_absindex(L, t);
+    int names = segue_pushkeys(L);                                        // [names]
+    int ok = segue_numberfields_in(L, t, names, keys, n, out);
+    lua_settop(L, names - 1);
     return ok;
 }
 /// The types of the raw fields `keys[0..<n]` (segue_key) of the table at `t` into `types`, and each number's value
@@ -351,21 +382,27 @@ static inline int segue_transformfields(lua_State *L, int i, double *out) {
         return len == 8 && memcmp(s, "identity", 8) == 0 ? SEGUE_TRANSFORM_IDENTITY : SEGUE_TRANSFORM_NONE;
     }
     if (type != LUA_TTABLE) return SEGUE_TRANSFORM_NONE;
-    if (segue_rawgetkey(L, i, SEGUE_KEY_M) == LUA_TTABLE) {       // [m]
+    i = lua_absindex(L, i);
+    int names = segue_pushkeys(L);                                // [names]: fetched once for `m` and the six fields
+    lua_rawgeti(L, names, SEGUE_KEY_M);                           // [names "m"]
+    if (lua_rawget(L, i) == LUA_TTABLE) {                         // [names m]
         for (int k = 0; k < 16; k++) {
             int ok = lua_rawgeti(L, -1, k + 1) == LUA_TNUMBER;
             out[k] = ok ? lua_tonumberx(L, -1, NULL) : 0;
             lua_settop(L, -2);
             if (!ok || !(out[k] - out[k] == 0)) {                 // not a number, or not finite
-                lua_settop(L, -2);
+                lua_settop(L, names - 1);
                 return SEGUE_TRANSFORM_NONE;
             }
         }
-        lua_settop(L, -2);
+        lua_settop(L, names - 1);
         return SEGUE_TRANSFORM_MATRIX;
     }
-    lua_settop(L, -2);
-    if (!segue_affinefields(L, i, out)) return SEGUE_TRANSFORM_NONE;
+    lua_settop(L, names);                                         // [names]
+    static const segue_key keys[] = {SEGUE_KEY_A, SEGUE_KEY_B, SEGUE_KEY_C, SEGUE_KEY_D, SEGUE_KEY_TX, SEGUE_KEY_TY};
+    int ok = segue_numberfields_in(L, i, names, keys, 6, out);
+    lua_settop(L, names - 1);
+    if (!ok) return SEGUE_TRANSFORM_NONE;
     for (int k = 0; k < 6; k++) {
         if (!(out[k] - out[k] == 0)) return SEGUE_TRANSFORM_NONE;
     }

@@ -1,0 +1,9 @@
+import SegueKit
+
+extension PluginHost {
+    /// The bytes a scene's Lua states hold, as their capping allocators count them (what Lua asked for, without
+    /// malloc's own overhead): `segue-bench memory` reports a scene's memory with and without them.
+    public func stateBytes(of scene: Scene) -> Int {
+        instances[ObjectIdentifier(scene)]?.values.reduce(0) { $0 + $1.state.memoryUsed } ?? 0
+    }
+}
