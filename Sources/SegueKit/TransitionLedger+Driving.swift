@@ -160,17 +160,23 @@ extension TransitionLedger {
         startRamp(t, drive, cancel: cancel, speed: s, curve: curve ?? .easeInOut, in: scene)
     }
 
+    /// The interaction's end, shared by every release (a property animator's continue, a zoom drag's spring): the
+    /// completion speed and curve kept, the cancel flag set, the open phase closed, `interaction_ended` emitted.
+    func endInteraction(_ t: Transition, cancel: Bool, speed: Double, curve: CubicBezier?, in scene: Scene) {
+        t.completionSpeed = speed
+        t.completionCurve = curve ?? .easeInOut
+        if cancel { t.context?.transitionWasCancelled = true }
+        closeOpenPhase(t, in: scene)
+        scene.emit(.interactionEnded(transition: t.id, cancelled: cancel, completionVelocity: speed))
+    }
+
     /// finish and cancel of a transition its interruptible animator drives: continue (reversed for a cancel) over
     /// what is left at `speed`, with `curve` (UIPercentDrivenInteractiveTransition's completionSpeed and
     /// completionCurve become the continue's duration factor and timing).
     func continueInterruptible(_ t: Transition, _ pa: PropertyAnimator, cancel: Bool, speed: Double, curve: CubicBezier?,
                                in scene: Scene)
     {
-        t.completionSpeed = speed
-        t.completionCurve = curve ?? .easeInOut
-        if cancel { t.context?.transitionWasCancelled = true }
-        closeOpenPhase(t, in: scene)
-        scene.emit(.interactionEnded(transition: t.id, cancelled: cancel, completionVelocity: speed))
+        endInteraction(t, cancel: cancel, speed: speed, curve: curve, in: scene)
         let saved = scene.clock.enter(t)
         for handler in t.interactionChangeHandlers { handler(cancel, speed) }
         scene.clock.leave(restoring: saved)
@@ -191,11 +197,7 @@ extension TransitionLedger {
     }
 
     func startRamp(_ t: Transition, _ drive: TransitionDrive, cancel: Bool, speed: Double, curve: CubicBezier, in scene: Scene) {
-        t.completionSpeed = speed
-        t.completionCurve = curve
-        if cancel { t.context?.transitionWasCancelled = true }
-        closeOpenPhase(t, in: scene)
-        scene.emit(.interactionEnded(transition: t.id, cancelled: cancel, completionVelocity: speed))
+        endInteraction(t, cancel: cancel, speed: speed, curve: curve, in: scene)
         let saved = scene.clock.enter(t)
         for handler in t.interactionChangeHandlers { handler(cancel, speed) }
         scene.clock.leave(restoring: saved)

@@ -27,11 +27,7 @@ extension TransitionLedger {
     /// (gone: it fades out where it is) — or back to where it was. The release takes the system curve's 0.5 s /
     /// `speed` whatever the distance (a `curve` given to transition.finish/cancel replaces the spring).
     func releaseZoom(_ t: Transition, _ drag: ZoomDrag, cancel: Bool, speed: Double, curve: CubicBezier?, in scene: Scene) {
-        t.completionSpeed = speed
-        t.completionCurve = curve ?? .easeInOut
-        if cancel { t.context?.transitionWasCancelled = true }
-        closeOpenPhase(t, in: scene)
-        scene.emit(.interactionEnded(transition: t.id, cancelled: cancel, completionVelocity: speed))
+        endInteraction(t, cancel: cancel, speed: speed, curve: curve, in: scene)
         let saved = scene.clock.enter(t)
         defer { scene.clock.leave(restoring: saved) }
         for handler in t.interactionChangeHandlers { handler(cancel, speed) }
