@@ -5,19 +5,6 @@ import Testing
 /// from malloc, the cap, the sweep that gives back empty chunks, and `segue_close`.
 @Suite("Lua allocator")
 struct ArenaTests {
-    /// A deterministic generator (SplitMix64), so a failing sequence can be replayed.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     /// A block the test holds: where, how big, and the byte its contents start from.
     struct Held {
         var pointer: UnsafeMutableRawPointer
@@ -38,7 +25,7 @@ struct ArenaTests {
     }
 
     /// Mostly small sizes (every class, and either side of the arena's edge at 256 bytes), some large.
-    static func size(_ g: inout Generator) -> Int {
+    static func size(_ g: inout SplitMix) -> Int {
         switch g.below(10) {
         case 0..<6: 1 + g.below(Int(SEGUE_POOL_MAX))
         case 6..<8: Int(SEGUE_POOL_MAX) - 8 + g.below(17)
@@ -52,7 +39,7 @@ struct ArenaTests {
         defer { segue_close(L) }
         let sandbox = segue_sandbox_of(L)!
         let base = sandbox.pointee.used
-        var g = Generator(state: seed)
+        var g = SplitMix(state: seed)
         var held: [Held] = []
         held.reserveCapacity(600)
         var live = 0
@@ -156,4 +143,9 @@ struct ArenaTests {
         _ = segue_alloc(L, small.pointer, 200, 0)
         sandbox.pointee.limit = 0
     }
+}
+
+extension SplitMix {
+    /// A number in 0..<n.
+    fileprivate mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
