@@ -228,8 +228,18 @@ final class ViewTree {
     /// Forgets this tick's changes without reporting them (nobody listens to frames); true when a view still in
     /// the scene changed (the frame counts as sent).
     func dropChanges() -> Bool {
-        let anyAlive = dirtyViews.contains { $0.isAlive }
-        for view in dirtyViews { view.dirty = 0 }
+        // One walk, each view borrowed at +0 (the list holds it): no retain and release per view read.
+        var anyAlive = false
+        dirtyViews.withUnsafeBufferPointer { dirty in
+            dirty.withMemoryRebound(to: Unmanaged<View>.self) { views in
+                for view in views {
+                    view._withUnsafeGuaranteedRef { v in
+                        if v.isAlive { anyAlive = true }
+                        v.dirty = 0
+                    }
+                }
+            }
+        }
         dirtyViews.removeAll(keepingCapacity: true)
         return anyAlive
     }
