@@ -493,12 +493,14 @@ final class AnimationClock {
     /// value into its view (appending views that change to `dirtyViews`), then the bookkeeping of the ones that
     /// ended, in start order (their groups' completions become pending).
     func evaluate() {
-        tree.withChangedViews { evaluate(dirtyViews: &$0) }
+        tree.withChangedViews { evaluate(dirtyViews: $0) }
     }
 
-    private func evaluate(dirtyViews: inout [View]) {
+    private func evaluate(dirtyViews: ChangedViews) {
         let count = running.count
         guard count > 0 else { return }
+        // Room for one changed view per track: the loop appends without a capacity check.
+        dirtyViews.reserve(extra: count)
         let now = self.now
         var anyRemoved = false
         endedScratch.removeAll(keepingCapacity: true)
@@ -517,7 +519,7 @@ final class AnimationClock {
                 let elapsed = now - track.pointee.begin
                 // The view borrowed at +0: no retain and release per use (the track's animation keeps it alive).
                 let written: Bool = track.pointee.view._withUnsafeGuaranteedRef { view in
-                    if view.dirty == 0 { dirtyViews.append(view) }
+                    if view.dirty == 0 { dirtyViews.appendReserved(view) }
                     guard track.pointee.isInFlight(elapsed) else { return false }
                     if elapsed < 0 { return true }
                     if track.pointee.progressKey != sharedKey {

@@ -83,3 +83,47 @@ struct ViewStorageTests {
         #expect(view.presentationValues(of: .colors).isEmpty)
     }
 }
+
+/// The changed-view list does not retain its entries: a view destroyed in the tick that listed it is held by the
+/// tree until the list is emptied, then let go.
+@Suite("Changed views: entries not retained, discarded views held until the list is emptied")
+struct ChangedViewsTests {
+    @Test("a view changed and destroyed before the frame is packed stays readable until then, and is freed after")
+    func discardedViewKept() throws {
+        let scene = Scene(id: "changed", size: Size(w: 320, h: 480), clock: .manual, fps: 60)
+        weak var gone: View?
+        do {
+            let view = try scene.makeView(id: "doomed", frame: Rect(x: 0, y: 0, w: 10, h: 10))
+            scene.addSubview(view, to: scene.window)
+            _ = scene.step(frames: 1)
+            scene.set(view, alpha: 0.5)
+            #expect(scene.tree.dirtyViews.map(\.id) == ["doomed"])
+            scene.destroyView(view)
+            gone = view
+        }
+        // Only the tree's hold keeps it: the list itself did not retain it.
+        #expect(gone != nil)
+        #expect(scene.tree.dirtyViews.count == 1)
+        #expect(scene.tree.dropChanges() == false)
+        #expect(scene.tree.dirtyViews.isEmpty)
+        #expect(gone == nil)
+    }
+
+    @Test("the list grows past its first room and keeps the order views changed in")
+    func growsInOrder() throws {
+        let scene = Scene(id: "changed", size: Size(w: 320, h: 480), clock: .manual, fps: 60)
+        var views: [View] = []
+        for i in 0..<40 {
+            let view = try scene.makeView(id: "v\(i)", frame: Rect(x: 0, y: 0, w: 10, h: 10))
+            scene.addSubview(view, to: scene.window)
+            views.append(view)
+        }
+        _ = scene.step(frames: 1)
+        for view in views.reversed() { scene.set(view, alpha: 0.5) }
+        #expect(scene.tree.dirtyViews.map(\.id) == views.reversed().map(\.id))
+        var frame = FrameViews()
+        scene.tree.takeChanges(into: &frame)
+        #expect(scene.tree.dirtyViews.isEmpty)
+        #expect(frame.ids == views.map(\.id))
+    }
+}
