@@ -54,13 +54,19 @@ segue_sandbox *segue_sandbox_of(lua_State *L) {
     return (segue_sandbox *)ud;
 }
 
-// The state's free lists (segue_sandbox.pool). A plugin call makes and drops small objects by the dozen (a rect or
-// transform table and its node array, a closure and its upvalues, a view's proxy), and the generational collector
-// frees them within a call or two: taking them from and giving them back to a list of the state's own costs a few
-// instructions where malloc and free cost a hundred or more each (docs/DESIGN.md, "The Lua host"). Every block of up
-// to SEGUE_POOL_MAX bytes is malloc'ed in its class's rounded size, so any of them can go on a list; Lua passes a
-// block's size on free and realloc (osize), so the class is known without a header.
+// The state's arena (segue_sandbox's arena fields and free lists). Every block Lua asks for of up to SEGUE_POOL_MAX
+// bytes is carved, in its 16-byte class, from SEGUE_ARENA_CHUNK-byte chunks the state owns: no malloc header per
+// block (glibc's is 8 bytes, and a block it hands out is at least 32), so what the state costs is its chunks plus its
+// large blocks, counted exactly (segue_footprint). A freed block goes on its class's list and the state's next block
+// of that class takes it back, which costs a few instructions where malloc and free cost a hundred or more each (a
+// plugin call makes and drops small objects by the dozen; docs/DESIGN.md, "The Lua host"). Lua passes a block's size
+// on free and realloc (osize), so the class is known without a header. When the lists hold more than `sweep_at`
+// bytes (after a burst of small objects that are then dropped), a sweep gives back every chunk whose blocks are all
+// free (arena_sweep); segue_close frees every chunk.
 static inline size_t pool_class(size_t n) { return (n + 15) >> 4; }
+
+static void *arena_grow(segue_sandbox *sb, size_t size);
+static void arena_sweep(segue_sandbox *sb);
 
 static inline void *pool_take(segue_sandbox *sb, size_t n) {
     size_t c = pool_class(n);
@@ -70,46 +76,139 @@ static inline void *pool_take(segue_sandbox *sb, size_t n) {
         sb->pooled -= c << 4;
         return p;
     }
-    return malloc(c << 4);
+    size_t size = c << 4;
+    if ((size_t)((uintptr_t)sb->bump_end - (uintptr_t)sb->bump) >= size) {
+        p = sb->bump;
+        sb->bump += size;
+        return p;
+    }
+    return arena_grow(sb, size);
 }
 
 static inline void pool_give(segue_sandbox *sb, void *p, size_t n) {
     size_t c = pool_class(n);
-    if (sb->pooled + (c << 4) > SEGUE_POOL_BYTES) {
-        free(p);
-        return;
-    }
     *(void **)p = sb->pool[c];
     sb->pool[c] = p;
     sb->pooled += c << 4;
+    if (sb->pooled > sb->sweep_at) arena_sweep(sb);
 }
 
-// Frees every block on the lists (the state is closed, or was never opened).
-static void pool_drain(segue_sandbox *sb) {
-    for (int c = 1; c <= SEGUE_POOL_CLASSES; c++) {
-        void *p = sb->pool[c];
-        while (p != NULL) {
-            void *next = *(void **)p;
-            free(p);
-            p = next;
-        }
-        sb->pool[c] = NULL;
+// A new chunk to carve from: what is left of the current one goes on the list of its size (a multiple of 16 below
+// SEGUE_POOL_MAX, as every block is), so no byte of a chunk is lost.
+static __attribute__((noinline)) void *arena_grow(segue_sandbox *sb, size_t size) {
+    if (sb->chunk_count == sb->chunk_cap) {
+        size_t cap = sb->chunk_cap ? sb->chunk_cap * 2 : 16;
+        char **grown = realloc(sb->chunks, cap * sizeof(char *));
+        if (grown == NULL) return NULL;
+        sb->chunks = grown;
+        sb->chunk_cap = cap;
     }
+    char *chunk = malloc(SEGUE_ARENA_CHUNK);
+    if (chunk == NULL) return NULL;
+    size_t tail = (size_t)((uintptr_t)sb->bump_end - (uintptr_t)sb->bump);
+    if (tail > 0) {
+        size_t c = tail >> 4;
+        *(void **)sb->bump = sb->pool[c];
+        sb->pool[c] = sb->bump;
+        sb->pooled += tail;
+    }
+    sb->chunks[sb->chunk_count++] = chunk;
+    sb->arena_bytes += SEGUE_ARENA_CHUNK;
+    sb->bump = chunk + size;
+    sb->bump_end = chunk + SEGUE_ARENA_CHUNK;
+    return chunk;
+}
+
+static int chunk_order(const void *a, const void *b) {
+    uintptr_t x = (uintptr_t)*(char *const *)a, y = (uintptr_t)*(char *const *)b;
+    return x < y ? -1 : x > y;
+}
+
+// The chunk holding p, by binary search of the sorted chunks (only a sweep sorts them and asks).
+static size_t chunk_of(segue_sandbox *sb, const char *p) {
+    size_t lo = 0, hi = sb->chunk_count;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if ((uintptr_t)sb->chunks[mid] <= (uintptr_t)p) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+
+// Gives back every chunk whose blocks are all on the lists (or not carved yet). Costs a walk of the lists and a
+// binary search per free block; the next sweep waits until the lists hold twice what this one left (and at least
+// SEGUE_ARENA_SWEEP_MIN, and half what Lua holds), so a sweep is paid for by the frees since the last one.
+static __attribute__((noinline)) void arena_sweep(segue_sandbox *sb) {
+    size_t next = sb->used / 2 > SEGUE_ARENA_SWEEP_MIN ? sb->used / 2 : SEGUE_ARENA_SWEEP_MIN;
+    size_t *free_in = sb->chunk_count ? calloc(sb->chunk_count, sizeof(size_t)) : NULL;
+    if (free_in == NULL) {
+        sb->sweep_at = 2 * sb->pooled > next ? 2 * sb->pooled : next;
+        return;
+    }
+    qsort(sb->chunks, sb->chunk_count, sizeof(char *), chunk_order);
+    for (int c = 1; c <= SEGUE_POOL_CLASSES; c++) {
+        for (char *p = sb->pool[c]; p != NULL; p = *(char **)p) free_in[chunk_of(sb, p)] += (size_t)c << 4;
+    }
+    if (sb->bump_end != NULL) free_in[chunk_of(sb, sb->bump_end - SEGUE_ARENA_CHUNK)] += (size_t)((uintptr_t)sb->bump_end - (uintptr_t)sb->bump);
+    size_t empty = 0;
+    for (size_t i = 0; i < sb->chunk_count; i++) empty += free_in[i] == SEGUE_ARENA_CHUNK;
+    if (empty > 0) {
+        for (int c = 1; c <= SEGUE_POOL_CLASSES; c++) {
+            void **link = &sb->pool[c];
+            while (*link != NULL) {
+                char *p = *link;
+                if (free_in[chunk_of(sb, p)] == SEGUE_ARENA_CHUNK) {
+                    *link = *(void **)p;
+                    sb->pooled -= (size_t)c << 4;
+                } else {
+                    link = (void **)p;
+                }
+            }
+        }
+        if (sb->bump_end != NULL && free_in[chunk_of(sb, sb->bump_end - SEGUE_ARENA_CHUNK)] == SEGUE_ARENA_CHUNK) {
+            sb->bump = sb->bump_end = NULL;
+        }
+        size_t kept = 0;
+        for (size_t i = 0; i < sb->chunk_count; i++) {
+            if (free_in[i] == SEGUE_ARENA_CHUNK) {
+                free(sb->chunks[i]);
+                sb->arena_bytes -= SEGUE_ARENA_CHUNK;
+            } else {
+                sb->chunks[kept++] = sb->chunks[i];
+            }
+        }
+        sb->chunk_count = kept;
+    }
+    free(free_in);
+    sb->sweeps++;
+    sb->sweep_at = 2 * sb->pooled > next ? 2 * sb->pooled : next;
+}
+
+// Frees every chunk (the state is closed, or was never opened).
+static void pool_drain(segue_sandbox *sb) {
+    for (size_t i = 0; i < sb->chunk_count; i++) free(sb->chunks[i]);
+    free(sb->chunks);
+    sb->chunks = NULL;
+    sb->chunk_count = sb->chunk_cap = 0;
+    sb->arena_bytes = 0;
+    sb->bump = sb->bump_end = NULL;
+    for (int c = 1; c <= SEGUE_POOL_CLASSES; c++) sb->pool[c] = NULL;
     sb->pooled = 0;
 }
 
 // The capping allocator. The cap is not enforced while host code runs (sb->host > 0), so host pushes never
-// raise "not enough memory" through a Swift frame. `used` counts what Lua holds, as before the free lists: a block
-// on a list is the allocator's, not the state's (at most SEGUE_POOL_BYTES of it).
+// raise "not enough memory" through a Swift frame. `used` counts what Lua holds, as before the arena: a free block on
+// a list, and a chunk's bytes not carved yet, are the allocator's, not the state's (segue_footprint counts them).
+// Blocks above SEGUE_POOL_MAX are malloc'ed each on its own (`large_bytes`).
 static void *capping_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     segue_sandbox *sb = (segue_sandbox *)ud;
     size_t old = ptr ? osize : 0;
     if (nsize == 0) {
         sb->used -= old;
-        if (old > 0 && old <= SEGUE_POOL_MAX) {
-            pool_give(sb, ptr, old);
-        } else {
+        if (old > SEGUE_POOL_MAX) {
+            sb->large_bytes -= old;
             free(ptr);
+        } else if (old > 0) {
+            pool_give(sb, ptr, old);
         }
         return NULL;
     }
@@ -119,18 +218,32 @@ static void *capping_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     }
     void *p;
     if (ptr == NULL) {
-        p = nsize <= SEGUE_POOL_MAX ? pool_take(sb, nsize) : malloc(nsize);   // a new block (most of them)
+        if (nsize <= SEGUE_POOL_MAX) {
+            p = pool_take(sb, nsize);                                   // a new block (most of them)
+        } else if ((p = malloc(nsize)) != NULL) {
+            sb->large_bytes += nsize;
+        }
     } else if (old > SEGUE_POOL_MAX && nsize > SEGUE_POOL_MAX) {
         p = realloc(ptr, nsize);
+        if (p != NULL) sb->large_bytes = sb->large_bytes - old + nsize;
     } else if (old <= SEGUE_POOL_MAX && nsize <= SEGUE_POOL_MAX && pool_class(old) == pool_class(nsize)) {
         p = ptr;                                                            // the same class: the block fits
     } else {
-        // Across the lists' edge or between classes: a new block, the contents, the old block given back (on a
+        // Across the arena's edge or between classes: a new block, the contents, the old block given back (on a
         // failure the old block stays as it was, as realloc leaves it).
-        p = nsize <= SEGUE_POOL_MAX ? pool_take(sb, nsize) : malloc(nsize);
+        if (nsize <= SEGUE_POOL_MAX) {
+            p = pool_take(sb, nsize);
+        } else if ((p = malloc(nsize)) != NULL) {
+            sb->large_bytes += nsize;
+        }
         if (p != NULL) {
             memcpy(p, ptr, old < nsize ? old : nsize);
-            if (old > 0 && old <= SEGUE_POOL_MAX) pool_give(sb, ptr, old); else free(ptr);
+            if (old <= SEGUE_POOL_MAX) {
+                pool_give(sb, ptr, old);
+            } else {
+                sb->large_bytes -= old;
+                free(ptr);
+            }
         }
     }
     if (p == NULL) {
@@ -141,6 +254,15 @@ static void *capping_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     sb->used = sb->used - old + nsize;
     if (sb->used > sb->peak) sb->peak = sb->used;
     return p;
+}
+
+void *segue_alloc(lua_State *L, void *ptr, size_t osize, size_t nsize) {
+    return capping_alloc(segue_sandbox_of(L), ptr, osize, nsize);
+}
+
+size_t segue_footprint(lua_State *L) {
+    segue_sandbox *sb = segue_sandbox_of(L);
+    return sb->arena_bytes + sb->large_bytes;
 }
 
 // The instruction budget. Once spent, the hook re-arms itself with count 1 so that every further instruction
@@ -723,6 +845,7 @@ lua_State *segue_newstate(size_t memory_limit, long long instruction_budget) {
     sb->budget = instruction_budget;
     sb->remaining = instruction_budget;
     sb->hook_step = SEGUE_HOOK_STEP;
+    sb->sweep_at = SEGUE_ARENA_SWEEP_MIN;
     sb->host = 1;                                   // building the sandbox is host work
     lua_State *L = lua_newstate(capping_alloc, sb);
     if (L == NULL) { pool_drain(sb); free(sb); return NULL; }

@@ -133,4 +133,6 @@ package final class PluginService {
 extension PluginService {
     /// The bytes `scene`'s Lua states hold (`PluginHost.stateBytes`).
     package func luaStateBytes(of scene: Scene) -> Int { host.stateBytes(of: scene) }
+    /// What `scene`'s Lua states cost in memory, their arenas counted whole (`PluginHost.stateFootprint`).
+    package func luaStateFootprint(of scene: Scene) -> Int { host.stateFootprint(of: scene) }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CMeasuredRegion
 import Foundation
 import Logging
 import SegueDaemon
@@ -16,7 +17,10 @@ struct Memory: ParsableCommand {
             scenes exist and after the transitions ran) and the transitions each scene still keeps with \
             their estimated bytes (Transition.retainedBytes). The Lua animator's figure includes its Lua state per \
             scene (the default animator's has none); the bytes its allocator counts are printed apart, with the \
-            figure without them (issue 24's target leaves the Lua states out).
+            figure without them (issue 24's target leaves the Lua states out): what the states' allocators hold \
+            (segue_footprint: each state's arena chunks, its small blocks in use and free, and its large blocks), \
+            and Lua's own count of what it holds beside it. A third line splits the growth of malloc's bytes in use \
+            (mallinfo2) the same way, and what resident memory adds beyond them (pages malloc holds free).
             """)
 
     @Option(help: "Scenes.")
@@ -37,19 +41,23 @@ struct Memory: ParsableCommand {
     func run() throws {
         guard scenes >= 1, transitions >= 1 else { throw ValidationError("--scenes and --transitions ≥ 1") }
         do {
-            let (perScene, kept, keptBytes, luaBytes) = try measure(animator: animator)
+            let (perScene, kept, keptBytes, luaBytes, footprint, inUse) = try measure(animator: animator)
             print(String(format: "%@: %.1f KB resident per scene after %d transitions (%d scenes); %.1f transitions kept per scene, %.1f KB estimated",
                          animator, perScene / 1000, transitions, scenes, kept, keptBytes / 1000))
             // Issue 24's figure leaves the scene's Lua states out (they are reported apart): what their allocators
             // count, and the resident growth without it.
-            print(String(format: "%@: Lua states %.1f KB per scene (their allocators' count); without them %.1f KB resident per scene",
-                         animator, luaBytes / 1000, (perScene - luaBytes) / 1000))
+            print(String(format: "%@: Lua states %.1f KB per scene (what their allocators hold; Lua's own count %.1f KB); without them %.1f KB resident per scene",
+                         animator, footprint / 1000, luaBytes / 1000, (perScene - footprint) / 1000))
+            print(String(format: "%@: malloc in use %.1f KB per scene (mallinfo2), of which the Lua states %.1f KB and the rest %.1f KB; resident beyond malloc's use %.1f KB",
+                         animator, inUse / 1000, footprint / 1000, (inUse - footprint) / 1000, (perScene - inUse) / 1000))
         }
         let config = DaemonConfig()
         print("engine.timeline_retention \(retention ?? config.engine.timelineRetention), engine.timeline_retention_bytes \(retentionBytes ?? config.engine.timelineRetentionBytes)")
     }
 
-    func measure(animator: String) throws -> (perScene: Double, kept: Double, keptBytes: Double, luaBytes: Double) {
+    func measure(animator: String) throws -> (
+        perScene: Double, kept: Double, keptBytes: Double, luaBytes: Double, footprint: Double, inUse: Double
+    ) {
         var config = DaemonConfig()
         config.pluginsDir = FileManager.default.currentDirectoryPath + "/plugins"
         config.limits.maxScenes = scenes + 16
@@ -68,6 +76,7 @@ struct Memory: ParsableCommand {
         }
         let using = animator == "default" ? "" : #","animator":"\#(animator)""#
         let before = LuaBenchSupport.residentBytes()
+        let inUseBefore = segue_malloc_in_use()
         for s in 0..<scenes {
             _ = try call("scene.create", #"{"id":"m\#(s)","size":{"w":320,"h":480},"clock":"manual","fps":60}"#)
             _ = try call("vc.create", #"{"id":"a"}"#)
@@ -82,17 +91,20 @@ struct Memory: ParsableCommand {
         }
         daemon.flushPending()
         let after = LuaBenchSupport.residentBytes()
-        var kept = 0, keptBytes = 0, luaBytes = 0
+        let inUseAfter = segue_malloc_in_use()
+        var kept = 0, keptBytes = 0, luaBytes = 0, footprint = 0
         for s in 0..<scenes {
             guard let scene = daemon.scenes["m\(s)"] else { continue }
             luaBytes += daemon.pluginService.luaStateBytes(of: scene)
+            footprint += daemon.pluginService.luaStateFootprint(of: scene)
             for transition in scene.transitions where transition.isEnded {
                 kept += 1
                 keptBytes += transition.retainedBytes
             }
         }
         withExtendedLifetime(daemon) {}
-        return (Double(after - before) / Double(scenes), Double(kept) / Double(scenes), Double(keptBytes) / Double(scenes),
-                Double(luaBytes) / Double(scenes))
+        let n = Double(scenes)
+        return (Double(after - before) / n, Double(kept) / n, Double(keptBytes) / n, Double(luaBytes) / n,
+                Double(footprint) / n, (Double(inUseAfter) - Double(inUseBefore)) / n)
     }
 }

@@ -50,10 +50,13 @@ int segue_name_count(void);
 const char *segue_name_text(int code);
 
 /// Per-state sandbox bookkeeping: the allocator's counters and the instruction budget.
-/// capping_alloc's free lists: size classes of 16 bytes up to SEGUE_POOL_MAX, at most SEGUE_POOL_BYTES kept per state.
+/// capping_alloc's arena: blocks of up to SEGUE_POOL_MAX bytes in size classes of 16 bytes, carved from the state's
+/// own chunks of SEGUE_ARENA_CHUNK bytes; free blocks beyond SEGUE_ARENA_SWEEP_MIN (and beyond twice what the last
+/// sweep left, and half what Lua holds) make a sweep that gives back the chunks with no block in use.
 #define SEGUE_POOL_CLASSES 16
 #define SEGUE_POOL_MAX (SEGUE_POOL_CLASSES * 16)
-#define SEGUE_POOL_BYTES (16 * 1024)
+#define SEGUE_ARENA_CHUNK 4096
+#define SEGUE_ARENA_SWEEP_MIN (32 * 1024)
 
 typedef struct segue_sandbox {
     size_t used;            // bytes currently allocated by this state
@@ -94,11 +97,18 @@ typedef struct segue_sandbox {
     // The interned names by address (segue_name_at): an open-addressing table of name codes (0: empty), so a key is
     // found in a probe or two instead of a walk over every name.
     unsigned short name_slots[SEGUE_NAME_SLOTS];
-    // The state's own free lists of small blocks (capping_alloc): a block of up to SEGUE_POOL_MAX bytes is made in
-    // its 16-byte size class, and a freed one is kept on its class's list (up to SEGUE_POOL_BYTES in all) for the
-    // state's next allocation of that class, instead of going back to malloc. Emptied by segue_close.
+    // The state's arena of small blocks (capping_alloc): a block of up to SEGUE_POOL_MAX bytes is carved in its
+    // 16-byte size class from the state's own chunks, and a freed one is kept on its class's list for the state's
+    // next allocation of that class. Freed by segue_close.
     void *pool[SEGUE_POOL_CLASSES + 1];  // heads of the lists by class (1...SEGUE_POOL_CLASSES); a free block's first word links the next
     size_t pooled;                       // bytes on the lists
+    char *bump, *bump_end;               // the current chunk's bytes not carved yet
+    char **chunks;                       // every chunk (SEGUE_ARENA_CHUNK bytes each, each its own malloc), in no order
+    size_t chunk_count, chunk_cap;
+    size_t arena_bytes;                  // chunk_count × SEGUE_ARENA_CHUNK
+    size_t large_bytes;                  // bytes of the blocks above SEGUE_POOL_MAX (each its own malloc)
+    size_t sweep_at;                     // the lists' bytes above which a free sweeps the arena
+    long long sweeps;                    // sweeps so far
 } segue_sandbox;
 
 /// Field names host code reads on hot paths, interned once per state in a table at `keys_ref` (index = the key),
@@ -130,6 +140,11 @@ typedef int (*segue_host_fn)(lua_State *L, void *ctx, int index);
 lua_State *segue_newstate(size_t memory_limit, long long instruction_budget);
 void segue_close(lua_State *L);
 segue_sandbox *segue_sandbox_of(lua_State *L);
+/// What the state costs in memory, counted exactly: its arena's chunks (blocks in use, free blocks, bytes not carved
+/// yet) and its large blocks (without malloc's own few bytes per large block). `used` is what Lua holds of it.
+size_t segue_footprint(lua_State *L);
+/// The state's allocator as Lua calls it (`lua_Alloc`, capped and counted): for the allocator's own tests.
+void *segue_alloc(lua_State *L, void *ptr, size_t osize, size_t nsize);
 
 /// Pushes a C closure that calls `fn(L, ctx, index)` and raises its error after it returns. Every host function of
 /// one state has the same `fn` and `ctx` (kept in its sandbox, so a call reads one upvalue, the index).
