@@ -106,8 +106,8 @@ public struct Timeline {
             let index = views.count
             views.append(view)
             parents.append(parent)
-            channels.append(contentsOf: view.presentation.channels)
-            if let gradient = view.presentation.gradient { gradients[index] = gradient }
+            channels.append(contentsOf: view.presentationBuffer)
+            if let gradient = view.presentationGradient { gradients[index] = gradient }
             if let mask = view.mask { masked.append((index, mask)) }
             guard depth < Scene.maxViewDepth else { return }
             for sub in view.subviews { walk(sub, parent: index, depth: depth + 1) }
@@ -121,8 +121,8 @@ public struct Timeline {
                 m[index] = views.count
                 views.append(mask)
                 parents.append(Structure.maskParent)
-                channels.append(contentsOf: mask.presentation.channels)
-                if let gradient = mask.presentation.gradient { gradients[views.count - 1] = gradient }
+                channels.append(contentsOf: mask.presentationBuffer)
+                if let gradient = mask.presentationGradient { gradients[views.count - 1] = gradient }
             }
             masks = m
         }
