@@ -14,7 +14,7 @@ final class EventBus {
     private(set) var subscriptions: [Int: Subscription] = [:]
     /// Subscription ids in the order they were made: delivery follows it. Read by every event the engine emits
     /// (`Daemon.emit`: is anyone subscribed at all?), on the loop only: its exclusivity is not checked at run time.
-    @exclusivity(unchecked) private(set) var order: [Int] = []
+    private(set) var order: [Int] = []
     /// The ids of the subscriptions bound to each scene, and of those bound to none, each in `order`'s order; and
     /// the kinds each set wants. A scene's event looks only at its own scene's subscriptions and the unbound ones
     /// (with 10 000 scenes and a subscription on each of 16, every tick of every scene asked all 16).
