@@ -12,7 +12,8 @@ final class EventBus {
     static let chokeBytes = 8 << 20
 
     private(set) var subscriptions: [Int: Subscription] = [:]
-    /// Subscription ids in the order they were made: delivery follows it.
+    /// Subscription ids in the order they were made: delivery follows it. Read by every event the engine emits
+    /// (`Daemon.emit`: is anyone subscribed at all?), on the loop only: its exclusivity is not checked at run time.
     private(set) var order: [Int] = []
     /// The ids of the subscriptions bound to each scene, and of those bound to none, each in `order`'s order; and
     /// the kinds each set wants. A scene's event looks only at its own scene's subscriptions and the unbound ones

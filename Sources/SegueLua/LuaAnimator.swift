@@ -83,16 +83,16 @@ final class LuaAnimator: Animator {
         }
     }
 
-    private func hasFunction(_ key: String) -> Bool {
+    /// Asked on every start (not cached: the plugin may replace its functions); the key pushed by reference.
+    private func hasFunction(_ key: PluginInstance.Key) -> Bool {
         let state = instance.state
         let base = state.top
         defer { state.setTop(base) }
-        state.pushRef(ref)
-        return state.rawField(-1, key) == LUA_TFUNCTION
+        return instance.pushField(ref, key) == LUA_TFUNCTION
     }
 
-    var offersInterruptibleAnimator: Bool { hasFunction("interruptible_animator") }
-    var hasAnimateTransition: Bool { hasFunction("animate") }
+    var offersInterruptibleAnimator: Bool { hasFunction(.interruptibleAnimator) }
+    var hasAnimateTransition: Bool { hasFunction(.animate) }
 
     /// `interruptible_animator(ctx)` → the property animator it returns (a fault for anything else).
     func interruptibleAnimator(using context: TransitionContext) throws(AnimatorFault) -> PropertyAnimator {

@@ -6,7 +6,14 @@ extension PluginInstance {
     /// The described call for the function at `index` called as `function` (a callback, a dispatcher): described on
     /// every call (a callback is a new closure each time).
     func activityNumber(_ function: String?, at index: Int32) -> Int {
-        LuaActivity.shared.intern(LuaActivity.Call(file: file, function: function, line: state.lineDefined(at: index)))
+        let line = state.lineDefined(at: index)
+        // A callback is a new closure each call, but its (name, line) repeats: the number is kept per pair (the file
+        // is the instance's own and a described call keeps its number, so a kept number is the one `intern` gives).
+        for entry in callbackActivities where entry.line == line && entry.function == function { return entry.number }
+        let number = LuaActivity.shared.intern(LuaActivity.Call(file: file, function: function, line: line))
+        if callbackActivities.count >= ActivityCache.capacity { callbackActivities.removeFirst() }
+        callbackActivities.append((function, line, number))
+        return number
     }
 
     /// The described call for the function at `index`, field `key` of a plugin description: described once per

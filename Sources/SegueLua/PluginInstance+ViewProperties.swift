@@ -115,9 +115,22 @@ extension PluginInstance {
                 }
                 (out[0], out[1], out[2], out[3]) = (r.x, r.y, r.w, r.h)
             case .transform:
-                guard let t = transform(at: i) else { return false }
-                withUnsafeBytes(of: t.m) { m in
-                    for k in 0..<16 { out[k] = m.load(fromByteOffset: k * MemoryLayout<Double>.stride, as: Double.self) }
+                // Read by the shim straight into the 16 values and widened in place (as `transform(at:)` and
+                // Transform3D's initialisers make it): no Transform3D, no array for a full matrix, no second copy.
+                guard let base = out.baseAddress else { return false }
+                switch UInt32(bitPattern: segue_transformfields(state.L, i, base)) {
+                case SEGUE_TRANSFORM_IDENTITY.rawValue:
+                    for k in 0..<16 { out[k] = k % 5 == 0 ? 1 : 0 }
+                case SEGUE_TRANSFORM_AFFINE.rawValue:
+                    let (a, b, c, d, tx, ty) = (out[0], out[1], out[2], out[3], out[4], out[5])
+                    (out[0], out[1], out[2], out[3]) = (a, b, 0, 0)
+                    (out[4], out[5], out[6], out[7]) = (c, d, 0, 0)
+                    (out[8], out[9], out[10], out[11]) = (0, 0, 1, 0)
+                    (out[12], out[13], out[14], out[15]) = (tx, ty, 0, 1)
+                case SEGUE_TRANSFORM_MATRIX.rawValue:
+                    break
+                default:
+                    return false
                 }
             case .color:
                 guard let text = state.string(at: i), let c = Color(hex: text) else { return false }

@@ -64,11 +64,16 @@ final class PluginInstance {
     /// without hashing (cleared when it is forgotten).
     @exclusivity(unchecked) private var recentHandle = 0
     @exclusivity(unchecked) private var recentContext: TransitionContext?
+    /// The two views `view(at:)` found last (a plugin writes the same two or three views in turn): found without
+    /// hashing the serial.
+    @exclusivity(unchecked) private var recentViews: (View?, View?) = (nil, nil)
     /// The field names the engine's calls look up (`Key`), each a Lua string kept in the registry: pushed by
     /// reference, so no Swift string is converted or hashed per call.
     let keyRefs: [Int32]
     /// The descriptions of the plugin functions called lately, for the stall detector (`LuaActivity`).
     @exclusivity(unchecked) var activityCache = ActivityCache()
+    /// The described callbacks (completion blocks, timers) by name and line (`activityNumber(_:at:)`).
+    @exclusivity(unchecked) var callbackActivities: [(function: String?, line: Int, number: Int)] = []
     /// Unknown names this state has warned about (`kind\0name`), so each is reported once.
     var warnedNames: Set<String> = []
     /// The property animators the plugin made (`segue.property_animator`), by the number their table holds (kept
@@ -160,13 +165,14 @@ final class PluginInstance {
 
     /// The field names the engine looks up in a plugin description on its call paths.
     enum Key: Int, CaseIterable {
-        case duration, animate, ended
+        case duration, animate, ended, interruptibleAnimator
 
         var name: String {
             switch self {
             case .duration: "duration"
             case .animate: "animate"
             case .ended: "ended"
+            case .interruptibleAnimator: "interruptible_animator"
             }
         }
     }
@@ -307,13 +313,37 @@ final class PluginInstance {
 
     func view(at i: Int32) -> View? {
         guard let serial = state.proxy(at: i, tag: PluginInstance.viewTag) else { return nil }
-        return scene?.view(serial: serial)
+        if let view = recentView(serial) { return view }
+        guard let scene else { return nil }
+        return lookUpView(serial, in: scene)
     }
 
     /// `view(at:)` with the scene already loaded.
     func view(at i: Int32, in scene: Scene) -> View? {
         guard let serial = state.proxy(at: i, tag: PluginInstance.viewTag) else { return nil }
-        return scene.view(serial: serial)
+        if let view = recentView(serial) { return view }
+        return lookUpView(serial, in: scene)
+    }
+
+    /// One of the two views found last, when it has `serial` and is alive. A view leaves its scene's table exactly
+    /// when it is destroyed (`isAlive` false, never true again) and serials are not reused, so a kept live view is
+    /// the one the scene's table answers; a kept dead one is dropped (the table has no view of its serial either).
+    @inline(__always)
+    private func recentView(_ serial: Int) -> View? {
+        if let view = recentViews.0, view.serial == serial {
+            if view.isAlive { return view }
+            recentViews.0 = nil
+        } else if let view = recentViews.1, view.serial == serial {
+            if view.isAlive { return view }
+            recentViews.1 = nil
+        }
+        return nil
+    }
+
+    private func lookUpView(_ serial: Int, in scene: Scene) -> View? {
+        guard let view = scene.view(serial: serial) else { return nil }
+        recentViews = (view, recentViews.0)
+        return view
     }
 
     /// Pushes the proxy of `context` (the same proxy for every call of one transition: no allocation per call);

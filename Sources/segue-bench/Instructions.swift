@@ -18,6 +18,9 @@ struct Instructions: ParsableCommand {
               daemon.select      one container.select with the dt-slide Lua animator through Daemon.handle (a real \
             transition: the reply must name dt-slide and a transition; the clock is advanced past its end between \
             units, outside the region), the bundled plugins loaded from ./plugins
+              daemon.select.completion   the same selects, counting instead a 15 ms clock.advance across each \
+            one's end (advanced to 270 ms of its 280 outside the region): its last frame, the plugin's completion block \
+            through Lua, ended and the end bookkeeping (informational: not in the guarded set)
               daemon.frame       one clock.step of one frame through Daemon.handle on a manual scene of 100 \
             running default transitions (400 animated properties), no subscriber
               daemon.frame.subscribed   the same with one connection subscribed to the scene's frames
@@ -44,6 +47,7 @@ struct Instructions: ParsableCommand {
         switch name {
         case "daemon.ping": try ping()
         case "daemon.select": try select()
+        case "daemon.select.completion": try select(measuringCompletion: true)
         case "daemon.frame": try frame(subscribers: 0)
         case "daemon.frame.subscribed": try frame(subscribers: 1)
         case "daemon.frame.subscribed2": try frame(subscribers: 2)
@@ -121,7 +125,14 @@ struct Instructions: ParsableCommand {
         }
     }
 
-    func select() throws {
+    static func advance(_ ms: Int) -> String {
+        #"{"jsonrpc":"2.0","id":3,"method":"clock.advance","params":{"ms":\#(ms)}}"#
+    }
+
+    /// `measuringCompletion`: the counted unit is a clock.advance across each transition's end instead (its last
+    /// frame, the plugin's completion block through Lua, `ended`, the transition's end bookkeeping), the transition
+    /// checked completed after it.
+    func select(measuringCompletion: Bool = false) throws {
         let daemon = daemon(plugins: FileManager.default.currentDirectoryPath + "/plugins")
         let output = KeptOutput()
         let connection = daemon.connect(output: output)
@@ -138,8 +149,9 @@ struct Instructions: ParsableCommand {
             let line = selects[unit % 2]
             output.bytes.removeAll(keepingCapacity: true)
             var answered = false
+            var started = ""
             try line.withUnsafeBufferPointer { line in
-                if unit < 50 {
+                if unit < 50 || measuringCompletion {
                     answered = request(line, daemon, connection, output)  // the warm-up
                 } else {
                     measured { answered = request(line, daemon, connection, output) }
@@ -148,11 +160,41 @@ struct Instructions: ParsableCommand {
                 guard answered, reply.contains(#""animator":"dt-slide""#), reply.contains(#""transition":"#) else {
                     throw ValidationError("the select started no dt-slide transition: \(reply)")
                 }
+                started = reply
             }
-            guard daemon.handle(line: advance, from: connection)?.contains("\"result\"") == true else {
-                throw ValidationError("clock.advance failed")
+            var advanced = false
+            if measuringCompletion && unit >= 50 {
+                // Up to just before the transition's end (0.28 s) outside the region, the 15 ms across it inside (two
+                // frames at the scene's 120 fps: the last one, then the completion), the rest outside.
+                advanced = daemon.handle(line: Instructions.advance(270), from: connection)?.contains("\"result\"") == true
+                daemon.flushPending()
+                guard let id = started.split(separator: "\"").drop(while: { $0 != "transition" }).dropFirst(2).first else {
+                    throw ValidationError("no transition id in \(started)")
+                }
+                let get = #"{"jsonrpc":"2.0","id":4,"method":"transition.get","params":{"transition":"\#(id)"}}"#
+                guard daemon.handle(line: get, from: connection)?.contains(#""state":"animating""#) == true else {
+                    throw ValidationError("the transition was not animating 270 ms in")
+                }
+                try Instructions.advance(15).utf8CString.withUnsafeBufferPointer { raw in
+                    try raw.withMemoryRebound(to: UInt8.self) { bytes in
+                        let line = UnsafeBufferPointer(rebasing: bytes[0..<(bytes.count - 1)])
+                        output.bytes.removeAll(keepingCapacity: true)
+                        var answered = false
+                        measured { answered = request(line, daemon, connection, output) }
+                        advanced = advanced && answered && String(decoding: output.bytes, as: UTF8.self).contains("\"result\"")
+                    }
+                }
+                // The transition ended inside the counted advance.
+                guard daemon.handle(line: get, from: connection)?.contains(#""state":"completed""#) == true else {
+                    throw ValidationError("the transition did not complete inside the counted clock.advance")
+                }
+                advanced = advanced && daemon.handle(line: Instructions.advance(815), from: connection)?.contains("\"result\"") == true
+                daemon.flushPending()
+            } else {
+                advanced = daemon.handle(line: advance, from: connection)?.contains("\"result\"") == true
+                daemon.flushPending()
             }
-            daemon.flushPending()
+            guard advanced else { throw ValidationError("clock.advance failed") }
         }
     }
 

@@ -1,0 +1,102 @@
+import SegueKit
+import Testing
+
+@testable import SegueLua
+
+/// The per-call path's shortcuts (docs/DESIGN.md, "The per-call path"): the views a plugin used last found without
+/// the scene's table, a whole transform read straight into the written values, a callback's described call kept by
+/// name and line. Each must answer what the long way answers, dead views and bad values included.
+@Suite("The per-call path's shortcuts answer as the long way")
+struct PerCallPathTests {
+    static let plugin = #"""
+    local function try(f)
+      local ok, e = pcall(f)
+      if ok then return "ok" end
+      return e
+    end
+    local round = 0
+    return segue.animator {
+      name = "recent",
+      duration = function(ctx) return 0.25 end,
+      animate = function(ctx)
+        round = round + 1
+        local from, to = ctx:view("from"), ctx:view("to")
+        if MADE then
+          -- The view the last completion wrote just before its cancel destroyed it: the last view found.
+          segue.log("dead", try(function() MADE.alpha = 1 end), try(function() return MADE.frame end),
+            try(function() MADE:add(to) end), try(function() to:add(MADE) end))
+        end
+        ctx.container:add(to)
+        to.transform = { a = 2, b = 0, c = 0, d = 2, tx = 5, ty = -3 }
+        local m = {}
+        for i = 1, 16 do m[i] = (i == 1 or i == 6 or i == 11 or i == 16) and 1 or 0 end
+        m[4] = -0.002
+        from.transform = { m = m }
+        segue.log("written", to.transform.a, to.transform.d, to.transform.tx, to.transform.ty,
+          from.transform.m and from.transform.m[4])
+        segue.log("refused", try(function() to.transform = { a = 1, b = 0, c = 0, d = 1, tx = 0 / 0, ty = 0 } end),
+          try(function() to.transform = { m = { 1, 2, 3 } } end), try(function() to.transform = "identit" end),
+          try(function() to.transform = 7 end))
+        to.transform = "identity"
+        segue.log("identity", to.transform.a, to.transform.b, to.transform.tx, to.transform.m == nil)
+        MADE = segue.view { frame = segue.rect(0, 0, 10, 10) }
+        ctx.container:add(MADE)
+        segue.animate({ duration = ctx.duration }, function() to.alpha = 0.5 end, function(finished)
+          MADE.alpha = 0.25
+          segue.log("made", MADE.alpha)
+          ctx:complete(round > 1)  -- the first transition cancels: the view it made is destroyed
+        end)
+      end,
+    }
+    """#
+
+    @Test("a destroyed view found last is dead; transforms read whole are the values written; refusals unchanged")
+    func recentViewsAndTransforms() throws {
+        let (scene, container, _, _, recorder) = try sceneWithPlugins(["recent.lua": PerCallPathTests.plugin])
+        let t = try #require(try scene.select(container, index: 1, animator: "recent").transition)
+        #expect(!t.failedOver, "\(t.problems.map(\.message))")
+        scene.advance(by: 1_000_000_000)
+        #expect(t.state == .cancelled)
+        let t2 = try #require(try scene.select(container, index: 1, animator: "recent").transition)
+        #expect(!t2.failedOver, "\(t2.problems.map(\.message))")
+        scene.advance(by: 1_000_000_000)
+        #expect(t2.state == .completed)
+        let dead = "the view no longer exists"
+        let refused = "view.transform expects a transform from segue.transform.* ({a,b,c,d,tx,ty} or {m={16 numbers}}), got "
+        let missing = (4...16).map { "m[\($0)]=nil" }.joined(separator: ", ")
+        let round = [
+            "written 2.0 2.0 5.0 -3.0 -0.002",
+            "refused " + refused + "{tx=nan} " + refused + "{\(missing)} " + refused + "string " + refused + "7",
+            "identity 1.0 0.0 0.0 true",
+            "made 0.25",
+        ]
+        let logs = recorder.messages("log")
+        #expect(logs == round + ["dead \(dead) \(dead) view:add(): \(dead) view:add(view): the argument is not a live view"] + round,
+                "\(logs)")
+    }
+
+    @Test("a callback's described call is kept by name and line: the number interning gives, the list bounded")
+    func callbackActivities() throws {
+        let instance = try makeSandbox()
+        let state = instance.state
+        let base = state.top
+        defer { state.setTop(base) }
+        func number(_ source: String, _ name: String?) -> Int {
+            #expect(state.load(source, chunkName: "=cb") == nil)
+            #expect(state.call(args: 0, results: 1, topLevel: true) == nil)
+            defer { state.pop() }
+            return instance.activityNumber(name, at: -1)
+        }
+        // Two closures from the same line: one description; another name or line is another.
+        let first = number("return function() end", "animation completion")
+        #expect(number("return function() end", "animation completion") == first)
+        #expect(number("return function() end", "segue.after callback") != first)
+        #expect(number("\nreturn function() end", "animation completion") != first)
+        #expect(first == LuaActivity.shared.intern(LuaActivity.Call(file: instance.file, function: "animation completion", line: 1)))
+        for line in 0..<(ActivityCache.capacity * 2) {
+            _ = number(String(repeating: "\n", count: line) + "return function() end", "timer")
+        }
+        #expect(instance.callbackActivities.count == ActivityCache.capacity)
+        #expect(number("return function() end", "animation completion") == first)  // described again: the same number
+    }
+}
