@@ -1,7 +1,39 @@
 extension Scene {
-    /// The container view's subtree and the from/to views' subtrees, before the animator runs.
+    /// The container view's subtree and the from/to views' subtrees, before the animator runs: recorded on first
+    /// touch from here on, and now only for the views whose animations already run (on the clock, held by a
+    /// driven transition or by a property animator), which change without a touch.
     func captureBaseline(_ t: Transition, containerView: View) -> TransitionBaseline {
-        tree.captureBaseline(containerView, t.from.view, t.to.view, maxDepth: Scene.maxViewDepth)
+        tree.captureBaseline(containerView, t.from.view, t.to.view, maxDepth: Scene.maxViewDepth,
+                             animating: forEachAnimatingView)
+    }
+
+    /// Calls `body` with the view of every animation that runs now (on the clock, held by a driven transition or
+    /// by a property animator): the views whose presentation changes without a touch (a view may come more than
+    /// once).
+    func forEachAnimatingView(_ body: (View) -> Void) {
+        // Index loops: what the debug build's allocation ceilings count stays flat per animation.
+        let running = clock.running.animations
+        var i = 0
+        while i < running.count {
+            if !running[i].removed { body(running[i].view) }
+            i += 1
+        }
+        for driven in ledger.drivenTransitions {
+            for animation in driven.drive?.animations ?? [] where !animation.removed { body(animation.view) }
+        }
+        for animator in clock.propertyAnimators {
+            for held in animator.held where !held.animation.removed { body(held.animation.view) }
+        }
+    }
+
+    /// The first sample of a transition's timeline, taken without a walk of its subtree (DeferredSample): made
+    /// full at the timeline's next record, at the latest when the transition ends.
+    func recordStartSample(_ t: Transition, root: View) {
+        let sample = DeferredSample(root: root, time: now, nextViewSerial: tree.nextViewSerial, journals: journals)
+        guard t.timeline.recordDeferred(sample, structureVersion: tree.structureVersion, valueVersion: tree.valueVersion)
+        else { return }
+        journals.openSample(sample)
+        forEachAnimatingView { view in if view.isAlive { journals.touchRecorders(view) } }
     }
 
     /// Puts every view the transition could touch back where it was before the animator ran.
@@ -9,6 +41,13 @@ extension Scene {
         guard let baseline = t.baseline else { return }
         t.baseline = nil
         tree.restore(baseline, clock: clock)
+    }
+
+    /// The transition ended: its baseline records no more and is let go.
+    func dropBaseline(_ t: Transition) {
+        guard let baseline = t.baseline else { return }
+        t.baseline = nil
+        journals.closeBaseline(baseline)
     }
 
     // MARK: Interaction (TransitionLedger+Driving: the ledger drives transitions on their own clock)

@@ -43,8 +43,13 @@ public final class View {
     @exclusivity(unchecked) var dirty: UInt64 = 0
     /// The last journal that recorded this view (Scene.touch).
     var journalEpoch = 0
-    /// The last transition baseline that recorded this view (Scene.captureBaseline).
+    /// The mark of the newest transition baseline that recorded this view (TransitionBaseline), or of a baseline
+    /// restore's walk.
     var baselineMark = 0
+    /// The scene's newest baseline or deferred sample when this view was last touched (JournalStack.touchRecorders).
+    var touchedEpoch = 0
+    /// The epoch of the newest deferred timeline sample that recorded this view (DeferredSample).
+    var sampleMark = 0
     /// False once the view has been destroyed (a Lua proxy may still name it).
     public internal(set) var isAlive = true
 
