@@ -84,16 +84,3 @@ final class CallJournal {
         started.removeAll(keepingCapacity: true)
     }
 }
-
-extension Array where Element == CallJournal.ViewState {
-    /// Whether a state of `view` is here (a plain loop: a closure would allocate in the debug build the
-    /// allocation ceilings count).
-    func records(_ view: View) -> Bool {
-        var i = 0
-        while i < count {
-            if self[i].view === view { return true }
-            i += 1
-        }
-        return false
-    }
-}

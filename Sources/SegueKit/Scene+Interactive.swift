@@ -1,10 +1,8 @@
 extension Scene {
     /// The container view's subtree and the from/to views' subtrees, before the animator runs: recorded on first
-    /// touch from here on, and now only for the views whose animations already run (on the clock, held by a
-    /// driven transition or by a property animator), which change without a touch.
+    /// touch from here on (TransitionBaseline), nothing copied now.
     func captureBaseline(_ t: Transition, containerView: View) -> TransitionBaseline {
-        tree.captureBaseline(containerView, t.from.view, t.to.view, maxDepth: Scene.maxViewDepth,
-                             animating: forEachAnimatingView)
+        tree.captureBaseline(containerView, t.from.view, t.to.view, maxDepth: Scene.maxViewDepth)
     }
 
     /// Calls `body` with the view of every animation that runs now (on the clock, held by a driven transition or
@@ -26,14 +24,21 @@ extension Scene {
         }
     }
 
+    /// Before a frame writes the running animations: their views are kept for the recorders (cancel baselines,
+    /// deferred first samples) opened since they last were, or for all when an animation started since — once per
+    /// frame at most, and only then (issue 24: the start itself looks at no animation of the scene).
+    func keepAnimatingViews() {
+        guard journals.awaitsAnimating(nextAnimationSerial: clock.nextAnimationSerial) else { return }
+        forEachAnimatingView { view in if view.isAlive { journals.keep(view) } }
+        journals.keptAnimating(nextAnimationSerial: clock.nextAnimationSerial)
+    }
+
     /// The first sample of a transition's timeline, taken without a walk of its subtree (DeferredSample): made
-    /// full at the timeline's next record, at the latest when the transition ends.
+    /// full when read, and for good when the transition ends.
     func recordStartSample(_ t: Transition, root: View) {
-        let sample = DeferredSample(root: root, time: now, nextViewSerial: tree.nextViewSerial, journals: journals)
+        let sample = DeferredSample(root: root, time: now, journals: journals)
         guard t.timeline.recordDeferred(sample, structureVersion: tree.structureVersion, valueVersion: tree.valueVersion)
-        else { return }
-        journals.openSample(sample)
-        forEachAnimatingView { view in if view.isAlive { journals.touchRecorders(view) } }
+        else { return sample.close() }
     }
 
     /// Puts every view the transition could touch back where it was before the animator ran.
@@ -47,7 +52,7 @@ extension Scene {
     func dropBaseline(_ t: Transition) {
         guard let baseline = t.baseline else { return }
         t.baseline = nil
-        journals.closeBaseline(baseline)
+        baseline.close()
     }
 
     // MARK: Interaction (TransitionLedger+Driving: the ledger drives transitions on their own clock)

@@ -79,16 +79,16 @@ public struct Timeline {
         }
     }
 
-    /// Full samples, in time order (the first at the start, the last at the end): the ones taken, and the deferred
-    /// last one (`deferred`) made full when read.
+    /// Full samples, in time order (the first at the start, the last at the end): the deferred first one
+    /// (`deferred`) made full when read, and the ones taken.
     public var samples: [Sample] {
         guard let deferred else { return taken }
-        return taken + [deferred.sample()]
+        return [deferred.sample()] + taken
     }
-    /// The samples taken with a walk of the subtree (or made full from a deferred one).
+    /// The samples taken with a walk of the subtree (the first one too once it is made full: `settle`).
     private(set) var taken: [Sample] = []
-    /// The last sample when it was taken without a walk (a transition's start: `DeferredSample`), until the next
-    /// `record` makes it full.
+    /// The first sample when it was taken without a walk (a transition's start: `DeferredSample`), until the
+    /// timeline is finished (`settle`): the frames in between never make it full.
     private(set) var deferred: DeferredSample?
     /// The animations the transition's animator started, in start order, with when each stopped early (superseded
     /// or removed), if it did.
@@ -107,36 +107,46 @@ public struct Timeline {
     /// A full sample, unless nothing changed since the last one (then only the end of the transition is taken).
     mutating func record(_ root: View, at time: Int64, structureVersion: Int, valueVersion: Int, final: Bool = false) {
         guard final || structureVersion != self.structureVersion || valueVersion != self.valueVersion else { return }
-        settle()
         if final { isFinished = true }
         self.structureVersion = structureVersion
         self.valueVersion = valueVersion
-        if let last = taken.last, last.time == time { taken.removeLast() }
-        guard taken.count < Timeline.maxSamples || final else { return }
+        if let last = taken.last, last.time == time {
+            taken.removeLast()
+        } else if taken.isEmpty, let first = deferred, first.time == time {
+            // The deferred first sample is replaced by this one, as a taken one at the same time is.
+            deferred = nil
+            first.close()
+        }
+        guard count < Timeline.maxSamples || final else { return }
+        if final { settle() }
         // Sized for the last sample's shape (usually the same): no regrowth while walking.
         let expected = max(taken.last?.structure.views.count ?? 0, 4)
         taken.append(Timeline.walk(root, at: time, expected: expected) { _ in nil })
     }
 
-    /// A sample taken without a walk (`DeferredSample`: the live tree with the views changed since recorded as
-    /// they were), unless nothing changed since the last one; false when it is not taken (then `sample` need not
-    /// record anything).
+    /// The number of samples (the deferred one too).
+    private var count: Int { taken.count + (deferred == nil ? 0 : 1) }
+
+    /// The first sample, taken without a walk (`DeferredSample`: the live tree with the views changed since kept
+    /// as they were), unless nothing changed since the last one; false when it is not taken so (then `sample`
+    /// records nothing: close it). Not the first: taken with a walk, as `record` does.
     mutating func recordDeferred(_ sample: DeferredSample, structureVersion: Int, valueVersion: Int) -> Bool {
         guard structureVersion != self.structureVersion || valueVersion != self.valueVersion else { return false }
-        settle()
+        guard count == 0 else {
+            record(sample.root, at: sample.time, structureVersion: structureVersion, valueVersion: valueVersion)
+            return false
+        }
         self.structureVersion = structureVersion
         self.valueVersion = valueVersion
-        if let last = taken.last, last.time == sample.time { taken.removeLast() }
-        guard taken.count < Timeline.maxSamples else { return false }
         deferred = sample
         return true
     }
 
-    /// The deferred sample, if any, becomes a full one (one walk of the subtree as it was then) and stops
-    /// recording.
+    /// The deferred first sample, if any, becomes a full one (one walk of the subtree as it was then) and stops
+    /// recording: when the timeline is finished.
     mutating func settle() {
         guard let sample = deferred else { return }
-        taken.append(sample.sample())
+        taken.insert(sample.sample(), at: 0)
         sample.close()
         deferred = nil
     }

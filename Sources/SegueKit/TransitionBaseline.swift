@@ -1,11 +1,12 @@
 /// What the views a transition's animator can reach looked like before it ran: a cancelled transition puts them
 /// back (`ViewTree.restore(_:clock:)`). Recorded on first touch (issue 24, a start independent of the scene's view
 /// count): the baseline covers the subtrees of the container's view and of the from and to views as they were at
-/// the start, but records a view only just before its first change (`JournalStack.touch`, which every writer of
-/// a view calls first), plus at the start the views of those subtrees whose animations were already running (they
-/// change without a touch). A view nothing changed needs no record: it is still as it was. Whether a touched view
-/// was in the subtrees at the start is found by walking up from it: an untouched view still has its superview of
-/// the start, and a touched one is classified already.
+/// the start, but nothing is copied then. It is a recorder of the scene's `JournalStack`: from the start on, every
+/// view is kept just before its first change (`JournalStack.touch`, which every writer of a view calls first; the
+/// running animations' views before the next frame writes them), whichever subtree it is in — no test per view
+/// and per open baseline. A view nothing changed needs no record: it is still as it was. Which kept views are in
+/// the subtrees is found only when the baseline is read (`views`, on cancel): by a walk of the subtrees as they
+/// were at the start (a changed view's subviews from its kept state, an unchanged one's as they are).
 final class TransitionBaseline {
     /// The subtrees' roots: the container's view, the from view, the to view.
     let roots: (View, View, View)
@@ -13,55 +14,45 @@ final class TransitionBaseline {
     /// those left in the subtrees).
     let nextViewSerial: Int
     let maxDepth: Int
-    /// This baseline's number: a view it recorded carries it in `View.baselineMark` (until a newer baseline or a
-    /// restore's walk marks the view).
-    let mark: Int
-    /// Its place among the recorders opened in the scene (`JournalStack.openBaseline`): a view whose
-    /// `View.touchedEpoch` is at least this was touched since the start, and then classified here.
-    var epoch = 0
-    /// The recorded views' states from before their first change, in the order they were first touched.
-    private(set) var views: [CallJournal.ViewState] = []
-    /// False once the transition ended or was restored: it records nothing more.
-    private(set) var isOpen = true
+    /// Its epoch among the scene's recorders (`JournalStack.openRecorder`).
+    let epoch: Int
+    /// The stack it records in, until `close`.
+    private weak var journals: JournalStack?
 
-    init(roots: (View, View, View), nextViewSerial: Int, maxDepth: Int, mark: Int) {
+    init(roots: (View, View, View), nextViewSerial: Int, maxDepth: Int, journals: JournalStack) {
         self.roots = roots
         self.nextViewSerial = nextViewSerial
         self.maxDepth = maxDepth
-        self.mark = mark
+        self.journals = journals
+        epoch = journals.openRecorder()
     }
 
-    /// `view`'s first touch since the start (JournalStack.touchRecorders): recorded as it is now when it was in the
-    /// subtrees then (not when made since).
-    func note(_ view: View) {
-        guard view.serial < nextViewSerial, isInside(view) else { return }
-        if views.isEmpty { views.reserveCapacity(8) }  // a start records a few: room at once
-        views.append(CallJournal.ViewState(view))
-        view.baselineMark = mark
-    }
+    /// False once the transition ended or was restored: it records nothing more.
+    var isOpen: Bool { journals != nil }
 
-    /// Whether `view` (untouched since the start) was in the subtrees then, at most `maxDepth` below a root: up its
-    /// superviews, which are those of the start, to a root, or to a view touched since, which was classified at
-    /// that touch (in the subtrees when recorded).
-    private func isInside(_ view: View) -> Bool {
-        var current = view
-        var depth = 0
-        while true {
-            if current === roots.0 || current === roots.1 || current === roots.2 { return true }
-            if current !== view, current.touchedEpoch >= epoch { return recorded(current) }
-            guard depth < maxDepth, let up = current.superview else { return false }
-            current = up
-            depth += 1
+    /// The views of the subtrees (as they were at the start, at most `maxDepth` below a root) that changed since,
+    /// each as it was before its first change, in the order of those changes; empty once closed.
+    var views: [CallJournal.ViewState] {
+        guard let journals else { return [] }
+        var found: [JournalStack.Kept] = []
+        var seen: Set<ObjectIdentifier> = []
+        let epoch = epoch, maxDepth = maxDepth
+        func walk(_ view: View, depth: Int) {
+            let kept = journals.recorded(view, since: epoch)
+            if let kept, seen.insert(ObjectIdentifier(view)).inserted { found.append(kept) }
+            guard depth < maxDepth else { return }
+            for sub in kept?.state.subviews ?? view.subviews { walk(sub, depth: depth + 1) }
         }
+        walk(roots.0, depth: 0)
+        walk(roots.1, depth: 0)
+        walk(roots.2, depth: 0)
+        found.sort { $0.order < $1.order }
+        return found.map(\.state)
     }
 
-    /// Whether this baseline recorded `view`: its mark says so unless a newer baseline (or a restore's walk) marked
-    /// the view since; then the list does.
-    private func recorded(_ view: View) -> Bool {
-        if view.baselineMark == mark { return true }
-        return view.baselineMark > mark && views.records(view)
+    /// The transition ended or is being restored: nothing more is recorded for it.
+    func close() {
+        journals?.closeRecorder(epoch)
+        journals = nil
     }
-
-    /// The transition ended or is being restored: nothing more is recorded.
-    func close() { isOpen = false }
 }

@@ -208,7 +208,7 @@ final class ViewTree {
         var before: [ObjectIdentifier: ViewValues] = [:]
         for state in journal.views.reversed() {
             let view = state.view
-            journals.touchRecorders(view)
+            journals.keep(view)
             if before[ObjectIdentifier(view)] == nil { before[ObjectIdentifier(view)] = view.presentation }
             view.model = state.model
             view.presentation = state.presentation
@@ -289,16 +289,10 @@ final class ViewTree {
     }
 
     /// A transition's baseline of the subtrees of `first`, `second` and `third` as they are now, recorded on first
-    /// touch (TransitionBaseline) from here until `JournalStack.closeBaseline`: only the views of `animating` (whose
-    /// animations already run, changing them without a touch) that are in the subtrees are recorded now.
-    func captureBaseline(_ first: View, _ second: View, _ third: View, maxDepth: Int,
-                         animating: ((View) -> Void) -> Void) -> TransitionBaseline
-    {
-        let baseline = TransitionBaseline(roots: (first, second, third), nextViewSerial: nextViewSerial,
-                                          maxDepth: maxDepth, mark: nextBaselineMark())
-        journals.openBaseline(baseline)
-        animating { view in if view.isAlive { journals.touchRecorders(view) } }
-        return baseline
+    /// touch (TransitionBaseline) from here until it closes.
+    func captureBaseline(_ first: View, _ second: View, _ third: View, maxDepth: Int) -> TransitionBaseline {
+        TransitionBaseline(roots: (first, second, third), nextViewSerial: nextViewSerial, maxDepth: maxDepth,
+                           journals: journals)
     }
 
     /// Puts every view of a baseline's subtrees back where it was (values, order, superviews) and reports each in
@@ -306,12 +300,14 @@ final class ViewTree {
     /// transition's time changed) get their states back; the others are as they were. Animations end in the order
     /// of the subtrees' walk (container, from, to; depth first), as when every view was recorded at the start.
     func restore(_ baseline: TransitionBaseline, clock: AnimationClock) {
-        journals.closeBaseline(baseline)
+        // The views it recorded, read before it closes (then what was kept for it alone is let go).
+        let recorded = baseline.views
+        baseline.close()
         restored()
         // Views made during the transition that are still inside the restored subtrees: a view made since can
         // only be in a subview list that changed, that is of a recorded view.
         var made: [View] = []
-        for state in baseline.views {
+        for state in recorded {
             for sub in state.view.subviews where sub.serial >= baseline.nextViewSerial && sub.owner == nil {
                 made.append(sub)
             }
@@ -320,8 +316,8 @@ final class ViewTree {
         // The places first (each recorded view's superview and subviews of the start): then the subtrees are those
         // of the start again, and one walk reaches every view of them.
         var states: [ObjectIdentifier: Int] = [:]
-        states.reserveCapacity(baseline.views.count)
-        for (i, state) in baseline.views.enumerated() where state.view.isAlive {
+        states.reserveCapacity(recorded.count)
+        for (i, state) in recorded.enumerated() where state.view.isAlive {
             let view = state.view
             states[ObjectIdentifier(view)] = i
             journals.touch(view)
@@ -354,11 +350,17 @@ final class ViewTree {
             guard view.baselineMark != mark else { return }
             view.baselineMark = mark
             if let i = states[ObjectIdentifier(view)] {
-                putBack(baseline.views[i])
+                putBack(recorded[i])
                 done += 1
             } else if view.isAlive {
-                // Untouched since the start: as it was (its presentation too), reported as a restored view is.
-                markChanged(view, unchanged.rawValue)
+                if view.animations.contains(where: { $0 != nil }) {
+                    // Untouched since the start, its animation running since before it (no frame has written it
+                    // since): as a recorded view is, its animations removed.
+                    putBack(CallJournal.ViewState(view))
+                } else {
+                    // Untouched since the start: as it was (its presentation too), reported as a restored view is.
+                    markChanged(view, unchanged.rawValue)
+                }
             }
             guard depth < baseline.maxDepth else { return }
             for sub in view.subviews { walk(sub, depth: depth + 1) }
@@ -368,7 +370,7 @@ final class ViewTree {
         walk(baseline.roots.2, depth: 0)
         // Recorded views the walk did not reach (their superview of the start is gone).
         if done < states.count {
-            for state in baseline.views where state.view.isAlive && state.view.baselineMark != mark {
+            for state in recorded where state.view.isAlive && state.view.baselineMark != mark {
                 state.view.baselineMark = mark
                 putBack(state)
             }

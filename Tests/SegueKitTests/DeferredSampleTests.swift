@@ -61,7 +61,7 @@ struct DeferredSampleTests {
         scene.advance(by: 3_000_000_000)
         #expect(t.state == .completed)
         #expect(t.timeline.deferred == nil)
-        #expect(scene.journals.samples.isEmpty)
+        #expect(scene.journals.openRecorders == 0)
         let samples = t.timeline.samples
         #expect(samples.count >= 3)
         expectSame(samples[0], start)
