@@ -143,8 +143,10 @@ final class JournalStack {
     /// A restored journal put animations back on the clock: their views are kept again before the next frame.
     func animationsRestored() { animatingKept = (0, 0) }
 
-    /// The number of recorders open (tests).
+    /// The number of recorders open, of views with kept states, and of states kept so far (tests).
     var openRecorders: Int { openEpochs.count }
+    var keptViews: Int { histories.count }
+    var keptStates: Int { keptCount }
 
     /// Records `view` as it is now in the open journals that have not recorded it yet, and for the open recorders
     /// (`keep`; call before changing it).

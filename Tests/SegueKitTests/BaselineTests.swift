@@ -141,6 +141,39 @@ struct BaselineTests {
     }
 }
 
+@Suite("Recorders among many running transitions")
+struct RecorderScaleTests {
+    @Test("a start among running transitions keeps nothing for theirs until the next frame; all is let go at the end")
+    func startAmongRunning() throws {
+        let count = 40
+        let ids = (0...count).flatMap { ["a\($0)", "b\($0)"] }
+        let (scene, vc) = try makeVCs(ids, recorder: EventRecorder())
+        let provider = scene.use(["fade-slide": { FadeSlide() }])
+        _ = provider
+        var containers: [ContainerViewController] = []
+        for i in 0...count {
+            let a = try #require(vc["a\(i)"]), b = try #require(vc["b\(i)"])
+            containers.append(try scene.createContainer(id: "c\(i)", kind: .custom, items: [a, b]))
+        }
+        try scene.setRoot(containers[0])
+        for c in containers.dropLast() { _ = try #require(try scene.select(c, index: 1, animator: "fade-slide").transition) }
+        scene.step(frames: 2)
+        #expect(scene.clock.running.count >= count)
+        let before = scene.journals.keptStates
+        let t = try #require(try scene.select(containers[count], index: 1, animator: "fade-slide").transition)
+        // The start keeps only the views its animator touched, not the running transitions' views.
+        #expect(scene.journals.keptStates - before < 10)
+        // Before the next frame writes them, the running animations' views are kept for the new recorders.
+        scene.step(frames: 1)
+        #expect(scene.journals.keptStates - before >= count)
+        // The deferred first sample is not made full by the frames.
+        #expect(t.timeline.deferred != nil)
+        scene.advance(by: 3_000_000_000)
+        #expect(t.state == .completed && t.timeline.deferred == nil)
+        #expect(scene.journals.openRecorders == 0 && scene.journals.keptViews == 0)
+    }
+}
+
 /// A scene of two custom containers of two view controllers each, c (a, b) on screen and d (p, q) off screen, with
 /// `crowd` plain views put alternately into their views; the fade-slide animator.
 func twoContainers(crowd count: Int) throws

@@ -58,6 +58,8 @@ struct DeferredSampleTests {
         scene.addSubview(made, to: views[60])
         scene.step(frames: 1)
         let second = walked(c.view, at: scene.now)
+        // The frame took a full sample after it; the first is still deferred (no frame makes it full).
+        #expect(t.timeline.deferred != nil)
         scene.advance(by: 3_000_000_000)
         #expect(t.state == .completed)
         #expect(t.timeline.deferred == nil)
