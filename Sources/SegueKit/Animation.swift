@@ -168,7 +168,8 @@ final class PropertyAnimation {
                 write(to)
                 return true
             }
-            for i in 0..<to.count { view.presentation.channels[offset + i] = to[i] }
+            let channels = view.presentationChannels + offset
+            for i in 0..<min(to.count, property.count) { channels[i] = to[i] }
             view.dirty |= property.changeBit
             return true
         }
@@ -177,9 +178,7 @@ final class PropertyAnimation {
             if let keyframes, carried == nil, !property.isGradient {
                 let p = progress(atElapsed: elapsed)
                 let count = property.count
-                view.presentation.channels.withUnsafeMutableBufferPointer { channels in
-                    keyframes.write(at: p, into: UnsafeMutableBufferPointer(rebasing: channels[offset..<(offset + count)]))
-                }
+                keyframes.write(at: p, into: UnsafeMutableBufferPointer(start: view.presentationChannels + offset, count: count))
                 view.dirty |= property.changeBit
                 return false
             }
@@ -187,9 +186,10 @@ final class PropertyAnimation {
             return false
         }
         let p = timing.progress(at: Double(elapsed) / 1e9, duration: duration)
-        for i in 0..<to.count {
+        let channels = view.presentationChannels + offset
+        for i in 0..<min(to.count, property.count) {
             let a = from[i]
-            view.presentation.channels[offset + i] = a + (to[i] - a) * p
+            channels[i] = a + (to[i] - a) * p
         }
         view.dirty |= property.changeBit
         return false
@@ -198,12 +198,13 @@ final class PropertyAnimation {
     func write(_ values: [Double]) {
         if property.isGradient {
             // A list's length is the value's own (an animation between lists of different lengths jumps).
-            view.presentation.set(property, values)
+            view.setPresentation(property, values)
             view.dirty |= property.changeBit
             return
         }
         let offset = property.offset
-        for i in 0..<min(values.count, property.count) { view.presentation.channels[offset + i] = values[i] }
+        let channels = view.presentationChannels + offset
+        for i in 0..<min(values.count, property.count) { channels[i] = values[i] }
         view.dirty |= property.changeBit
     }
 

@@ -15,14 +15,14 @@ extension AnimationClock {
         }
         if let block, block.options.duration > 0 || block.options.delay > 0 {
             guard changed || view.animations[property.rawValue] != nil else { return }
-            let from = Array(view.presentation.get(property))
+            let from = view.presentationValues(of: property)
             addAnimation(view, property, from: from, to: values, options: block.options, group: block.group,
                          path: property == .locations ? AnimationClock.locationsPath(from, values, view) : nil)
         } else {
             let wasAnimating = view.animations[property.rawValue] != nil
             removeAnimation(of: view, property, finished: false)
             guard changed || wasAnimating else { return }
-            view.presentation.set(property, values)
+            view.setPresentation(property, values)
             tree.markChanged(view, property.changeBit)
             tree.valuesChanged()
             if !view.layerAnimations.isEmpty { showFilled(view, property) }

@@ -16,7 +16,7 @@ extension AnimationClock {
         if property.isGradient, view.model.gradient == nil {
             throw LayerAnimationError("key_path '\(spec.keyPath)' needs a gradient view (segue.gradient_view); view \(view.id) is not one")
         }
-        let (keyPath, timing, value, start, end) = try spec.resolve(current: Array(view.presentation.get(property)))
+        let (keyPath, timing, value, start, end) = try spec.resolve(current: view.presentationValues(of: property))
         let options = AnimationOptions(duration: min(spec.duration, 3600), delay: min(spec.beginTime, 3600),
                                        timing: timing, repeatCount: spec.repeatCount, autoreverses: spec.autoreverses)
         let final = AnimationClock.finalValue(options, value: value, start: start, end: end)
@@ -134,13 +134,12 @@ extension AnimationClock {
     func showModel(_ view: View, _ property: ViewProperty) {
         guard view.animations[property.rawValue] == nil else { return }
         if property.isGradient {
-            view.presentation.set(property, view.model.get(property))
+            view.setPresentation(property, view.model.get(property))
         } else {
             let offset = property.offset
-            view.presentation.channels.withUnsafeMutableBufferPointer { p in
-                view.model.channels.withUnsafeBufferPointer { m in
-                    for k in 0..<property.count { p[offset + k] = m[offset + k] }
-                }
+            let p = view.presentationChannels
+            view.model.channels.withUnsafeBufferPointer { m in
+                for k in 0..<property.count { p[offset + k] = m[offset + k] }
             }
         }
         tree.markChanged(view, property.changeBit)

@@ -63,7 +63,7 @@ extension AnimationClock {
                  path: ((Double) -> [Double])?)
         {
             scene.touch(view)
-            view.presentation.set(property, from)
+            view.setPresentation(property, from)
             tree.markChanged(view, property.changeBit)
             scene.tree.valuesChanged()
             addAnimation(view, property, from: from, to: to, options: options, group: group, path: path)

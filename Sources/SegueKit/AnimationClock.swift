@@ -125,16 +125,15 @@ final class AnimationClock {
         }
         if let block, block.options.duration > 0 || block.options.delay > 0 {
             guard changed || view.animations[property.rawValue] != nil else { return }
-            let from = Array(view.presentation.get(property))
+            let from = view.presentationValues(of: property)
             addAnimation(
                 view, property, from: from, to: array ?? Array(values), options: block.options, group: block.group)
         } else {
             let wasAnimating = view.animations[property.rawValue] != nil
             removeAnimation(of: view, property, finished: false)
             guard changed || wasAnimating else { return }
-            view.presentation.channels.withUnsafeMutableBufferPointer { channels in
-                for k in 0..<values.count { channels[offset + k] = values[k] }
-            }
+            let channels = view.presentationChannels + offset
+            for k in 0..<values.count { channels[k] = values[k] }
             tree.markChanged(view, property.changeBit)
             tree.valuesChanged()
             // An explicit animation shows over the new model value (a filled one at once, a running one next frame).
@@ -377,7 +376,7 @@ final class AnimationClock {
             removeAnimation(of: view, property, finished: false)
             journals.touch(view)
             view.model.set(property, values)
-            view.presentation.set(property, values)
+            view.setPresentation(property, values)
             tree.markChanged(view, property.changeBit)
             tree.valuesChanged()
             return
@@ -387,9 +386,8 @@ final class AnimationClock {
         journals.touch(view)
         let offset = property.offset
         view.model.channels.withUnsafeMutableBufferPointer { c in for k in 0..<values.count { c[offset + k] = values[k] } }
-        view.presentation.channels.withUnsafeMutableBufferPointer { c in
-            for k in 0..<values.count { c[offset + k] = values[k] }
-        }
+        let channels = view.presentationChannels + offset
+        for k in 0..<values.count { channels[k] = values[k] }
         tree.markChanged(view, property.changeBit)
         tree.valuesChanged()
     }
@@ -495,12 +493,14 @@ final class AnimationClock {
     /// value into its view (appending views that change to `dirtyViews`), then the bookkeeping of the ones that
     /// ended, in start order (their groups' completions become pending).
     func evaluate() {
-        tree.withChangedViews { evaluate(dirtyViews: &$0) }
+        tree.withChangedViews { evaluate(dirtyViews: $0) }
     }
 
-    private func evaluate(dirtyViews: inout [View]) {
+    private func evaluate(dirtyViews: ChangedViews) {
         let count = running.count
         guard count > 0 else { return }
+        // Room for one changed view per track: the loop appends without a capacity check.
+        dirtyViews.reserve(extra: count)
         let now = self.now
         var anyRemoved = false
         endedScratch.removeAll(keepingCapacity: true)
@@ -510,44 +510,30 @@ final class AnimationClock {
             // (the same function of the same inputs, so the same bits).
             var sharedKey = -1
             var sharedProgress = 0.0
-            // The channels of the view the loop wrote last, and that view: the next track of the same view (a
-            // block's tracks of one view are neighbours) writes through them without asking the array for its
-            // storage again. Nothing else writes a view between two tracks the loop writes itself; an animation
-            // object that evaluates itself may, so the cache is dropped after one.
-            var cachedView: UnsafeMutableRawPointer?
-            var cachedChannels: UnsafeMutablePointer<Double>?
             for i in 0..<count {
                 let track = tracks + i
                 if track.pointee.removed {
                     anyRemoved = true
                     continue
                 }
+                let elapsed = now - track.pointee.begin
                 // The view borrowed at +0: no retain and release per use (the track's animation keeps it alive).
                 let written: Bool = track.pointee.view._withUnsafeGuaranteedRef { view in
-                    if view.dirty == 0 { dirtyViews.append(view) }
-                    let elapsed = now - track.pointee.begin
+                    if view.dirty == 0 { dirtyViews.appendReserved(view) }
                     guard track.pointee.isInFlight(elapsed) else { return false }
                     if elapsed < 0 { return true }
                     if track.pointee.progressKey != sharedKey {
                         sharedKey = track.pointee.progressKey
                         sharedProgress = track.pointee.progress(elapsed)
                     }
-                    let identity = track.pointee.view.toOpaque()
-                    if identity != cachedView {
-                        cachedView = identity
-                        cachedChannels = view.presentation.channels.withUnsafeMutableBufferPointer { $0.baseAddress }
-                    }
-                    if let channels = cachedChannels {
-                        track.pointee.write(progress: sharedProgress, into: channels + track.pointee.offset)
-                    }
+                    // Straight into the view's own channels: the address was taken when the animation started and
+                    // stays valid to its end (the view owns the storage; nothing copies it over).
+                    track.pointee.write(progress: sharedProgress, into: track.pointee.channels)
                     view.dirty |= track.pointee.dirtyBit
                     return true
                 }
                 // Ended, or evaluated by the animation object (which writes its end value when it ends).
-                if !written {
-                    cachedView = nil
-                    if track.pointee.animation.evaluate(at: now) { endedScratch.append(i) }
-                }
+                if !written, track.pointee.animation.evaluate(at: now) { endedScratch.append(i) }
             }
         }
         guard anyRemoved || !endedScratch.isEmpty else { return }

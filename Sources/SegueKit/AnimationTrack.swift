@@ -45,6 +45,11 @@ struct AnimationTrack {
     let count: Int
     /// The property's bit in `View.dirty`.
     let dirtyBit: UInt64
+    /// The property's first presentation channel in the view's own storage (`View.presentationChannels` +
+    /// `offset`): valid while the view lives, which the animation ensures (the view owns its channels, so no copy
+    /// ever takes them over). Modes `line`, `affine`, `decomposed` and `keyframed` write through it; `general`
+    /// does not use it.
+    let channels: UnsafeMutablePointer<Double>
     /// Mirrors `PropertyAnimation.removed`.
     var removed: Bool
     let from: SIMD8<Double>
@@ -70,6 +75,7 @@ struct AnimationTrack {
         offset = animation.property.offset
         dirtyBit = animation.property.changeBit
         removed = animation.removed
+        let storage = animation.view.presentationChannels
         var from = SIMD8<Double>(repeating: 0), to = SIMD8<Double>(repeating: 0)
         var keyframes: Unmanaged<KeyframeFrames>?
         let property = animation.property
@@ -107,6 +113,7 @@ struct AnimationTrack {
         self.keyframes = keyframes
         self.from = from
         self.to = to
+        channels = mode == .general ? storage : storage + animation.property.offset
     }
 
     /// Both ends are 16-value 2-D affine transforms with the same constants: a straight line between them moves

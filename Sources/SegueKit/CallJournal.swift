@@ -24,6 +24,7 @@ final class CallJournal {
             layerAnimations = view.layerAnimations
             self.view = view
             model = view.model
+            // A copy of the view's own storage, taken now (the frame loop writes that storage in place).
             presentation = view.presentation
             superview = view.superview
             subviews = view.subviews

@@ -36,7 +36,7 @@ final class KeyframeRecorder {
             tracks[i].segments.append(segment)
         } else {
             tracks.append(Track(serial: view.serial, property: property.rawValue,
-                                initial: Array(view.presentation.get(property)), segments: [segment]))
+                                initial: view.presentationValues(of: property), segments: [segment]))
         }
     }
 }

@@ -246,7 +246,7 @@ public final class PropertyAnimator {
         } else {
             // The model takes the values shown now; the animations stay held for finish(at).
             for h in held where owns(h.animation) {
-                scene.clock.setModel(h.animation.view, h.animation.property, Array(h.animation.view.presentation.get(h.animation.property)))
+                scene.clock.setModel(h.animation.view, h.animation.property, h.animation.view.presentationValues(of: h.animation.property))
             }
             state = .stopped
         }
@@ -395,7 +395,7 @@ public final class PropertyAnimator {
             switch position {
             case .end: put(a, a.to, in: scene)
             case .start: put(a, a.from, in: scene)
-            case .current: put(a, Array(a.view.presentation.get(a.property)), in: scene)
+            case .current: put(a, a.view.presentationValues(of: a.property), in: scene)
             }
         }
         held.removeAll()

@@ -283,7 +283,7 @@ extension AnimationClock {
             let start = path(0).values, end = path(1).values
             scene.set(view, transform: path(1))
             scene.touch(view)
-            view.presentation.set(.transform, start)
+            view.setPresentation(.transform, start)
             tree.markChanged(view, ViewProperty.transform.changeBit)
             scene.tree.valuesChanged()
             addAnimation(view, .transform, from: start, to: end, options: options, group: group, path: { path($0).values })

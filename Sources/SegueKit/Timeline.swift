@@ -178,8 +178,8 @@ public struct Timeline {
                 hidden.append(state.hidden)
                 z.append(state.z)
             } else {
-                channels.append(contentsOf: view.presentation.channels)
-                if let gradient = view.presentation.gradient { gradients[index] = gradient }
+                channels.append(contentsOf: view.presentationBuffer)
+                if let gradient = view.presentationGradient { gradients[index] = gradient }
                 if let mask = view.mask { masked.append((index, mask)) }
                 hidden.append(view.hidden)
                 z.append(view.z)
@@ -195,13 +195,17 @@ public struct Timeline {
             for (index, mask) in masked {
                 m[index] = views.count
                 let state = recorded(mask)
-                let presentation = state?.presentation ?? mask.presentation
                 views.append(mask)
                 parents.append(Structure.maskParent)
                 hidden.append(state?.hidden ?? mask.hidden)
                 z.append(state?.z ?? mask.z)
-                channels.append(contentsOf: presentation.channels)
-                if let gradient = presentation.gradient { gradients[views.count - 1] = gradient }
+                if let state {
+                    channels.append(contentsOf: state.presentation.channels)
+                    if let gradient = state.presentation.gradient { gradients[views.count - 1] = gradient }
+                } else {
+                    channels.append(contentsOf: mask.presentationBuffer)
+                    if let gradient = mask.presentationGradient { gradients[views.count - 1] = gradient }
+                }
             }
             masks = m
         }

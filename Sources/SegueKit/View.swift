@@ -5,9 +5,30 @@ public final class View {
     /// Scene-unique, increasing with creation: the order used wherever the engine must be deterministic.
     public let serial: Int
     public internal(set) var model: ViewValues
-    /// Written by the frame loop without an exclusivity check per write (a view is only touched on its scene's
-    /// thread, and nothing holds an access to it across a call).
-    @exclusivity(unchecked) public internal(set) var presentation: ViewValues
+    /// The presentation values' channels (`ViewProperty.channelCount` of them, at the table's offsets), owned by the
+    /// view: allocated with it, freed in its deinit, never shared. The frame loop's records (`AnimationTrack.channels`)
+    /// keep addresses into it from an animation's start to its end, so no copy of these values may share the storage
+    /// (as a copy-on-write array would): every reader that keeps them — journals, baselines, timeline samples,
+    /// snapshots — copies them when it records (`presentation`'s getter makes a fresh `ViewValues`), and a later write
+    /// through the loop's address is seen by nobody but the view. Written only on the scene's thread.
+    let presentationChannels: UnsafeMutablePointer<Double>
+    /// A gradient view's presentation gradient (`ViewValues.gradient`); nil for every other view.
+    public internal(set) var presentationGradient: GradientValues?
+    /// The presentation values (what is on screen now): a copy of the view's own storage, taken when read; setting
+    /// it copies the values in.
+    public internal(set) var presentation: ViewValues {
+        get {
+            ViewValues(copying: UnsafeBufferPointer(start: presentationChannels, count: ViewProperty.channelCount),
+                       gradient: presentationGradient)
+        }
+        set {
+            newValue.channels.withUnsafeBufferPointer { source in
+                guard let base = source.baseAddress else { return }
+                presentationChannels.update(from: base, count: min(source.count, ViewProperty.channelCount))
+            }
+            presentationGradient = newValue.gradient
+        }
+    }
     /// The view this one is a subview of, nil once that view is gone. Held through the superview's `anchor`
     /// (not `weak`, which would give every superview a side table: see `Anchor`): the superview's deinit clears
     /// its anchor, so this reads nil after it, as a weak reference would.
@@ -55,10 +76,44 @@ public final class View {
         self.id = id
         self.serial = serial
         model = ViewValues(frame: frame, color: color)
-        presentation = model
+        presentationChannels = .allocate(capacity: ViewProperty.channelCount)
+        model.channels.withUnsafeBufferPointer { source in
+            for k in 0..<ViewProperty.channelCount { (presentationChannels + k).initialize(to: source[k]) }
+        }
+        presentationGradient = model.gradient
     }
 
-    deinit { ownAnchor?.object = nil }
+    deinit {
+        ownAnchor?.object = nil
+        presentationChannels.deallocate()
+    }
+
+    /// The presentation values of `property`: its channels, or a gradient view's part (none when the view has no
+    /// gradient), as `presentation.get(property)` without copying the other channels.
+    public func presentationValues(of property: ViewProperty) -> [Double] {
+        if property.isGradient { return presentationGradient?.values(of: property) ?? [] }
+        return Array(UnsafeBufferPointer(start: presentationChannels + property.offset, count: property.count))
+    }
+
+    /// Sets the presentation values of `property` in place (`presentation.set(property, values)` without a copy of
+    /// the whole values).
+    func setPresentation(_ property: ViewProperty, _ values: some Collection<Double>) {
+        if property.isGradient {
+            presentationGradient?.set(property, values)
+            return
+        }
+        var i = property.offset
+        for v in values {
+            presentationChannels[i] = v
+            i += 1
+        }
+    }
+
+    /// The presentation channels, read in place.
+    @inline(__always)
+    var presentationBuffer: UnsafeBufferPointer<Double> {
+        UnsafeBufferPointer(start: presentationChannels, count: ViewProperty.channelCount)
+    }
 
     /// The anchor subviews hold (see `superview`).
     var anchor: Anchor<View> { Anchor.kept(in: &ownAnchor, for: self) }

@@ -18,9 +18,11 @@ final class ViewTree {
     /// The number of the last `nextBaselineMark` (views a transition's baseline reached carry it in
     /// `View.baselineMark`).
     private var baselineMark = 0
-    /// Views whose presentation changed in this tick (one `frame` event entry each). Written by the frame loop
-    /// without an exclusivity check per append: the tree is only touched on its scene's thread.
-    @exclusivity(unchecked) private(set) var dirtyViews: [View] = []
+    /// Views whose presentation changed in this tick (one `frame` event entry each), not retained (`ChangedViews`).
+    let dirtyViews = ChangedViews()
+    /// The views discarded while `dirtyViews` was not empty: held here until it is emptied, so that no entry of it
+    /// outlives its view (a view still in the scene is held by `viewsByID`).
+    private var keptForChanges: [View] = []
     /// Where each change is recorded before it is made.
     let journals: JournalStack
 
@@ -188,6 +190,8 @@ final class ViewTree {
         view.layerAnimations = []
         unlinkMask(view)
         view.isAlive = false
+        // The changed-view list does not retain its entries: a view it may hold stays alive until it is emptied.
+        if !dirtyViews.isEmpty { keptForChanges.append(view) }
         viewsByID[view.id] = nil
         viewsBySerial[view.serial] = nil
     }
@@ -229,9 +233,15 @@ final class ViewTree {
     /// Forgets this tick's changes without reporting them (nobody listens to frames); true when a view still in
     /// the scene changed (the frame counts as sent).
     func dropChanges() -> Bool {
-        let anyAlive = dirtyViews.contains { $0.isAlive }
-        for view in dirtyViews { view.dirty = 0 }
-        dirtyViews.removeAll(keepingCapacity: true)
+        // One walk, each view borrowed at +0 (the list holds it): no retain and release per view read.
+        var anyAlive = false
+        for view in dirtyViews.buffer {
+            view._withUnsafeGuaranteedRef { v in
+                if v.isAlive { anyAlive = true }
+                v.dirty = 0
+            }
+        }
+        emptyChanges()
         return anyAlive
     }
 
@@ -239,18 +249,25 @@ final class ViewTree {
     /// event's storage) and starts the next tick's list.
     func takeChanges(into views: inout FrameViews) {
         // The views in creation order: sorted only when they are not in it already (the look is one walk).
-        if !ViewTree.inSerialOrder(dirtyViews) { ViewTree.sortBySerial(&dirtyViews) }
+        let dirty = dirtyViews.buffer
+        if !ViewTree.inSerialOrder(UnsafeBufferPointer(dirty)) { ViewTree.sortBySerial(dirty) }
         views.reserve(views: dirtyViews.count, values: 7)
         let layout = ViewPropertyLayout.shared
-        dirtyViews.withUnsafeBufferPointer { dirty in
-            for view in dirty {
+        for entry in dirty {
+            entry._withUnsafeGuaranteedRef { view in
                 let changes = ViewChanges(rawValue: view.dirty)
                 view.dirty = 0
-                guard view.isAlive else { continue }
+                guard view.isAlive else { return }
                 views.append(view, changes: changes, layout: layout)
             }
         }
-        dirtyViews.removeAll(keepingCapacity: true)
+        emptyChanges()
+    }
+
+    /// Empties this tick's list, and lets go of the discarded views it held.
+    private func emptyChanges() {
+        dirtyViews.removeAll()
+        if !keptForChanges.isEmpty { keptForChanges.removeAll() }
     }
 
     /// Puts `views` in creation order. The frame loop leaves them nearly in it (a transition's from-view, made
@@ -258,34 +275,49 @@ final class ViewTree {
     /// pair, where the standard sort paid a merge and a closure call per comparison (~7 000 instructions of a
     /// subscribed frame of 200 views); past a budget of moves (a list far from order) the standard sort finishes the job.
     static func sortBySerial(_ views: inout [View]) {
-        let sorted = views.withUnsafeMutableBufferPointer { buffer -> Bool in
-            guard buffer.count > 1 else { return true }
-            var budget = 2 * buffer.count + 16
-            for i in 1..<buffer.count {
-                let serial = buffer[i].serial
-                var j = i
-                while j > 0, buffer[j - 1].serial > serial {
-                    buffer.swapAt(j - 1, j)
-                    j -= 1
-                    budget -= 1
-                    if budget < 0 { return false }
+        views.withUnsafeMutableBufferPointer { buffer in
+            buffer.withMemoryRebound(to: Unmanaged<View>.self) { sortBySerial($0) }
+        }
+    }
+
+    /// `sortBySerial` in place on entries read at +0 (the changed-view list's).
+    static func sortBySerial(_ buffer: UnsafeMutableBufferPointer<Unmanaged<View>>) {
+        @inline(__always) func serial(_ i: Int) -> Int { buffer[i]._withUnsafeGuaranteedRef { $0.serial } }
+        guard buffer.count > 1 else { return }
+        var budget = 2 * buffer.count + 16
+        for i in 1..<buffer.count {
+            let s = serial(i)
+            var j = i
+            while j > 0, serial(j - 1) > s {
+                buffer.swapAt(j - 1, j)
+                j -= 1
+                budget -= 1
+                if budget < 0 {
+                    var all = buffer
+                    all.sort { a, b in
+                        a._withUnsafeGuaranteedRef { $0.serial } < b._withUnsafeGuaranteedRef { $0.serial }
+                    }
+                    return
                 }
             }
-            return true
         }
-        if !sorted { views.sort { $0.serial < $1.serial } }
     }
 
     /// Whether `views` are in creation order.
     static func inSerialOrder(_ views: [View]) -> Bool {
         views.withUnsafeBufferPointer { all in
-            var previous = Int.min
-            for view in all {
-                guard view.serial > previous else { return false }
-                previous = view.serial
-            }
-            return true
+            all.withMemoryRebound(to: Unmanaged<View>.self) { inSerialOrder($0) }
         }
+    }
+
+    static func inSerialOrder(_ views: UnsafeBufferPointer<Unmanaged<View>>) -> Bool {
+        var previous = Int.min
+        for view in views {
+            let serial = view._withUnsafeGuaranteedRef { $0.serial }
+            guard serial > previous else { return false }
+            previous = serial
+        }
+        return true
     }
 
     /// A transition's baseline of the subtrees of `first`, `second` and `third` as they are now, recorded on first
@@ -388,7 +420,7 @@ final class ViewTree {
 
     /// The frame loop's access to this tick's changed views (appending without a call per view).
     @inline(__always)
-    func withChangedViews<R>(_ body: (inout [View]) -> R) -> R { body(&dirtyViews) }
+    func withChangedViews<R>(_ body: (ChangedViews) -> R) -> R { body(dirtyViews) }
 
     /// Moves `view` into `superview`, on top or at `index` (clamped), out of its old superview first.
     func place(_ view: View, in superview: View, at index: Int? = nil) {
@@ -411,7 +443,11 @@ final class ViewTree {
 
     /// Notes that `view`'s presentation changed in this tick (`flags`: the ViewChanges bits).
     func markChanged(_ view: View, _ flags: UInt64) {
-        if view.dirty == 0 { dirtyViews.append(view) }
+        if view.dirty == 0 {
+            dirtyViews.append(view)
+            // A view no longer filed in the tree: held until the list is emptied.
+            if !view.isAlive { keptForChanges.append(view) }
+        }
         view.dirty |= flags
     }
 

@@ -116,9 +116,7 @@ public struct FrameViews: Sendable, Equatable, RandomAccessCollection, Expressib
         // uniqueness check per view, not one per value.
         withUnsafeTemporaryAllocation(of: Double.self, capacity: FrameViews.maxValuesPerView) { scratch in
             guard let out = scratch.baseAddress else { return }
-            let (n, affine) = view.presentation.channels.withUnsafeBufferPointer {
-                FrameViews.pack($0, view, changes, layout, into: out)
-            }
+            let (n, affine) = FrameViews.pack(view.presentationBuffer, view, changes, layout, into: out)
             entries.append(Entry(changes: changes, affine: affine, start: Int32(truncatingIfNeeded: values.count)))
             ids.append(view.id)
             values.append(contentsOf: UnsafeBufferPointer(start: out, count: n))
@@ -126,18 +124,18 @@ public struct FrameViews: Sendable, Equatable, RandomAccessCollection, Expressib
         // A gradient view's parts (the table's last properties, so their values come last), lists of the view's own
         // length: appended here, never by a view without a gradient (its changes have none of these bits).
         let parts = changes.rawValue & layout.gradientParts & layout.sent
-        if parts != 0 { appendGradient(view.presentation, parts) }
+        if parts != 0 { appendGradient(view, parts) }
     }
 
     /// Appends the changed gradient parts `parts` of `values`, in change-flag order: a list as its length, then its
     /// values (a colour's 4); a point's 2; the type's code.
-    private mutating func appendGradient(_ presentation: ViewValues, _ parts: UInt64) {
+    private mutating func appendGradient(_ view: View, _ parts: UInt64) {
         var bits = parts
         while bits != 0 {
             let bit = bits.trailingZeroBitCount
             bits &= bits &- 1
             guard let property = ViewProperty(rawValue: bit) else { continue }
-            let v = presentation.get(property)
+            let v = view.presentationValues(of: property)
             if let per = FrameViews.listStride(property) { values.append(Double(v.count / per)) }
             values += v
         }

@@ -20,6 +20,12 @@ public struct ViewValues: Sendable, Equatable {
         if given <= ViewProperty.doubleSided.offset { doubleSided = true }
     }
 
+    /// A copy of `channels` (exactly `ViewProperty.channelCount` of them: a view's own storage) and `gradient`.
+    init(copying channels: UnsafeBufferPointer<Double>, gradient: GradientValues?) {
+        self.channels = Array(channels)
+        self.gradient = gradient
+    }
+
     public init(frame: Rect, alpha: Double = 1, color: Color = .white) {
         channels = ViewValues.initialChannels
         self.frame = frame
