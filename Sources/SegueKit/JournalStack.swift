@@ -4,6 +4,35 @@
 final class JournalStack {
     private(set) var entries: [CallJournal] = []
     private var nextEpoch = 0
+    /// The epoch of the newest recorder opened (a transition's cancel baseline or deferred first timeline sample:
+    /// `openRecorder`): a view touched since a recorder opened has a `View.touchedEpoch` at least the recorder's.
+    private var recorderEpoch = 0
+    /// The epochs of the recorders still open, oldest first.
+    private var openEpochs: [Int] = []
+    /// The states of the views touched while recorders were open, each from just before its first touch after a
+    /// recorder opened (`keep`), oldest first per view: a recorder of epoch e finds a view as it was when it
+    /// opened in the first entry with an epoch of at least e (`recorded(_:since:)`); a view without one is
+    /// unchanged since. Kept here, not on the view (a state names its view: that would be a cycle).
+    private var histories: [ObjectIdentifier: [Kept]] = [:]
+    /// The histories' size at which the next close drops the entries no open recorder needs.
+    private var sweepAt = 64
+    /// Numbers the kept states in the order of the touches (a baseline restores its views in that order).
+    private var keptCount = 0
+    /// `recorderEpoch` and the clock's next animation serial when the views of the running animations were last
+    /// kept (`keepAnimating`): those change without a touch, so they are kept before the next frame writes them
+    /// whenever a recorder or an animation started since.
+    private var animatingKept = (epoch: 0, serial: 0)
+    /// Whether a journal or a recorder is open (the one check `touch` makes when none is).
+    private var isRecording = false
+
+    /// A state kept for a recorder: the view as it was just before its first touch after the recorders up to
+    /// `epoch` opened.
+    struct Kept {
+        let epoch: Int
+        let order: Int
+        let state: CallJournal.ViewState
+    }
+
     /// The journal the last successful call closed (`recycle`), emptied: the next `open` takes it when nothing else
     /// holds it any more, so a transition start allocates no journal (an object and its lists) once the scene has one.
     private var spare: CallJournal?
@@ -27,6 +56,7 @@ final class JournalStack {
                 lastGroupID: lastGroupID, pendingCount: pendingCount, nextTimerID: nextTimerID)
         }
         entries.append(journal)
+        isRecording = true
         return journal
     }
 
@@ -34,6 +64,7 @@ final class JournalStack {
     func close(_ journal: CallJournal) {
         guard let i = entries.lastIndex(where: { $0 === journal }) else { return }
         entries.remove(at: i)
+        noteClosed()
     }
 
     /// The call went well: its journal closes, is emptied (what it recorded is let go at once, as when it was
@@ -41,19 +72,93 @@ final class JournalStack {
     func recycle(_ journal: CallJournal) {
         guard let i = entries.lastIndex(where: { $0 === journal }) else { return }
         entries.remove(at: i)
+        noteClosed()
         journal.empty()
         spare = journal
     }
 
-    /// Records `view` as it is now in the open journals that have not recorded it yet (call before changing it).
+    /// A recorder opens (a transition's cancel baseline, or its first timeline sample taken without a walk): from
+    /// now until `closeRecorder` every view is kept as it is just before its first change (`touch`; the running
+    /// animations' views before the next frame: `keepAnimating`). Its epoch.
+    func openRecorder() -> Int {
+        recorderEpoch += 1
+        openEpochs.append(recorderEpoch)
+        isRecording = true
+        return recorderEpoch
+    }
+
+    /// The recorder of `epoch` is done: what was kept only for it is let go (all of it once none is open).
+    func closeRecorder(_ epoch: Int) {
+        // Recorders close in about the order they opened: the search from the front is short.
+        guard let i = openEpochs.firstIndex(of: epoch) else { return }
+        openEpochs.remove(at: i)
+        noteClosed()
+        if openEpochs.isEmpty {
+            if !histories.isEmpty { histories.removeAll(keepingCapacity: histories.count <= 1024) }
+        } else if i == 0, histories.count >= sweepAt {
+            let oldest = openEpochs[0]
+            histories = histories.compactMapValues { kept in
+                let live = kept.filter { $0.epoch >= oldest }
+                return live.isEmpty ? nil : live
+            }
+            sweepAt = max(64, 2 * histories.count)
+        }
+    }
+
+    /// Whether anything still records, after one closed.
+    private func noteClosed() { isRecording = !entries.isEmpty || !openEpochs.isEmpty }
+
+    /// Keeps `view` as it is now for the open recorders that opened since its last touch (call before changing it).
+    func keep(_ view: View) {
+        guard view.touchedEpoch < recorderEpoch, let oldest = openEpochs.first else { return }
+        view.touchedEpoch = recorderEpoch
+        let kept = Kept(epoch: recorderEpoch, order: keptCount, state: CallJournal.ViewState(view))
+        keptCount += 1
+        let key = ObjectIdentifier(view)
+        // What no open recorder needs any more goes first (in place: the dictionary's storage is modified).
+        if let first = histories[key]?.first, first.epoch < oldest { histories[key]?.removeAll { $0.epoch < oldest } }
+        histories[key, default: []].append(kept)
+    }
+
+    /// `view` as it was when the recorder of `epoch` opened, if it changed since (else it is as it was).
+    func recorded(_ view: View, since epoch: Int) -> Kept? {
+        guard view.touchedEpoch >= epoch, let kept = histories[ObjectIdentifier(view)] else { return nil }
+        var i = 0
+        while i < kept.count {
+            if kept[i].epoch >= epoch { return kept[i] }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Whether the running animations' views must be kept before the next frame writes them (a recorder opened,
+    /// or an animation was numbered, since they last were; `nextAnimationSerial`: the clock's).
+    func awaitsAnimating(nextAnimationSerial: Int) -> Bool {
+        !openEpochs.isEmpty && (animatingKept.epoch != recorderEpoch || animatingKept.serial != nextAnimationSerial)
+    }
+
+    /// The running animations' views were kept (`keep`) for every recorder open now.
+    func keptAnimating(nextAnimationSerial: Int) { animatingKept = (recorderEpoch, nextAnimationSerial) }
+
+    /// A restored journal put animations back on the clock: their views are kept again before the next frame.
+    func animationsRestored() { animatingKept = (0, 0) }
+
+    /// The number of recorders open, of views with kept states, and of states kept so far (tests).
+    var openRecorders: Int { openEpochs.count }
+    var keptViews: Int { histories.count }
+    var keptStates: Int { keptCount }
+
+    /// Records `view` as it is now in the open journals that have not recorded it yet, and for the open recorders
+    /// (`keep`; call before changing it).
     @inline(__always)
     func touch(_ view: View?) {
-        guard !entries.isEmpty, let view else { return }
+        guard isRecording, let view else { return }
         record(view)
     }
 
     private func record(_ view: View) {
-        guard view.journalEpoch != entries[entries.count - 1].epoch else { return }
+        if !openEpochs.isEmpty { keep(view) }
+        guard !entries.isEmpty, view.journalEpoch != entries[entries.count - 1].epoch else { return }
         view.journalEpoch = entries[entries.count - 1].epoch
         // Made in place in the one open journal (most calls): no copy of the state to destroy after.
         if entries.count == 1 {

@@ -1,7 +1,44 @@
 extension Scene {
-    /// The container view's subtree and the from/to views' subtrees, before the animator runs.
+    /// The container view's subtree and the from/to views' subtrees, before the animator runs: recorded on first
+    /// touch from here on (TransitionBaseline), nothing copied now.
     func captureBaseline(_ t: Transition, containerView: View) -> TransitionBaseline {
         tree.captureBaseline(containerView, t.from.view, t.to.view, maxDepth: Scene.maxViewDepth)
+    }
+
+    /// Calls `body` with the view of every animation that runs now (on the clock, held by a driven transition or
+    /// by a property animator): the views whose presentation changes without a touch (a view may come more than
+    /// once).
+    func forEachAnimatingView(_ body: (View) -> Void) {
+        // Index loops: what the debug build's allocation ceilings count stays flat per animation.
+        let running = clock.running.animations
+        var i = 0
+        while i < running.count {
+            if !running[i].removed { body(running[i].view) }
+            i += 1
+        }
+        for driven in ledger.drivenTransitions {
+            for animation in driven.drive?.animations ?? [] where !animation.removed { body(animation.view) }
+        }
+        for animator in clock.propertyAnimators {
+            for held in animator.held where !held.animation.removed { body(held.animation.view) }
+        }
+    }
+
+    /// Before a frame writes the running animations: their views are kept for the recorders (cancel baselines,
+    /// deferred first samples) opened since they last were, or for all when an animation started since — once per
+    /// frame at most, and only then (issue 24: the start itself looks at no animation of the scene).
+    func keepAnimatingViews() {
+        guard journals.awaitsAnimating(nextAnimationSerial: clock.nextAnimationSerial) else { return }
+        forEachAnimatingView { view in if view.isAlive { journals.keep(view) } }
+        journals.keptAnimating(nextAnimationSerial: clock.nextAnimationSerial)
+    }
+
+    /// The first sample of a transition's timeline, taken without a walk of its subtree (DeferredSample): made
+    /// full when read, and for good when the transition ends.
+    func recordStartSample(_ t: Transition, root: View) {
+        let sample = DeferredSample(root: root, time: now, journals: journals)
+        guard t.timeline.recordDeferred(sample, structureVersion: tree.structureVersion, valueVersion: tree.valueVersion)
+        else { return sample.close() }
     }
 
     /// Puts every view the transition could touch back where it was before the animator ran.
@@ -9,6 +46,13 @@ extension Scene {
         guard let baseline = t.baseline else { return }
         t.baseline = nil
         tree.restore(baseline, clock: clock)
+    }
+
+    /// The transition ended: its baseline records no more and is let go.
+    func dropBaseline(_ t: Transition) {
+        guard let baseline = t.baseline else { return }
+        t.baseline = nil
+        baseline.close()
     }
 
     // MARK: Interaction (TransitionLedger+Driving: the ledger drives transitions on their own clock)

@@ -21,6 +21,8 @@ extension Scene {
         journals.close(journal)
         tree.restore(journal, clock: clock)
         clock.restore(journal)
+        // Stopped animations went back on the clock: their views are kept again before the next frame.
+        journals.animationsRestored()
     }
 
     /// Removes a view (and its subviews) from the scene for good.

@@ -250,6 +250,7 @@ public final class Scene {
         guard clock.beginTick() else { return }
         defer { clock.endTick() }
         clock.move(to: time)
+        keepAnimatingViews()
         clock.evaluate()
         ledger.advanceDrives(in: self)
         clock.advanceAnimators(in: self)

@@ -1,8 +1,9 @@
 /// What a transition looked like over time, kept so `render.*` can replay a finished transition without running it
 /// again. Recording costs nothing per tick: the timeline keeps full samples of the container view's subtree only
 /// when its shape changes or a value is set outside an animation (at the start, at the end, and in between when that
-/// happens), plus the animations the transition's animator started — which are pure functions of time. `sample(at:)`
-/// rebuilds the subtree at any instant from the last full sample and those animations.
+/// happens), plus the animations the transition's animator started — which are pure functions of time. The start's
+/// sample is deferred (`DeferredSample`: no walk while the transition starts) and made full at the next one.
+/// `sample(at:)` rebuilds the subtree at any instant from the last full sample and those animations.
 public struct Timeline {
     /// The subtree's shape: depth first, superviews before their subviews, subviews back to front.
     public final class Structure {
@@ -25,6 +26,15 @@ public struct Timeline {
             self.masks = masks
             hidden = views.map(\.hidden)
             z = views.map(\.z)
+        }
+
+        /// A shape read from recorded states (a deferred sample): `hidden` and `z` as they were then.
+        init(views: [View], parents: [Int], masks: [Int]?, hidden: [Bool], z: [Double]) {
+            self.views = views
+            self.parents = parents
+            self.masks = masks
+            self.hidden = hidden
+            self.z = z
         }
     }
 
@@ -69,8 +79,17 @@ public struct Timeline {
         }
     }
 
-    /// Full samples, in time order (the first at the start, the last at the end).
-    public internal(set) var samples: [Sample] = []
+    /// Full samples, in time order (the first at the start, the last at the end): the deferred first one
+    /// (`deferred`) made full when read, and the ones taken.
+    public var samples: [Sample] {
+        guard let deferred else { return taken }
+        return [deferred.sample()] + taken
+    }
+    /// The samples taken with a walk of the subtree (the first one too once it is made full: `settle`).
+    private(set) var taken: [Sample] = []
+    /// The first sample when it was taken without a walk (a transition's start: `DeferredSample`), until the
+    /// timeline is finished (`settle`): the frames in between never make it full.
+    private(set) var deferred: DeferredSample?
     /// The animations the transition's animator started, in start order, with when each stopped early (superseded
     /// or removed), if it did.
     var animations: [(animation: PropertyAnimation, stoppedAt: Int64?)] = []
@@ -91,26 +110,82 @@ public struct Timeline {
         if final { isFinished = true }
         self.structureVersion = structureVersion
         self.valueVersion = valueVersion
-        if let last = samples.last, last.time == time { samples.removeLast() }
-        guard samples.count < Timeline.maxSamples || final else { return }
-        var views: [View] = [], parents: [Int] = []
-        var channels: [Double] = []
+        if let last = taken.last, last.time == time {
+            taken.removeLast()
+        } else if taken.isEmpty, let first = deferred, first.time == time {
+            // The deferred first sample is replaced by this one, as a taken one at the same time is.
+            deferred = nil
+            first.close()
+        }
+        guard count < Timeline.maxSamples || final else { return }
+        if final { settle() }
         // Sized for the last sample's shape (usually the same): no regrowth while walking.
-        let expected = max(samples.last?.structure.views.count ?? 0, 4)
+        let expected = max(taken.last?.structure.views.count ?? 0, 4)
+        taken.append(Timeline.walk(root, at: time, expected: expected) { _ in nil })
+    }
+
+    /// The number of samples (the deferred one too).
+    private var count: Int { taken.count + (deferred == nil ? 0 : 1) }
+
+    /// The first sample, taken without a walk (`DeferredSample`: the live tree with the views changed since kept
+    /// as they were), unless nothing changed since the last one; false when it is not taken so (then `sample`
+    /// records nothing: close it). Not the first: taken with a walk, as `record` does.
+    mutating func recordDeferred(_ sample: DeferredSample, structureVersion: Int, valueVersion: Int) -> Bool {
+        guard structureVersion != self.structureVersion || valueVersion != self.valueVersion else { return false }
+        guard count == 0 else {
+            record(sample.root, at: sample.time, structureVersion: structureVersion, valueVersion: valueVersion)
+            return false
+        }
+        self.structureVersion = structureVersion
+        self.valueVersion = valueVersion
+        deferred = sample
+        return true
+    }
+
+    /// The deferred first sample, if any, becomes a full one (one walk of the subtree as it was then) and stops
+    /// recording: when the timeline is finished.
+    mutating func settle() {
+        guard let sample = deferred else { return }
+        taken.insert(sample.sample(), at: 0)
+        sample.close()
+        deferred = nil
+    }
+
+    /// The subtree from `root` as a full sample: each view as `recorded` gives it (a deferred sample's state from
+    /// before a later change), else as it is now.
+    static func walk(_ root: View, at time: Int64, expected: Int,
+                     recorded: (View) -> CallJournal.ViewState?) -> Sample
+    {
+        var views: [View] = [], parents: [Int] = []
+        var hidden: [Bool] = [], z: [Double] = []
+        var channels: [Double] = []
         views.reserveCapacity(expected)
         parents.reserveCapacity(expected)
+        hidden.reserveCapacity(expected)
+        z.reserveCapacity(expected)
         channels.reserveCapacity(expected * ViewProperty.channelCount)
         var masked: [(view: Int, mask: View)] = []
         var gradients: [Int: GradientValues] = [:]
         func walk(_ view: View, parent: Int, depth: Int) {
             let index = views.count
+            let state = recorded(view)
             views.append(view)
             parents.append(parent)
-            channels.append(contentsOf: view.presentationBuffer)
-            if let gradient = view.presentationGradient { gradients[index] = gradient }
-            if let mask = view.mask { masked.append((index, mask)) }
+            if let state {
+                channels.append(contentsOf: state.presentation.channels)
+                if let gradient = state.presentation.gradient { gradients[index] = gradient }
+                if let mask = state.mask { masked.append((index, mask)) }
+                hidden.append(state.hidden)
+                z.append(state.z)
+            } else {
+                channels.append(contentsOf: view.presentationBuffer)
+                if let gradient = view.presentationGradient { gradients[index] = gradient }
+                if let mask = view.mask { masked.append((index, mask)) }
+                hidden.append(view.hidden)
+                z.append(view.z)
+            }
             guard depth < Scene.maxViewDepth else { return }
-            for sub in view.subviews { walk(sub, parent: index, depth: depth + 1) }
+            for sub in state?.subviews ?? view.subviews { walk(sub, parent: index, depth: depth + 1) }
         }
         walk(root, parent: -1, depth: 0)
         // Mask views (CALayer.mask) after the subtree: their presentation values sampled as any view's.
@@ -119,15 +194,23 @@ public struct Timeline {
             var m = [Int](repeating: -1, count: views.count + masked.count)
             for (index, mask) in masked {
                 m[index] = views.count
+                let state = recorded(mask)
                 views.append(mask)
                 parents.append(Structure.maskParent)
-                channels.append(contentsOf: mask.presentationBuffer)
-                if let gradient = mask.presentationGradient { gradients[views.count - 1] = gradient }
+                hidden.append(state?.hidden ?? mask.hidden)
+                z.append(state?.z ?? mask.z)
+                if let state {
+                    channels.append(contentsOf: state.presentation.channels)
+                    if let gradient = state.presentation.gradient { gradients[views.count - 1] = gradient }
+                } else {
+                    channels.append(contentsOf: mask.presentationBuffer)
+                    if let gradient = mask.presentationGradient { gradients[views.count - 1] = gradient }
+                }
             }
             masks = m
         }
-        samples.append(Sample(time: time, structure: Structure(views: views, parents: parents, masks: masks),
-                              channels: channels, gradients: gradients))
+        let structure = Structure(views: views, parents: parents, masks: masks, hidden: hidden, z: z)
+        return Sample(time: time, structure: structure, channels: channels, gradients: gradients)
     }
 
     mutating func started(_ animation: PropertyAnimation) {
@@ -148,6 +231,7 @@ public struct Timeline {
     /// the timeline, and is then undercounted by its own few hundred bytes).
     public var estimatedBytes: Int {
         let block = 16, header = 32
+        let samples = samples
         var bytes = 2 * (block + header) + samples.count * 24 + animations.count * 24
         for sample in samples {
             let n = sample.structure.views.count
@@ -166,6 +250,7 @@ public struct Timeline {
     /// The subtree as it was on screen at `time`: the last full sample at or before it, with the animations running
     /// then applied on top (each at its own elapsed time; one stopped early holds the value it had then).
     public func sample(at time: Int64) -> Sample? {
+        let samples = samples
         guard let base = samples.last(where: { $0.time <= time }) ?? samples.first else { return nil }
         if isFinished, let last = samples.last, time >= last.time { return last }
         var sample = base

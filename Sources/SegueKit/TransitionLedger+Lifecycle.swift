@@ -90,7 +90,7 @@ extension TransitionLedger {
         }
         do {
             try runAnimator(transition, context, in: scene)
-            if !transition.isEnded, let root = transition.timelineRoot { transition.timeline.record(root, at: scene.now, structureVersion: scene.tree.structureVersion, valueVersion: scene.tree.valueVersion) }
+            if !transition.isEnded, let root = transition.timelineRoot { scene.recordStartSample(transition, root: root) }
         } catch {
             guard !transition.isEnded else {
                 scene.warnRaised(transition.animatorName, "animate", error.message, then: " (after completing)")
@@ -207,7 +207,7 @@ extension TransitionLedger {
             scene.restoreBaseline(transition)
             undoContainment(transition, animated: context.isAnimated, in: scene)
         }
-        transition.baseline = nil
+        scene.dropBaseline(transition)
         if let drive = transition.drive {
             // Completed while still driven (the animator called complete early): its animations end here.
             transition.drive = nil

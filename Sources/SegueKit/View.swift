@@ -64,8 +64,11 @@ public final class View {
     @exclusivity(unchecked) var dirty: UInt64 = 0
     /// The last journal that recorded this view (Scene.touch).
     var journalEpoch = 0
-    /// The last transition baseline that recorded this view (Scene.captureBaseline).
+    /// The mark of the last baseline restore's walk that reached this view (ViewTree.restore).
     var baselineMark = 0
+    /// The scene's newest recorder (cancel baseline, deferred first sample) when this view was last kept for the
+    /// recorders (JournalStack.keep).
+    var touchedEpoch = 0
     /// False once the view has been destroyed (a Lua proxy may still name it).
     public internal(set) var isAlive = true
 

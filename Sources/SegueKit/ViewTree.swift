@@ -212,6 +212,7 @@ final class ViewTree {
         var before: [ObjectIdentifier: ViewValues] = [:]
         for state in journal.views.reversed() {
             let view = state.view
+            journals.keep(view)
             if before[ObjectIdentifier(view)] == nil { before[ObjectIdentifier(view)] = view.presentation }
             view.model = state.model
             view.presentation = state.presentation
@@ -319,47 +320,41 @@ final class ViewTree {
         return true
     }
 
-    /// A transition's baseline: the subtrees of `first`, `second` and `third` as they are now, each view once.
+    /// A transition's baseline of the subtrees of `first`, `second` and `third` as they are now, recorded on first
+    /// touch (TransitionBaseline) from here until it closes.
     func captureBaseline(_ first: View, _ second: View, _ third: View, maxDepth: Int) -> TransitionBaseline {
-        // Each view once: marked with this capture's number (no set of serials built per transition start).
-        baselineMark &+= 1
-        let mark = baselineMark
-        var states: [CallJournal.ViewState] = []
-        states.reserveCapacity(8)
-        func walk(_ view: View, depth: Int) {
-            guard view.baselineMark != mark else { return }
-            view.baselineMark = mark
-            states.append(CallJournal.ViewState(view))
-            guard depth < maxDepth else { return }
-            for sub in view.subviews { walk(sub, depth: depth + 1) }
-        }
-        walk(first, depth: 0)
-        walk(second, depth: 0)
-        walk(third, depth: 0)
-        return TransitionBaseline(views: states, nextViewSerial: nextViewSerial)
+        TransitionBaseline(roots: (first, second, third), nextViewSerial: nextViewSerial, maxDepth: maxDepth,
+                           journals: journals)
     }
 
-    /// Puts every view of a baseline back where it was (values, order, superviews); views made since and left in
-    /// those subtrees are destroyed.
+    /// Puts every view of a baseline's subtrees back where it was (values, order, superviews) and reports each in
+    /// the next frame; views made since and left in those subtrees are destroyed. The recorded views (the ones the
+    /// transition's time changed) get their states back; the others are as they were. Animations end in the order
+    /// of the subtrees' walk (container, from, to; depth first), as when every view was recorded at the start.
     func restore(_ baseline: TransitionBaseline, clock: AnimationClock) {
+        // The views it recorded, read before it closes (then what was kept for it alone is let go).
+        let recorded = baseline.views
+        baseline.close()
         restored()
-        // Views made during the transition that are still inside the restored subtrees.
+        // Views made during the transition that are still inside the restored subtrees: a view made since can
+        // only be in a subview list that changed, that is of a recorded view.
         var made: [View] = []
-        for state in baseline.views {
+        for state in recorded {
             for sub in state.view.subviews where sub.serial >= baseline.nextViewSerial && sub.owner == nil {
                 made.append(sub)
             }
         }
         for view in made where view.isAlive { destroy(view, clock: clock) }
-        for state in baseline.views where state.view.isAlive {
+        // The places first (each recorded view's superview and subviews of the start): then the subtrees are those
+        // of the start again, and one walk reaches every view of them.
+        var states: [ObjectIdentifier: Int] = [:]
+        states.reserveCapacity(recorded.count)
+        for (i, state) in recorded.enumerated() where state.view.isAlive {
             let view = state.view
+            states[ObjectIdentifier(view)] = i
             journals.touch(view)
             journals.touch(view.superview)
             for sub in state.subviews where sub.superview !== view { journals.touch(sub); journals.touch(sub.superview) }
-            for property in ViewProperty.allCases { clock.removeAnimation(of: view, property, finished: false) }
-            let old = view.presentation
-            view.model = state.model
-            view.presentation = state.presentation
             if let old = view.superview, old !== state.superview { old.subviews.removeAll { $0 === view } }
             view.superview = state.superview?.isAlive == true ? state.superview : nil
             view.subviews = state.subviews.filter(\.isAlive)
@@ -367,11 +362,50 @@ final class ViewTree {
                 sub.superview?.subviews.removeAll { $0 === sub }
                 sub.superview = view
             }
+        }
+        func putBack(_ state: CallJournal.ViewState) {
+            let view = state.view
+            for property in ViewProperty.allCases { clock.removeAnimation(of: view, property, finished: false) }
+            let old = view.presentation
+            view.model = state.model
+            view.presentation = state.presentation
             view.hidden = state.hidden
             view.z = state.z
             view.mask = state.mask
             view.maskedView = state.maskedView
             markChanged(view, ViewChanges.restored(from: old, to: view.presentation).rawValue)
+        }
+        let unchanged = ViewChanges.alwaysRestored  // what `restored` reports for a view whose values are the same
+        let mark = nextBaselineMark()
+        var done = 0
+        func walk(_ view: View, depth: Int) {
+            guard view.baselineMark != mark else { return }
+            view.baselineMark = mark
+            if let i = states[ObjectIdentifier(view)] {
+                putBack(recorded[i])
+                done += 1
+            } else if view.isAlive {
+                if view.animations.contains(where: { $0 != nil }) {
+                    // Untouched since the start, its animation running since before it (no frame has written it
+                    // since): as a recorded view is, its animations removed.
+                    putBack(CallJournal.ViewState(view))
+                } else {
+                    // Untouched since the start: as it was (its presentation too), reported as a restored view is.
+                    markChanged(view, unchanged.rawValue)
+                }
+            }
+            guard depth < baseline.maxDepth else { return }
+            for sub in view.subviews { walk(sub, depth: depth + 1) }
+        }
+        walk(baseline.roots.0, depth: 0)
+        walk(baseline.roots.1, depth: 0)
+        walk(baseline.roots.2, depth: 0)
+        // Recorded views the walk did not reach (their superview of the start is gone).
+        if done < states.count {
+            for state in recorded where state.view.isAlive && state.view.baselineMark != mark {
+                state.view.baselineMark = mark
+                putBack(state)
+            }
         }
         clock.dropRemoved()
     }

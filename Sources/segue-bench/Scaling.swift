@@ -21,6 +21,12 @@ struct Scaling: ParsableCommand {
             p50 of each select and the ratio large ÷ small (target ≤ 1.2×: the start is proportional to the views \
             the transition touches).
 
+            frame: in the 10-view scene and the one with the views in the container, a dt-slide select, then 10 \
+            frames each after a vc.set of an off-screen view controller's colour (a value set outside an \
+            animation: every running transition's timeline takes a full sample of its container at that tick); \
+            printed: the p50 of the clock.step, large ÷ small (not yet independent of the container's views: \
+            docs/DESIGN.md "Transition start").
+
             create: container.create of a custom container with two new view controllers, timed when the scene \
             holds 1 000 and 6 000 containers (p50 of 200 creates at each size, each undone by container-less \
             view controllers kept apart so the count stays put: the creates go into separate scenes of each \
@@ -34,7 +40,7 @@ struct Scaling: ParsableCommand {
     @Option(help: "Timed selects per scene and animator.")
     var selects: Int = 300
 
-    @Option(help: "Run only `start` or `create`.")
+    @Option(help: "Run only `start`, `frame` or `create`.")
     var only: String?
 
     final class Sink: ConnectionOutput {
@@ -91,7 +97,7 @@ struct Scaling: ParsableCommand {
             }
             daemon.flushPending()
         }
-        if only == nil || only == "start" { try start(daemon, connection, call) }
+        if only == nil || only == "start" || only == "frame" { try start(daemon, connection, call) }
         if only == nil || only == "create" { try create(daemon, connection, call) }
     }
 
@@ -138,7 +144,7 @@ struct Scaling: ParsableCommand {
             try call("clock.advance", #"{"scene":"in","ms":100}"#)
         }
         let scenes = ["s10", "off", "in"]
-        for animator in ["dt-slide", "built-in"] {
+        for animator in only == "frame" ? [] : ["dt-slide", "built-in"] {
             var times: [String: [UInt64]] = [:]
             var index = 1
             for round in 0..<(selects + 20) {
@@ -166,6 +172,38 @@ struct Scaling: ParsableCommand {
                              animator, views, label, large / small, large / 1000, small / 1000))
             }
         }
+        if only == nil || only == "frame" { try frame(daemon, connection, call) }
+    }
+
+    /// A frame of a running transition on which a client set a value outside an animation (`vc.set` of a view
+    /// off screen: the scene's values changed, so each running transition's timeline samples its container again):
+    /// with 10 000 views in the container ÷ with 10 in the scene, p50 of the `clock.step`.
+    func frame(_ daemon: Daemon, _ connection: ClientConnection, _ call: (String, String) throws -> Void) throws {
+        for id in ["s10", "in"] { try call("vc.create", #"{"scene":"\#(id)","id":"w"}"#) }
+        var times: [String: [UInt64]] = [:]
+        var index = 1
+        for round in 0..<(selects / 10 + 4) {
+            for id in ["s10", "in"] {
+                try call("container.select", #"{"scene":"\#(id)","container":"c","index":\#(index),"animator":"dt-slide"}"#)
+                for k in 0..<10 {
+                    try call("vc.set", #"{"scene":"\#(id)","vc":"w","color":"\#(k % 2 == 0 ? "#102030" : "#203040")"}"#)
+                    let line = #"{"jsonrpc":"2.0","id":1,"method":"clock.step","params":{"scene":"\#(id)","frames":1}}"#
+                    let t0 = DispatchTime.now().uptimeNanoseconds
+                    let reply = daemon.handle(line: line, from: connection)
+                    let t1 = DispatchTime.now().uptimeNanoseconds
+                    daemon.flushPending()
+                    guard let reply, reply.contains("\"result\"") else {
+                        throw ValidationError("clock.step in \(id) failed: \(reply ?? "no reply")")
+                    }
+                    if round >= 4 { times[id, default: []].append(t1 - t0) }
+                }
+                try call("clock.advance", #"{"scene":"\#(id)","ms":1100}"#)
+            }
+            index = 1 - index
+        }
+        let small = Scaling.median(times["s10"] ?? [1]), large = Scaling.median(times["in"] ?? [1])
+        print(String(format: "frame dt-slide after a write: %d views in the container ÷ 10, p50: %.2f×  (%.1f µs ÷ %.1f µs)",
+                     views, large / small, large / 1000, small / 1000))
     }
 
     func create(_ daemon: Daemon, _ connection: ClientConnection, _ call: (String, String) throws -> Void) throws {
