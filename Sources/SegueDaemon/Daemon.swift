@@ -90,7 +90,7 @@ public final class Daemon: EventSink, @unchecked Sendable {
     public var scheduleAfter: ((Int64, @escaping () -> Void) -> Void)?
     /// The request being served and the plugin function running, for the stall detector's report.
     package var activity: LoopActivity { dispatcher.activity }
-    /// Counted by `emit` for every transition that begins or ends, on the loop only: no run-time exclusivity check.
+    /// Counted by `emit` for every transition that begins or ends, on the loop only.
     var counters = Counters()
     let startedAt = FileSystem.monotonicNanoseconds()
     /// Every scene `scene.create` makes sends its events here (see `SceneEventRelay`).

@@ -13,7 +13,7 @@ final class EventBus {
 
     private(set) var subscriptions: [Int: Subscription] = [:]
     /// Subscription ids in the order they were made: delivery follows it. Read by every event the engine emits
-    /// (`Daemon.emit`: is anyone subscribed at all?), on the loop only: its exclusivity is not checked at run time.
+    /// (`Daemon.emit`: is anyone subscribed at all?), on the loop only.
     private(set) var order: [Int] = []
     /// The ids of the subscriptions bound to each scene, and of those bound to none, each in `order`'s order; and
     /// the kinds each set wants. A scene's event looks only at its own scene's subscriptions and the unbound ones

@@ -6,7 +6,7 @@ import SegueJSON
 /// sending side knows without asking whether it must stay open. Part of dispatch; loop-confined.
 final class OwedAnswers {
     /// Every waiter by its number (numbers grow: their order is the order the answers were owed in). Read by every
-    /// event the engine emits (`Daemon.emit`: is any answer owed?), on the loop only: no run-time exclusivity check.
+    /// event the engine emits (`Daemon.emit`: is any answer owed?), on the loop only.
     private var byNumber: [Int: Waiter] = [:]
     /// The transition.wait waiters per transition, oldest first: a transition's end finds its own waiters without
     /// looking at anyone else's (with a wait out on each of 10 000 scenes, a scan per end was quadratic).

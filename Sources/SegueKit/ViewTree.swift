@@ -303,13 +303,7 @@ final class ViewTree {
         }
     }
 
-    /// Whether `views` are in creation order.
-    static func inSerialOrder(_ views: [View]) -> Bool {
-        views.withUnsafeBufferPointer { all in
-            all.withMemoryRebound(to: Unmanaged<View>.self) { inSerialOrder($0) }
-        }
-    }
-
+    /// Whether `views` (the changed-view list's entries, read at +0) are in creation order.
     static func inSerialOrder(_ views: UnsafeBufferPointer<Unmanaged<View>>) -> Bool {
         var previous = Int.min
         for view in views {
