@@ -510,13 +510,14 @@ final class AnimationClock {
             // (the same function of the same inputs, so the same bits).
             var sharedKey = -1
             var sharedProgress = 0.0
-            // The run of tracks of one view the loop is in (`runOpaque`, nil when none is open; `runView`, the view its
-            // bits go to), and the dirty bits its tracks wrote, set on the view once when the run ends: a run is listed in `dirtyViews` (when the view was
-            // clean) once at its start, where the list was asked per track. The same views in the same order with the
-            // same bits: a track after the first of its run found its view dirty (the first one wrote), and every
-            // track the fast path does not take closes the run first, then does what the loop did per track.
+            // The run of tracks of one view the loop is in (`runOpaque`, its view's address, 0 when none is open;
+            // `runView`, the view its bits go to), and the dirty bits its tracks wrote, set on the view once when the
+            // run ends: a run is listed in `dirtyViews` (when the view was clean) once at its start, where the list was
+            // asked per track. The same views in the same order with the same bits: a track after the first of its
+            // run found its view dirty (the first one wrote), and every track the fast path does not take closes the
+            // run first, then does what the loop did per track.
             var runView = base.pointee.view
-            var runOpaque: UnsafeMutableRawPointer?
+            var runOpaque: UInt = 0
             var runBits: UInt64 = 0
             var track = base
             let end = base + count
@@ -525,10 +526,10 @@ final class AnimationClock {
                 // One compare: begun, not ended, not removed and of a mode the loop writes itself (`window`).
                 if _fastPath(UInt64(bitPattern: elapsed) < track.pointee.window) {
                     let view = track.pointee.view
-                    if view.toOpaque() != runOpaque {
+                    if UInt(bitPattern: view.toOpaque()) != runOpaque {
                         runView._withUnsafeGuaranteedRef { $0.dirty |= runBits }
                         runView = view
-                        runOpaque = view.toOpaque()
+                        runOpaque = UInt(bitPattern: view.toOpaque())
                         runBits = 0
                         // The view borrowed at +0: no retain and release (the track's animation keeps it alive).
                         view._withUnsafeGuaranteedRef { if $0.dirty == 0 { dirtyViews.appendReserved($0) } }
@@ -548,7 +549,7 @@ final class AnimationClock {
                 // gets what the loop did for every track.
                 runView._withUnsafeGuaranteedRef { $0.dirty |= runBits }
                 runBits = 0
-                runOpaque = nil
+                runOpaque = 0
                 if track.pointee.removed {
                     anyRemoved = true
                     track += 1

@@ -167,20 +167,32 @@ extension AnimationTrack {
     /// mode uses (a copy of both up front loaded all sixteen for an alpha's one).
     @inline(__always)
     static func write(_ t: UnsafePointer<AnimationTrack>, progress p: Double, into c: UnsafeMutablePointer<Double>) {
-        switch t.pointee.mode {
-        case .line:
+        // The two modes of nearly every track tested first, without the switch's jump.
+        let mode = t.pointee.mode
+        if mode == .affine {
+            // Both ends read whole here only (the compiler pairs the lanes: m11 m12, m21 m22, m41 m42).
+            let from = t.pointee.from, to = t.pointee.to
+            c[0] = from[0] + (to[0] - from[0]) * p
+            c[1] = from[1] + (to[1] - from[1]) * p
+            c[4] = from[2] + (to[2] - from[2]) * p
+            c[5] = from[3] + (to[3] - from[3]) * p
+            c[12] = from[4] + (to[4] - from[4]) * p
+            c[13] = from[5] + (to[5] - from[5]) * p
+            return
+        }
+        if mode == .line {
             let n = t.pointee.count
-            for k in 0..<n {
+            var k = 0
+            while k < n {
                 let a = t.pointee.from[k]
                 c[k] = a + (t.pointee.to[k] - a) * p
+                k &+= 1
             }
-        case .affine:
-            c[0] = t.pointee.from[0] + (t.pointee.to[0] - t.pointee.from[0]) * p
-            c[1] = t.pointee.from[1] + (t.pointee.to[1] - t.pointee.from[1]) * p
-            c[4] = t.pointee.from[2] + (t.pointee.to[2] - t.pointee.from[2]) * p
-            c[5] = t.pointee.from[3] + (t.pointee.to[3] - t.pointee.from[3]) * p
-            c[12] = t.pointee.from[4] + (t.pointee.to[4] - t.pointee.from[4]) * p
-            c[13] = t.pointee.from[5] + (t.pointee.to[5] - t.pointee.from[5]) * p
+            return
+        }
+        switch mode {
+        case .line, .affine:
+            break
         case .decomposed:
             let from = t.pointee.from, to = t.pointee.to
             // AffinePath.at(p), then AffineDecomposition.affine.
