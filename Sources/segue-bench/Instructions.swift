@@ -40,7 +40,7 @@ struct Instructions: ParsableCommand {
             keyframed property per frame ÷ a plainly animated one (scripts/instructions prints the ratio)
             """)
 
-    @Argument(help: "The case: daemon.ping, daemon.select, daemon.frame, daemon.frame.subscribed, daemon.frame.subscribed2, reference.frame, reference.frame.printed.")
+    @Argument(help: "The case: daemon.ping, daemon.select, daemon.frame, daemon.frame.subscribed, daemon.frame.subscribed2, engine.frame, reference.frame, reference.frame.printed.")
     var name: String
 
     @Option(help: "Units of work counted (the count is divided by it).")
