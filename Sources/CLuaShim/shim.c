@@ -140,8 +140,9 @@ static size_t chunk_of(segue_sandbox *sb, const char *p, size_t *hint) {
 }
 
 // Gives back every chunk whose blocks are all on the lists (or not carved yet). Costs a walk of the lists and a
-// binary search per free block; the next sweep waits until the lists hold twice what this one left (and at least
-// SEGUE_ARENA_SWEEP_MIN, and half what Lua holds), so a sweep is paid for by the frees since the last one.
+// lookup per free block (chunk_of: one compare when it is in the previous block's chunk); the next sweep waits
+// until the lists hold twice what this one left (and at least SEGUE_ARENA_SWEEP_MIN, and half what Lua holds), so a
+// sweep is paid for by the frees since the last one.
 static __attribute__((noinline)) void arena_sweep(segue_sandbox *sb) {
     size_t next = sb->used / 2 > SEGUE_ARENA_SWEEP_MIN ? sb->used / 2 : SEGUE_ARENA_SWEEP_MIN;
     size_t *free_in = sb->chunk_count ? calloc(sb->chunk_count, sizeof(size_t)) : NULL;
