@@ -86,7 +86,7 @@ public struct Timeline {
         return [deferred.sample()] + taken
     }
     /// The samples taken with a walk of the subtree (the first one too once it is made full: `settle`).
-    private(set) var taken: [Sample] = []
+    internal(set) var taken: [Sample] = []
     /// The first sample when it was taken without a walk (a transition's start: `DeferredSample`), until the
     /// timeline is finished (`settle`): the frames in between never make it full.
     private(set) var deferred: DeferredSample?
