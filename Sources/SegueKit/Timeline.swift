@@ -152,8 +152,8 @@ public struct Timeline {
     }
 
     /// The subtree from `root` as a full sample: each view as `recorded` gives it (a deferred sample's state from
-    /// before a later change), else as it is now.
-    static func walk(_ root: View, at time: Int64, expected: Int,
+    /// before a later change, its subviews from `lists`), else as it is now.
+    static func walk(_ root: View, at time: Int64, expected: Int, lists: JournalStack.ListsThen = .init(),
                      recorded: (View) -> CallJournal.ViewState?) -> Sample
     {
         var views: [View] = [], parents: [Int] = []
@@ -185,7 +185,7 @@ public struct Timeline {
                 z.append(view.z)
             }
             guard depth < Scene.maxViewDepth else { return }
-            for sub in state?.subviews ?? view.subviews { walk(sub, parent: index, depth: depth + 1) }
+            for sub in state == nil ? view.subviews : lists.subviews(of: view) { walk(sub, parent: index, depth: depth + 1) }
         }
         walk(root, parent: -1, depth: 0)
         // Mask views (CALayer.mask) after the subtree: their presentation values sampled as any view's.
