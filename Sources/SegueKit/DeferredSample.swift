@@ -31,8 +31,8 @@ final class DeferredSample {
     func sample() -> Timeline.Sample {
         let journals = journals, epoch = epoch
         let lists = journals?.lists(since: editMark) ?? JournalStack.ListsThen()
-        return Timeline.walk(root, at: time, expected: 4, lists: lists) { view in
-            journals?.recorded(view, since: epoch)?.state
+        return Timeline.walk(root, at: time, expected: 4, lists: lists) { view, read in
+            journals?.withRecorded(view, since: epoch, read) ?? false
         }
     }
 }

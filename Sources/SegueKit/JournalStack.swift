@@ -250,6 +250,20 @@ final class JournalStack {
         return nil
     }
 
+    /// `recorded(_:since:)` read in place: `body` gets the state without a copy of it (a deferred sample's walk
+    /// reads a few of its fields). False, `body` not called, when the view is as it was.
+    @inline(__always)
+    func withRecorded(_ view: View, since epoch: Int, _ body: (borrowing CallJournal.ViewState) -> Void) -> Bool {
+        guard view.touchedEpoch >= epoch, let kept = histories[ObjectIdentifier(view)] else { return false }
+        return kept.withUnsafeBufferPointer { kept in
+            for i in kept.indices where kept[i].epoch >= epoch {
+                body(kept[i].state)
+                return true
+            }
+            return false
+        }
+    }
+
     /// Whether the running animations' views must be kept before the next frame writes them (a recorder opened,
     /// or an animation was numbered, since they last were; `nextAnimationSerial`: the clock's).
     func awaitsAnimating(nextAnimationSerial: Int) -> Bool {

@@ -6,7 +6,8 @@
 /// running animations' views before the next frame writes them), whichever subtree it is in — no test per view
 /// and per open baseline. A view nothing changed needs no record: it is still as it was. Which kept views are in
 /// the subtrees is found only when the baseline is read (`views`, on cancel): by a walk of the subtrees as they
-/// were at the start (a changed view's subviews from its kept state, an unchanged one's as they are).
+/// were at the start (a changed view's subviews read back from the list edits since: JournalStack.lists(since:);
+/// an unchanged one's as they are).
 final class TransitionBaseline {
     /// The subtrees' roots: the container's view, the from view, the to view.
     let roots: (View, View, View)

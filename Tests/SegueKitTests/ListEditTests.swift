@@ -111,7 +111,7 @@ struct ListEditTests {
         let (scene, root, views) = try scene()
         let all = changes(scene, root, views)
         scene.step(frames: 1)
-        let start = Timeline.walk(root, at: scene.now, expected: 4) { _ in nil }
+        let start = Timeline.walk(root, at: scene.now, expected: 4) { _, _ in false }
         let sample = DeferredSample(root: root, time: scene.now, journals: scene.journals)
         try all[1].1()
         let journal = scene.openJournal()
