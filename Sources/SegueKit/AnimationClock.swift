@@ -503,38 +503,69 @@ final class AnimationClock {
         dirtyViews.reserve(extra: count)
         let now = self.now
         var anyRemoved = false
-        endedScratch.removeAll(keepingCapacity: true)
+        if !endedScratch.isEmpty { endedScratch.removeAll(keepingCapacity: true) }
         running.tracks.withUnsafeBufferPointer { buffer in
-            guard let tracks = buffer.baseAddress else { return }
+            guard let base = buffer.baseAddress else { return }
             // The progress last computed, and its track's `progressKey`: the next track of the same block reuses it
             // (the same function of the same inputs, so the same bits).
             var sharedKey = -1
             var sharedProgress = 0.0
-            for i in 0..<count {
-                let track = tracks + i
-                if track.pointee.removed {
-                    anyRemoved = true
-                    continue
-                }
-                let elapsed = now - track.pointee.begin
-                // The view borrowed at +0: no retain and release per use (the track's animation keeps it alive).
-                let written: Bool = track.pointee.view._withUnsafeGuaranteedRef { view in
-                    if view.dirty == 0 { dirtyViews.appendReserved(view) }
-                    guard track.pointee.isInFlight(elapsed) else { return false }
-                    if elapsed < 0 { return true }
+            // The run of tracks of one view the loop is in (`runOpaque`, its view's address, 0 when none is open;
+            // `runView`, the view its bits go to), and the dirty bits its tracks wrote, set on the view once when the
+            // run ends: a run is listed in `dirtyViews` (when the view was clean) once at its start, where the list was
+            // asked per track. The same views in the same order with the same bits: a track after the first of its
+            // run found its view dirty (the first one wrote), and every track the fast path does not take closes the
+            // run first, then does what the loop did per track.
+            var runView = base.pointee.view
+            var runOpaque: UInt = 0
+            var runBits: UInt64 = 0
+            var track = base
+            let end = base + count
+            while track != end {
+                let elapsed = now &- track.pointee.begin
+                // One compare: begun, not ended, not removed and of a mode the loop writes itself (`window`).
+                if _fastPath(UInt64(bitPattern: elapsed) < track.pointee.window) {
+                    let view = track.pointee.view
+                    if UInt(bitPattern: view.toOpaque()) != runOpaque {
+                        runView._withUnsafeGuaranteedRef { $0.dirty |= runBits }
+                        runView = view
+                        runOpaque = UInt(bitPattern: view.toOpaque())
+                        runBits = 0
+                        // The view borrowed at +0: no retain and release (the track's animation keeps it alive).
+                        view._withUnsafeGuaranteedRef { if $0.dirty == 0 { dirtyViews.appendReserved($0) } }
+                    }
                     if track.pointee.progressKey != sharedKey {
                         sharedKey = track.pointee.progressKey
                         sharedProgress = track.pointee.progress(elapsed)
                     }
                     // Straight into the view's own channels: the address was taken when the animation started and
                     // stays valid to its end (the view owns the storage; nothing copies it over).
-                    track.pointee.write(progress: sharedProgress, into: track.pointee.channels)
-                    view.dirty |= track.pointee.dirtyBit
-                    return true
+                    AnimationTrack.write(track, progress: sharedProgress, into: track.pointee.channels)
+                    runBits |= track.pointee.dirtyBit
+                    track += 1
+                    continue
                 }
-                // Ended, or evaluated by the animation object (which writes its end value when it ends).
-                if !written, track.pointee.animation.evaluate(at: now) { endedScratch.append(i) }
+                // Removed, not begun, ended or evaluated by the animation object: the run ends here, and the track
+                // gets what the loop did for every track.
+                runView._withUnsafeGuaranteedRef { $0.dirty |= runBits }
+                runBits = 0
+                runOpaque = 0
+                if track.pointee.removed {
+                    anyRemoved = true
+                    track += 1
+                    continue
+                }
+                track.pointee.view._withUnsafeGuaranteedRef { if $0.dirty == 0 { dirtyViews.appendReserved($0) } }
+                // In flight here means not begun (a track in flight between its begin and end took the fast path):
+                // listed, nothing written. Ended, or evaluated by the animation object (which writes its end value
+                // when it ends).
+                let animation = track.pointee.animation
+                if !track.pointee.isInFlight(elapsed, activeNs: animation.activeNs), animation.evaluate(at: now) {
+                    endedScratch.append(track - base)
+                }
+                track += 1
             }
+            runView._withUnsafeGuaranteedRef { $0.dirty |= runBits }
         }
         guard anyRemoved || !endedScratch.isEmpty else { return }
         for i in endedScratch {
@@ -558,6 +589,8 @@ final class AnimationClock {
     /// Marks an animation removed (or, undoing a failed call, running again) in the object and in its track.
     func setRemoved(_ animation: PropertyAnimation, _ removed: Bool = true) {
         animation.removed = removed
-        if animation.trackIndex >= 0 { running.tracks[animation.trackIndex].removed = removed }
+        if animation.trackIndex >= 0 {
+            running.tracks[animation.trackIndex].setRemoved(removed, activeNs: animation.activeNs)
+        }
     }
 }

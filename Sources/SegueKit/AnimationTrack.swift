@@ -36,7 +36,12 @@ struct AnimationTrack {
     /// The animation's group: animations of one group that begin together share their progress.
     let group: ObjectIdentifier
     let begin: Int64
-    let activeNs: Int64
+    /// The loop's one test of whether it writes the track itself: `UInt64(bitPattern: now − begin) < window` holds
+    /// exactly when the animation has begun, has not ended and the loop handles it — `window` is the animation's
+    /// `activeNs` for a track of modes `line`, `affine`, `decomposed` and `keyframed` that is not removed, and 0
+    /// (never in) for a removed track or one of mode `general`. A time before the begin wraps to a number past any
+    /// window, so one unsigned compare stands for `removed`, `elapsed < 0`, `elapsed < activeNs` and the mode's.
+    private(set) var window: UInt64
     let duration: Double
     let timing: Timing
     let mode: Mode
@@ -50,8 +55,8 @@ struct AnimationTrack {
     /// ever takes them over). Modes `line`, `affine`, `decomposed` and `keyframed` write through it; `general`
     /// does not use it.
     let channels: UnsafeMutablePointer<Double>
-    /// Mirrors `PropertyAnimation.removed`.
-    var removed: Bool
+    /// Mirrors `PropertyAnimation.removed` (set with `setRemoved`, which keeps `window` in step).
+    private(set) var removed: Bool
     let from: SIMD8<Double>
     let to: SIMD8<Double>
     /// Mode `keyframed`: the path's flat layout, kept alive by the animation's `KeyframePath` (read at +0).
@@ -69,7 +74,7 @@ struct AnimationTrack {
         self.animation = animation
         group = ObjectIdentifier(animation.group)
         begin = animation.begin
-        activeNs = animation.activeNs
+        window = 0
         duration = animation.duration
         timing = animation.timing
         offset = animation.property.offset
@@ -114,6 +119,18 @@ struct AnimationTrack {
         self.from = from
         self.to = to
         channels = mode == .general ? storage : storage + animation.property.offset
+        window = AnimationTrack.window(mode: mode, removed: removed, activeNs: animation.activeNs)
+    }
+
+    /// `window` for a track of `mode` whose animation lasts `activeNs` (0: the loop never writes it itself).
+    static func window(mode: Mode, removed: Bool, activeNs: Int64) -> UInt64 {
+        removed || mode == .general || activeNs <= 0 ? 0 : UInt64(activeNs)
+    }
+
+    /// Marks the track removed (or, undoing a failed call, running again), its `window` with it.
+    mutating func setRemoved(_ removed: Bool, activeNs: Int64) {
+        self.removed = removed
+        window = AnimationTrack.window(mode: mode, removed: removed, activeNs: activeNs)
     }
 
     /// Both ends are 16-value 2-D affine transforms with the same constants: a straight line between them moves
@@ -127,9 +144,10 @@ struct AnimationTrack {
 
 extension AnimationTrack {
     /// True when the loop handles the animation `elapsed` ns after its begin itself (`write(progress:into:)`); false
-    /// when it has ended or the animation object evaluates itself.
+    /// when it has ended or the animation object evaluates itself. `activeNs` is the animation's (the loop's fast
+    /// path tests `window` instead).
     @inline(__always)
-    func isInFlight(_ elapsed: Int64) -> Bool { elapsed < activeNs && mode != .general }
+    func isInFlight(_ elapsed: Int64, activeNs: Int64) -> Bool { elapsed < activeNs && mode != .general }
 
     /// The progress `elapsed` ns after the begin, as `PropertyAnimation.evaluate` computes it.
     @inline(__always)
@@ -145,25 +163,38 @@ extension AnimationTrack {
     /// Writes the value at progress `p` (modes `line`, `affine`, `decomposed`, `keyframed`) from `c`, the property's first
     /// channel in the view's presentation values (index arithmetic unchecked: the offsets are the table's, inside the
     /// channels). The same floating-point operations in the same order as `PropertyAnimation`, so the values are the
-    /// same to the bit; the caller sets the view's dirty bit.
+    /// same to the bit; the caller sets the view's dirty bit. `from` and `to` are read in place, only the lanes the
+    /// mode uses (a copy of both up front loaded all sixteen for an alpha's one).
     @inline(__always)
-    func write(progress p: Double, into c: UnsafeMutablePointer<Double>) {
-        let from = self.from, to = self.to
-        switch mode {
-        case .line:
-            let n = count
-            for k in 0..<n {
-                let a = from[k]
-                c[k] = a + (to[k] - a) * p
-            }
-        case .affine:
+    static func write(_ t: UnsafePointer<AnimationTrack>, progress p: Double, into c: UnsafeMutablePointer<Double>) {
+        // The two modes of nearly every track tested first, without the switch's jump.
+        let mode = t.pointee.mode
+        if mode == .affine {
+            // Both ends read whole here only (the compiler pairs the lanes: m11 m12, m21 m22, m41 m42).
+            let from = t.pointee.from, to = t.pointee.to
             c[0] = from[0] + (to[0] - from[0]) * p
             c[1] = from[1] + (to[1] - from[1]) * p
             c[4] = from[2] + (to[2] - from[2]) * p
             c[5] = from[3] + (to[3] - from[3]) * p
             c[12] = from[4] + (to[4] - from[4]) * p
             c[13] = from[5] + (to[5] - from[5]) * p
+            return
+        }
+        if mode == .line {
+            let n = t.pointee.count
+            var k = 0
+            while k < n {
+                let a = t.pointee.from[k]
+                c[k] = a + (t.pointee.to[k] - a) * p
+                k &+= 1
+            }
+            return
+        }
+        switch mode {
+        case .line, .affine:
+            break
         case .decomposed:
+            let from = t.pointee.from, to = t.pointee.to
             // AffinePath.at(p), then AffineDecomposition.affine.
             let tx = from[0] + (to[0] - from[0]) * p
             let ty = from[1] + (to[1] - from[1]) * p
@@ -180,7 +211,8 @@ extension AnimationTrack {
             c[13] = ty
         case .keyframed:
             // The animation's progress is the block's (one pass: `passTime` is elapsed / 1e9, as `progress`).
-            keyframes?._withUnsafeGuaranteedRef { $0.write(at: p, into: c, count: count) }
+            let count = t.pointee.count
+            t.pointee.keyframes?._withUnsafeGuaranteedRef { $0.write(at: p, into: c, count: count) }
         case .general:
             break
         }

@@ -554,6 +554,19 @@ extension PluginInstance {
         return .success(options)
     }
 
+    /// The curve `segue_curve_code` numbers (`CubicBezier.named` of the same name; `PerCallPathTests` holds them
+    /// equal), nil for 0.
+    static func namedCurve(code: Double) -> CubicBezier? {
+        switch code {
+        case 1: .linear
+        case 2: .easeIn
+        case 3: .easeOut
+        case 4: .easeInOut
+        case 5: .caDefault
+        default: nil
+        }
+    }
+
     func animationOptions(at i: Int32, defaultTiming: Timing = .curve(.easeInOut), defaultDuration: Double = 0.2)
         -> Result<AnimationOptions, LuaError>
     {
@@ -591,6 +604,12 @@ extension PluginInstance {
         }
         if types.4 == LUA_TSTRING { return systemSpring(at: i, options: options, durationGiven: types.0 == LUA_TNUMBER) }
         if types.5 == LUA_TNIL && types.4 != LUA_TTABLE { return .success(options) }
+        // A curve named exactly as one of the protocol's (the shim compared its bytes in the scan): no second read
+        // of the field and no String made of it. Any other string goes the long way below, warning included.
+        if types.5 == LUA_TSTRING && types.4 != LUA_TTABLE, let curve = PluginInstance.namedCurve(code: values.5) {
+            options.timing = .curve(curve)
+            return .success(options)
+        }
         if state.rawField(i, SEGUE_KEY_SPRING) == LUA_TTABLE {
             let spring = state.top
             defer { state.pop() }

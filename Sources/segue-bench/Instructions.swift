@@ -4,6 +4,7 @@ import CMeasuredRegion
 import Foundation
 import Logging
 import SegueDaemon
+import SegueKit
 
 /// `segue-bench instructions CASE`: one unit of work, `--iterations` times, each inside `segue_measured_region`,
 /// for callgrind to count (scripts/instructions runs it under `valgrind --tool=callgrind
@@ -23,6 +24,9 @@ struct Instructions: ParsableCommand {
             through Lua, ended and the end bookkeeping (informational: not in the guarded set)
               daemon.frame       one clock.step of one frame through Daemon.handle on a manual scene of 100 \
             running default transitions (400 animated properties), no subscriber
+              engine.frame       the same frame without the request: one Scene.step(frames: 1) of daemon.frame's \
+            scene, called in process (the tick, the animation walk, the changed-view list dropped as nobody listens); \
+            daemon.frame minus it is the clock.step request's own cost, which is per frame, not per property
               daemon.frame.subscribed   the same with one connection subscribed to the scene's frames
               daemon.frame.subscribed2  the same with two connections subscribed (minus the one-subscriber case: \
             what a further subscriber costs — the frame is encoded once, its bytes handed to each)
@@ -36,7 +40,7 @@ struct Instructions: ParsableCommand {
             keyframed property per frame ÷ a plainly animated one (scripts/instructions prints the ratio)
             """)
 
-    @Argument(help: "The case: daemon.ping, daemon.select, daemon.frame, daemon.frame.subscribed, daemon.frame.subscribed2, reference.frame, reference.frame.printed.")
+    @Argument(help: "The case: daemon.ping, daemon.select, daemon.frame, daemon.frame.subscribed, daemon.frame.subscribed2, engine.frame, reference.frame, reference.frame.printed.")
     var name: String
 
     @Option(help: "Units of work counted (the count is divided by it).")
@@ -51,6 +55,7 @@ struct Instructions: ParsableCommand {
         case "daemon.frame": try frame(subscribers: 0)
         case "daemon.frame.subscribed": try frame(subscribers: 1)
         case "daemon.frame.subscribed2": try frame(subscribers: 2)
+        case "engine.frame": try engineFrame()
         case "reference.frame": reference()
         case "reference.frame.printed": try printedReference()
         case "daemon.frame.keyframes": try keyframeFrame(animator: "bench-keyframes")
@@ -218,6 +223,22 @@ struct Instructions: ParsableCommand {
                 }
             }
         }
+    }
+
+    /// daemon.frame's unit without its request: the scene stepped one frame in process (`Scene.step`, what the
+    /// clock.step handler calls), each step checked to have moved the scene's time and counted a frame of changes.
+    func engineFrame() throws {
+        let (daemon, _, _, _) = try frameScene(subscribers: 0)
+        guard let scene = daemon.scenes["s"] else { throw ValidationError("the daemon.frame scene is missing") }
+        for _ in 0..<iterations {
+            let before = scene.time
+            let framesBefore = scene.framesEvaluated
+            measured { scene.step(frames: 1) }
+            guard scene.time > before, scene.framesEvaluated == framesBefore + 1 else {
+                throw ValidationError("Scene.step did not move one frame of changes (\(before) -> \(scene.time))")
+            }
+        }
+        daemon.flushPending()
     }
 
     /// The daemon.frame scene: 100 running default transitions on a manual scene at 120 fps, `subscribers`

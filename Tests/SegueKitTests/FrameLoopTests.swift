@@ -77,6 +77,41 @@ struct FrameLoopTests {
         }
     }
 
+    @Test("the changed-view list and dirty bits are a per-track check's: a view listed once per run of its tracks, again after a track it did not write (not begun), never once written; removed tracks list nothing")
+    func changedViewsPerRun() throws {
+        let (scene, views) = try Self.scene(views: 4)
+        let linear = Timing.curve(.linear)
+        scene.animate(AnimationOptions(duration: 1, timing: linear)) {
+            scene.set(views[0], transform: .translation(10, 0))
+            scene.set(views[0], alpha: 0.5)
+        }
+        // A track not begun (listed, no bit) before a written one of the same view: listed twice, as per track.
+        scene.animate(AnimationOptions(duration: 1, delay: 0.5, timing: linear)) { scene.set(views[1], center: Point(x: 5, y: 5)) }
+        scene.animate(AnimationOptions(duration: 1, timing: linear)) { scene.set(views[1], alpha: 0.5) }
+        // A track the animation object evaluates (a repeat) inside a run of the view's tracks.
+        scene.animate(AnimationOptions(duration: 1, timing: linear)) { scene.set(views[2], alpha: 0.5) }
+        scene.animate(AnimationOptions(duration: 0.3, timing: linear, repeatCount: 2)) { scene.set(views[2], .cornerRadius, [3]) }
+        scene.animate(AnimationOptions(duration: 1, timing: linear)) { scene.set(views[2], center: Point(x: 7, y: 7)) }
+        scene.animate(AnimationOptions(duration: 1, timing: linear)) { scene.set(views[3], alpha: 0.5) }
+        // A later track of a view already written this frame.
+        scene.animate(AnimationOptions(duration: 1, timing: linear)) { scene.set(views[0], .cornerRadius, [4]) }
+        let modes = scene.clock.running.tracks.map(\.mode)
+        #expect(modes == [.affine, .line, .line, .line, .line, .general, .line, .line, .line], "\(modes)")
+        _ = scene.step(frames: 1)
+        scene.clock.removeAnimation(of: views[3], .alpha, finished: false)
+        #expect(scene.tree.dirtyViews.isEmpty)
+        scene.clock.move(to: scene.clock.nextFrameTime())
+        scene.clock.evaluate()
+        #expect(scene.tree.dirtyViews.map(\.id) == [views[0].id, views[1].id, views[1].id, views[2].id])
+        let bits = { (properties: [ViewProperty]) in properties.reduce(UInt64(0)) { $0 | $1.changeBit } }
+        #expect(views[0].dirty == bits([.transform, .alpha, .cornerRadius]))
+        #expect(views[1].dirty == bits([.alpha]))
+        #expect(views[2].dirty == bits([.alpha, .cornerRadius, .center]))
+        #expect(views[3].dirty == 0)
+        #expect(Self.showsObjectsValues(scene).isEmpty)
+        _ = scene.tree.dropChanges()
+    }
+
     @Test("the tracks one block made together share a progress key; another block's, or another timing, do not")
     func progressKeys() throws {
         let (scene, views) = try Self.scene(views: 3)

@@ -1,3 +1,4 @@
+import CLuaShim
 import SegueKit
 import Testing
 
@@ -98,5 +99,48 @@ struct PerCallPathTests {
         }
         #expect(instance.callbackActivities.count == ActivityCache.capacity)
         #expect(number("return function() end", "animation completion") == first)  // described again: the same number
+    }
+
+    @Test("a curve named in the options scan is the curve CubicBezier.named gives; near names are not one")
+    func namedCurves() throws {
+        func code(_ text: String) -> Int32 {
+            var bytes = Array(text.utf8CString)  // the text's bytes and a NUL after them (not counted)
+            return bytes.withUnsafeMutableBufferPointer { b in
+                guard let base = b.baseAddress else { return -1 }
+                return segue_curve_code(base, b.count - 1)
+            }
+        }
+        #expect(PluginInstance.curveNames.count == 5)
+        for name in PluginInstance.curveNames {
+            #expect(code(name) != 0, "\(name)")
+            #expect(PluginInstance.namedCurve(code: Double(code(name))) == CubicBezier.named(name), "\(name)")
+            #expect(CubicBezier.named(name) != nil, "\(name)")
+        }
+        #expect(Set(PluginInstance.curveNames.map(code)).count == 5)
+        // Not byte-equal: no code (the long way decides, as it did for every string).
+        for other in ["", "ease", "ease_in_ou", "ease_in_outs", "EASE_IN", "linear\u{0}", "default ", "\u{212A}"] {
+            #expect(code(other) == 0, "\(other.debugDescription)")
+        }
+        #expect(PluginInstance.namedCurve(code: 0) == nil)
+        // Through segue.animate: a named curve animates with it, another string warns and keeps the default.
+        let (scene, container, _, _, recorder) = try sceneWithPlugins(["curves.lua": #"""
+            return segue.animator {
+              name = "curves",
+              duration = function(ctx) return 0.5 end,
+              animate = function(ctx)
+                local to = ctx:view("to")
+                ctx.container:add(to)
+                segue.animate({ duration = 0.5, curve = "ease_in" }, function() to.alpha = 0 end)
+                segue.animate({ duration = 0.5, curve = "ease_inn" }, function() to.alpha = 1 end,
+                  function() ctx:complete(true) end)
+              end,
+            }
+            """#])
+        let t = try #require(try scene.select(container, index: 1, animator: "curves").transition)
+        #expect(!t.failedOver, "\(t.problems.map(\.message))")
+        let warnings = recorder.messages("plugin.warning")
+        #expect(warnings.count == 1 && warnings.allSatisfy { $0.contains("ease_inn") }, "\(warnings)")
+        scene.advance(by: 1_000_000_000)
+        #expect(t.state == .completed)
     }
 }

@@ -312,8 +312,19 @@ static inline int segue_numberfields(lua_State *L, int t, const segue_key *keys,
     lua_settop(L, names - 1);
     return ok;
 }
+/// The named curve (`CubicBezier.named`) a string of `len` bytes at `s` spells exactly: 1 linear, 2 ease_in,
+/// 3 ease_out, 4 ease_in_out, 5 default; 0 for any other string (the caller then reads it as text, as before).
+static inline int segue_curve_code(const char *s, size_t len) {
+    static const char *const names[] = {"linear", "ease_in", "ease_out", "ease_in_out", "default"};
+    static const size_t lengths[] = {6, 7, 8, 11, 7};
+    for (int k = 0; k < 5; k++) {
+        if (lengths[k] == len && memcmp(names[k], s, len) == 0) return k + 1;
+    }
+    return 0;
+}
 /// The types of the raw fields `keys[0..<n]` (segue_key) of the table at `t` into `types`, and each number's value
-/// (a boolean's as 0 or 1; 0 otherwise) into `values`: one call for an options table. The stack is as before.
+/// (a boolean's as 0 or 1, a string's `segue_curve_code`; 0 otherwise) into `values`: one call for an options
+/// table. The stack is as before.
 static inline void segue_scanfields(lua_State *L, int t, const segue_key *keys, int n, int *types, double *values) {
     t = lua_absindex(L, t);
     void *ud = NULL;
@@ -323,7 +334,17 @@ static inline void segue_scanfields(lua_State *L, int t, const segue_key *keys, 
         lua_rawgeti(L, -1, keys[i]);                                      // [names key]
         int type = lua_rawget(L, t);                                      // [names value]
         types[i] = type;
-        values[i] = type == LUA_TNUMBER ? lua_tonumberx(L, -1, NULL) : (type == LUA_TBOOLEAN ? lua_toboolean(L, -1) : 0);
+        if (type == LUA_TNUMBER) {
+            values[i] = lua_tonumberx(L, -1, NULL);
+        } else if (type == LUA_TBOOLEAN) {
+            values[i] = lua_toboolean(L, -1);
+        } else if (type == LUA_TSTRING) {
+            size_t len = 0;
+            const char *s = lua_tolstring(L, -1, &len);
+            values[i] = segue_curve_code(s, len);
+        } else {
+            values[i] = 0;
+        }
         lua_settop(L, -2);
     }
     lua_settop(L, -2);
