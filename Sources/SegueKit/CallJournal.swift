@@ -13,7 +13,7 @@ final class CallJournal {
         let model: ViewValues
         let presentation: ViewValues
         let superview: View?
-        let subviews: [View]
+        // No copy of the subview list: its changes are logged instead (JournalStack.ListEdit).
         let hidden: Bool
         let z: Double
         let mask: View?
@@ -27,7 +27,6 @@ final class CallJournal {
             // A copy of the view's own storage, taken now (the frame loop writes that storage in place).
             presentation = view.presentation
             superview = view.superview
-            subviews = view.subviews
             hidden = view.hidden
             z = view.z
             mask = view.mask
@@ -45,6 +44,9 @@ final class CallJournal {
     private(set) var lastGroupID = 0
     private(set) var pendingCount = 0
     private(set) var nextTimerID = 0
+    /// The stack's edit mark when the call began: its restore undoes the subview-list edits from here on
+    /// (JournalStack.ListEdit), newest first. Set by `JournalStack.open`.
+    var editMark = 0
     var views: [ViewState] = []
     var groups: [(group: AnimationGroup, remaining: Int, finished: Bool, done: Bool)] = []
     /// Animations running on the scene's clock before the call that the call stopped.

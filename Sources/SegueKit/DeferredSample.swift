@@ -8,6 +8,8 @@ final class DeferredSample {
     let time: Int64
     /// Its epoch among the scene's recorders (`JournalStack.openRecorder`).
     let epoch: Int
+    /// The stack's edit mark when it opened (the subview lists of then: `JournalStack.lists(since:)`).
+    let editMark: Int
     /// The stack it records in, until `close`.
     private weak var journals: JournalStack?
 
@@ -16,6 +18,7 @@ final class DeferredSample {
         self.time = time
         self.journals = journals
         epoch = journals.openRecorder()
+        editMark = journals.editMark
     }
 
     /// Made full (or dropped): it records nothing more.
@@ -27,6 +30,9 @@ final class DeferredSample {
     /// The full sample: the subtree from `root` as it was at `time` (read before `close`).
     func sample() -> Timeline.Sample {
         let journals = journals, epoch = epoch
-        return Timeline.walk(root, at: time, expected: 4) { view in journals?.recorded(view, since: epoch)?.state }
+        let lists = journals?.lists(since: editMark) ?? JournalStack.ListsThen()
+        return Timeline.walk(root, at: time, expected: 4, lists: lists) { view, read in
+            journals?.withRecorded(view, since: epoch, read) ?? false
+        }
     }
 }

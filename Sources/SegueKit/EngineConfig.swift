@@ -11,10 +11,10 @@ public struct EngineConfig: Sendable, Equatable {
     /// Finished transitions kept per scene (64).
     public var timelineRetention: Int = 64
     /// The most bytes of finished transitions (their records and recorded timelines, `Transition.retainedBytes`)
-    /// kept per scene; the oldest are forgotten first, the newest one is always kept (32 KiB: a scene of a
-    /// container and two view controllers keeps its last five transitions, ~6 KB each, and its engine side stays
-    /// under 50 KB however many ran — `segue-bench memory`).
-    public var timelineRetentionBytes: Int = 32 << 10
+    /// kept per scene; the oldest are forgotten first, the newest one is always kept (30 KiB: a scene of a
+    /// container and two view controllers keeps its last four transitions, 6.5–7.1 KB each, and its engine side
+    /// stays under 50 KB however many ran — `segue-bench memory`, docs/DESIGN.md §3).
+    public var timelineRetentionBytes: Int = 30 << 10
     /// Views per scene (10 000).
     public var maxViewsPerScene: Int = 10_000
     /// modal.present's style when the request names none and no presentation plugin (`engine.modal_default_style`:

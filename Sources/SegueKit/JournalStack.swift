@@ -24,6 +24,106 @@ final class JournalStack {
     private var animatingKept = (epoch: 0, serial: 0)
     /// Whether a journal or a recorder is open (the one check `touch` makes when none is).
     private var isRecording = false
+    /// The changes to subview lists made while anything records, oldest first (`noteEdit`; ViewTree makes every
+    /// change to a list through one of three edits): a journal undoes its call's list changes by replaying their
+    /// inverses from its mark (`CallJournal.editMark`), and a recorder reads a list as it was when it opened by
+    /// applying them backwards to the live list (`lists(since:)`). A view's state (`CallJournal.ViewState`) holds
+    /// no copy of its list: a copy shared with the view made the next change to the list copy all of it (the
+    /// animator's add of its to-view copied a crowded container's 10 000-entry list, issue 24).
+    private var edits: [ListEdit] = []
+    /// The marks of the edits dropped from the front of `edits` (no open journal or recorder needs them).
+    private var editsDropped = 0
+    /// The edit marks of the open recorders, as `openEpochs` (oldest first).
+    private var openMarks: [Int] = []
+
+    /// A change to a view's subview list, with what undoes it.
+    enum ListEdit {
+        /// A view was inserted at `at` (its inverse: remove the view at `at`).
+        case inserted(at: Int, in: View)
+        /// `view` was removed from `at` (its inverse: insert it there again).
+        case removed(View, at: Int, from: View)
+        /// The whole list was replaced; the old one (its inverse: put it back).
+        case replaced([View], in: View)
+
+        var superview: View {
+            switch self {
+            case .inserted(_, let superview), .removed(_, _, let superview), .replaced(_, let superview): superview
+            }
+        }
+    }
+
+    /// The mark of the next edit (a journal or recorder opening now undoes or reads back from here).
+    var editMark: Int { editsDropped + edits.count }
+
+    /// Logs a change ViewTree just made to a subview list, while anything records (nothing is logged otherwise).
+    @inline(__always)
+    func noteEdit(_ edit: ListEdit) {
+        guard isRecording else { return }
+        edits.append(edit)
+    }
+
+    /// The edits from `mark` to now, oldest first (a journal's restore replays their inverses, newest first).
+    func edits(since mark: Int) -> ArraySlice<ListEdit> {
+        let from = max(0, mark - editsDropped)
+        return from < edits.count ? edits[from...] : []
+    }
+
+    /// The subview lists as they were at `mark`, for the views whose lists changed since (the others' are as they
+    /// are now): the edits since applied backwards to copies of the live lists — one copy per changed list, taken
+    /// when a recorder is read (a cancel, a deferred sample made full), not when the list changes.
+    func lists(since mark: Int) -> ListsThen {
+        var then = ListsThen()
+        for edit in edits(since: mark).reversed() {
+            let superview = edit.superview
+            var list = then.take(superview) ?? superview.subviews
+            switch edit {
+            case .inserted(let index, _): if index < list.count { list.remove(at: index) }
+            case .removed(let view, let index, _): list.insert(view, at: min(index, list.count))
+            case .replaced(let old, _): list = old
+            }
+            then.put(superview, list)
+        }
+        return then
+    }
+
+    /// Subview lists as they were at a mark (`lists(since:)`); a view not in it has its list of now.
+    struct ListsThen {
+        private var lists: [(view: View, subviews: [View])] = []
+        /// The index of each list by view, once there are more than a few (most reads have one or two).
+        private var index: [ObjectIdentifier: Int] = [:]
+
+        private func position(_ view: View) -> Int? {
+            if lists.count > 8 { return index[ObjectIdentifier(view)] }
+            for i in lists.indices where lists[i].view === view { return i }
+            return nil
+        }
+
+        fileprivate mutating func take(_ view: View) -> [View]? {
+            guard let i = position(view) else { return nil }
+            // Moved out (not copied): changed in place, then put back.
+            var list: [View] = []
+            Swift.swap(&list, &lists[i].subviews)
+            return list
+        }
+
+        fileprivate mutating func put(_ view: View, _ subviews: [View]) {
+            if let i = position(view) {
+                lists[i].subviews = subviews
+                return
+            }
+            lists.append((view, subviews))
+            if lists.count > 8 {
+                if index.isEmpty { for (i, l) in lists.enumerated() { index[ObjectIdentifier(l.view)] = i } }
+                index[ObjectIdentifier(view)] = lists.count - 1
+            }
+        }
+
+        /// `view`'s subviews at the mark.
+        func subviews(of view: View) -> [View] {
+            guard !lists.isEmpty, let i = position(view) else { return view.subviews }
+            return lists[i].subviews
+        }
+    }
 
     /// A state kept for a recorder: the view as it was just before its first touch after the recorders up to
     /// `epoch` opened.
@@ -55,6 +155,7 @@ final class JournalStack {
                 epoch: nextEpoch, nextViewSerial: nextViewSerial, nextAnimationSerial: nextAnimationSerial,
                 lastGroupID: lastGroupID, pendingCount: pendingCount, nextTimerID: nextTimerID)
         }
+        journal.editMark = editMark
         entries.append(journal)
         isRecording = true
         return journal
@@ -83,6 +184,7 @@ final class JournalStack {
     func openRecorder() -> Int {
         recorderEpoch += 1
         openEpochs.append(recorderEpoch)
+        openMarks.append(editMark)
         isRecording = true
         return recorderEpoch
     }
@@ -92,6 +194,7 @@ final class JournalStack {
         // Recorders close in about the order they opened: the search from the front is short.
         guard let i = openEpochs.firstIndex(of: epoch) else { return }
         openEpochs.remove(at: i)
+        openMarks.remove(at: i)
         noteClosed()
         if openEpochs.isEmpty {
             if !histories.isEmpty { histories.removeAll(keepingCapacity: histories.count <= 1024) }
@@ -105,8 +208,24 @@ final class JournalStack {
         }
     }
 
-    /// Whether anything still records, after one closed.
-    private func noteClosed() { isRecording = !entries.isEmpty || !openEpochs.isEmpty }
+    /// Whether anything still records, after one closed; the edits no open journal or recorder needs are let go
+    /// (all of them once nothing records; from the front once they are most of the log).
+    private func noteClosed() {
+        isRecording = !entries.isEmpty || !openEpochs.isEmpty
+        guard !edits.isEmpty else { return }
+        guard isRecording else {
+            editsDropped += edits.count
+            edits.removeAll(keepingCapacity: edits.count <= 1024)
+            return
+        }
+        // Journals nest (the first is the oldest) and recorders' marks grow with their epochs.
+        let needed = min(entries.first?.editMark ?? Int.max, openMarks.first ?? Int.max)
+        let unneeded = needed - editsDropped
+        if unneeded >= 64, 2 * unneeded >= edits.count {
+            edits.removeFirst(unneeded)
+            editsDropped = needed
+        }
+    }
 
     /// Keeps `view` as it is now for the open recorders that opened since its last touch (call before changing it).
     func keep(_ view: View) {
@@ -129,6 +248,20 @@ final class JournalStack {
             i += 1
         }
         return nil
+    }
+
+    /// `recorded(_:since:)` read in place: `body` gets the state without a copy of it (a deferred sample's walk
+    /// reads a few of its fields). False, `body` not called, when the view is as it was.
+    @inline(__always)
+    func withRecorded(_ view: View, since epoch: Int, _ body: (borrowing CallJournal.ViewState) -> Void) -> Bool {
+        guard view.touchedEpoch >= epoch, let kept = histories[ObjectIdentifier(view)] else { return false }
+        return kept.withUnsafeBufferPointer { kept in
+            for i in kept.indices where kept[i].epoch >= epoch {
+                body(kept[i].state)
+                return true
+            }
+            return false
+        }
     }
 
     /// Whether the running animations' views must be kept before the next frame writes them (a recorder opened,

@@ -18,8 +18,10 @@ extension Scene {
     /// Undoes everything recorded since `journal` opened (closing it): the tree's part (ViewTree.restore), then
     /// the clock's (AnimationClock.restore).
     func restore(_ journal: CallJournal) {
+        // Its subview-list edits, read before it closes (closing the last open journal or recorder lets them go).
+        let edits = journals.edits(since: journal.editMark)
         journals.close(journal)
-        tree.restore(journal, clock: clock)
+        tree.restore(journal, edits: edits, clock: clock)
         clock.restore(journal)
         // Stopped animations went back on the clock: their views are kept again before the next frame.
         journals.animationsRestored()

@@ -86,7 +86,7 @@ public struct Timeline {
         return [deferred.sample()] + taken
     }
     /// The samples taken with a walk of the subtree (the first one too once it is made full: `settle`).
-    private(set) var taken: [Sample] = []
+    internal(set) var taken: [Sample] = []
     /// The first sample when it was taken without a walk (a transition's start: `DeferredSample`), until the
     /// timeline is finished (`settle`): the frames in between never make it full.
     private(set) var deferred: DeferredSample?
@@ -121,7 +121,7 @@ public struct Timeline {
         if final { settle() }
         // Sized for the last sample's shape (usually the same): no regrowth while walking.
         let expected = max(taken.last?.structure.views.count ?? 0, 4)
-        taken.append(Timeline.walk(root, at: time, expected: expected) { _ in nil })
+        taken.append(Timeline.walk(root, at: time, expected: expected) { _, _ in false })
     }
 
     /// The number of samples (the deferred one too).
@@ -152,9 +152,9 @@ public struct Timeline {
     }
 
     /// The subtree from `root` as a full sample: each view as `recorded` gives it (a deferred sample's state from
-    /// before a later change), else as it is now.
-    static func walk(_ root: View, at time: Int64, expected: Int,
-                     recorded: (View) -> CallJournal.ViewState?) -> Sample
+    /// before a later change, handed to the reader in place, its subviews from `lists`; false: as it is now).
+    static func walk(_ root: View, at time: Int64, expected: Int, lists: JournalStack.ListsThen = .init(),
+                     recorded: (View, (borrowing CallJournal.ViewState) -> Void) -> Bool) -> Sample
     {
         var views: [View] = [], parents: [Int] = []
         var hidden: [Bool] = [], z: [Double] = []
@@ -168,16 +168,16 @@ public struct Timeline {
         var gradients: [Int: GradientValues] = [:]
         func walk(_ view: View, parent: Int, depth: Int) {
             let index = views.count
-            let state = recorded(view)
             views.append(view)
             parents.append(parent)
-            if let state {
+            let changed = recorded(view) { state in
                 channels.append(contentsOf: state.presentation.channels)
                 if let gradient = state.presentation.gradient { gradients[index] = gradient }
                 if let mask = state.mask { masked.append((index, mask)) }
                 hidden.append(state.hidden)
                 z.append(state.z)
-            } else {
+            }
+            if !changed {
                 channels.append(contentsOf: view.presentationBuffer)
                 if let gradient = view.presentationGradient { gradients[index] = gradient }
                 if let mask = view.mask { masked.append((index, mask)) }
@@ -185,7 +185,7 @@ public struct Timeline {
                 z.append(view.z)
             }
             guard depth < Scene.maxViewDepth else { return }
-            for sub in state?.subviews ?? view.subviews { walk(sub, parent: index, depth: depth + 1) }
+            for sub in changed ? lists.subviews(of: view) : view.subviews { walk(sub, parent: index, depth: depth + 1) }
         }
         walk(root, parent: -1, depth: 0)
         // Mask views (CALayer.mask) after the subtree: their presentation values sampled as any view's.
@@ -194,15 +194,18 @@ public struct Timeline {
             var m = [Int](repeating: -1, count: views.count + masked.count)
             for (index, mask) in masked {
                 m[index] = views.count
-                let state = recorded(mask)
                 views.append(mask)
                 parents.append(Structure.maskParent)
-                hidden.append(state?.hidden ?? mask.hidden)
-                z.append(state?.z ?? mask.z)
-                if let state {
+                let at = views.count - 1
+                let changed = recorded(mask) { state in
+                    hidden.append(state.hidden)
+                    z.append(state.z)
                     channels.append(contentsOf: state.presentation.channels)
-                    if let gradient = state.presentation.gradient { gradients[views.count - 1] = gradient }
-                } else {
+                    if let gradient = state.presentation.gradient { gradients[at] = gradient }
+                }
+                if !changed {
+                    hidden.append(mask.hidden)
+                    z.append(mask.z)
                     channels.append(contentsOf: mask.presentationBuffer)
                     if let gradient = mask.presentationGradient { gradients[views.count - 1] = gradient }
                 }

@@ -78,6 +78,7 @@ final class TransitionLedger {
     /// A transition ended: no longer running, counted (with its bytes, `Transition.retainedBytes`, measured now
     /// that its timeline is final) among the ended ones `forgetEnded` trims.
     func recordEnd(_ transition: Transition) {
+        transition.timeline.compact()
         transition.retainedBytes = transition.estimatedBytes
         endedCount += 1
         endedBytes += transition.retainedBytes

@@ -87,8 +87,8 @@ final class ViewTree {
         structureVersion &+= 1
         guard let superview = view.superview else { return }
         journals.touch(superview)
-        superview.subviews.removeAll { $0 === view }
-        superview.subviews.append(view)
+        removeSubview(view, from: superview)
+        insertSubview(view, into: superview, at: superview.subviews.count)
     }
 
     /// isHidden: not animated; reported in `frame` events when it changes.
@@ -171,7 +171,7 @@ final class ViewTree {
     func discard(_ view: View, clock: AnimationClock) {
         journals.touch(view)
         view.superview = nil
-        view.subviews = []
+        if !view.subviews.isEmpty { replaceSubviews(of: view, with: []) }
         for property in ViewProperty.allCases {
             if let animation = view.animations[property.rawValue] {
                 journals.touch(animation.group)
@@ -196,11 +196,21 @@ final class ViewTree {
         viewsBySerial[view.serial] = nil
     }
 
-    /// Undoes the view changes a journal recorded (the scene closed it first): the views made since go, the
-    /// views it recorded get their values and places back (newest record first, so each view ends with the state
+    /// Undoes the view changes a journal recorded (the scene closed it first): the subview lists are put back by
+    /// undoing `edits`, the views made since go, the views it recorded get their values and places back (newest record first, so each view ends with the state
     /// of its first record), and every view that was in the scene is reported changed in the next frame.
-    func restore(_ journal: CallJournal, clock: AnimationClock) {
+    func restore(_ journal: CallJournal, edits: ArraySlice<JournalStack.ListEdit>, clock: AnimationClock) {
         restored()
+        // The subview lists first, back to what they were when the call began: the call's list edits (`edits`, read
+        // from the stack before the journal closed) undone newest first, each undo itself an edit (journals still
+        // open, and recorders, see it as any change).
+        for edit in edits.reversed() {
+            switch edit {
+            case .inserted(let index, let superview): removeSubview(at: index, from: superview)
+            case .removed(let view, let index, let superview): insertSubview(view, into: superview, at: index)
+            case .replaced(let old, let superview): replaceSubviews(of: superview, with: old)
+            }
+        }
         // Views made since the journal opened go away, each on its own: their parents are views of before, whose
         // subviews are restored below, or made since and going too; a view of before the call moved under a new
         // one is no subview to destroy, it goes back where it was.
@@ -217,7 +227,6 @@ final class ViewTree {
             view.model = state.model
             view.presentation = state.presentation
             view.superview = state.superview
-            view.subviews = state.subviews
             view.hidden = state.hidden
             view.z = state.z
             view.mask = state.mask
@@ -327,7 +336,7 @@ final class ViewTree {
     /// of the subtrees' walk (container, from, to; depth first), as when every view was recorded at the start.
     func restore(_ baseline: TransitionBaseline, clock: AnimationClock) {
         // The views it recorded, read before it closes (then what was kept for it alone is let go).
-        let recorded = baseline.views
+        let (recorded, lists) = baseline.recorded
         baseline.close()
         restored()
         // Views made during the transition that are still inside the restored subtrees: a view made since can
@@ -348,12 +357,13 @@ final class ViewTree {
             states[ObjectIdentifier(view)] = i
             journals.touch(view)
             journals.touch(view.superview)
-            for sub in state.subviews where sub.superview !== view { journals.touch(sub); journals.touch(sub.superview) }
-            if let old = view.superview, old !== state.superview { old.subviews.removeAll { $0 === view } }
+            let subviews = lists.subviews(of: view)
+            for sub in subviews where sub.superview !== view { journals.touch(sub); journals.touch(sub.superview) }
+            if let old = view.superview, old !== state.superview { removeSubview(view, from: old) }
             view.superview = state.superview?.isAlive == true ? state.superview : nil
-            view.subviews = state.subviews.filter(\.isAlive)
+            replaceSubviews(of: view, with: subviews.filter(\.isAlive))
             for sub in view.subviews where sub.superview !== view {
-                sub.superview?.subviews.removeAll { $0 === sub }
+                if let old = sub.superview { removeSubview(sub, from: old) }
                 sub.superview = view
             }
         }
@@ -419,20 +429,52 @@ final class ViewTree {
     /// Moves `view` into `superview`, on top or at `index` (clamped), out of its old superview first.
     func place(_ view: View, in superview: View, at index: Int? = nil) {
         structureVersion &+= 1
-        view.superview?.subviews.removeAll { $0 === view }
-        if let index {
-            superview.subviews.insert(view, at: max(0, min(index, superview.subviews.count)))
-        } else {
-            superview.subviews.append(view)
-        }
+        if let old = view.superview { removeSubview(view, from: old) }
+        insertSubview(view, into: superview, at: max(0, min(index ?? superview.subviews.count, superview.subviews.count)))
         view.superview = superview
     }
 
     /// Takes `view` out of its superview.
     func detach(_ view: View) {
         structureVersion &+= 1
-        view.superview?.subviews.removeAll { $0 === view }
+        if let old = view.superview { removeSubview(view, from: old) }
         view.superview = nil
+    }
+
+    // The three changes of a subview list: every change goes through one of them, logged while anything records
+    // (JournalStack.ListEdit: journals undo, and recorders read back, a list by its changes — nothing holds a copy
+    // of a list, so a change to it never copies it).
+
+    /// Inserts `view` into `superview`'s subviews at `index` (at the end: an append).
+    private func insertSubview(_ view: View, into superview: View, at index: Int) {
+        if index >= superview.subviews.count {
+            superview.subviews.append(view)
+            journals.noteEdit(.inserted(at: superview.subviews.count - 1, in: superview))
+        } else {
+            superview.subviews.insert(view, at: index)
+            journals.noteEdit(.inserted(at: index, in: superview))
+        }
+    }
+
+    /// Takes `view` out of `superview`'s subviews (a view is there at most once). Searched from the top: a view
+    /// leaving is most often one added last (a transition's from-view), so the search is short even in a crowded
+    /// superview.
+    private func removeSubview(_ view: View, from superview: View) {
+        guard let index = superview.subviews.lastIndex(where: { $0 === view }) else { return }
+        removeSubview(at: index, from: superview)
+    }
+
+    private func removeSubview(at index: Int, from superview: View) {
+        guard index < superview.subviews.count else { return }
+        let view = superview.subviews.remove(at: index)
+        journals.noteEdit(.removed(view, at: index, from: superview))
+    }
+
+    /// Replaces `view`'s subviews wholesale (a discarded view's, a baseline's restore).
+    private func replaceSubviews(of view: View, with subviews: [View]) {
+        var old = subviews
+        swap(&old, &view.subviews)
+        journals.noteEdit(.replaced(old, in: view))
     }
 
     /// Notes that `view`'s presentation changed in this tick (`flags`: the ViewChanges bits).

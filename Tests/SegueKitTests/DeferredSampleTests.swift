@@ -8,7 +8,7 @@ import Testing
 struct DeferredSampleTests {
     /// The old way: the whole subtree walked now.
     func walked(_ root: View, at time: Int64) -> Timeline.Sample {
-        Timeline.walk(root, at: time, expected: 4) { _ in nil }
+        Timeline.walk(root, at: time, expected: 4) { _, _ in false }
     }
 
     func expectSame(_ a: Timeline.Sample, _ b: Timeline.Sample, sourceLocation: SourceLocation = #_sourceLocation) {
