@@ -124,19 +124,25 @@ static int chunk_order(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-// The chunk holding p, by binary search of the sorted chunks (only a sweep sorts them and asks).
-static size_t chunk_of(segue_sandbox *sb, const char *p) {
+// The chunk holding p, by binary search of the sorted chunks (only a sweep sorts them and asks). `*hint` is the chunk
+// the last block was in: a free list's neighbouring blocks are mostly from one chunk (the collector frees a run of
+// objects made together), so one compare usually answers and the search is skipped.
+static size_t chunk_of(segue_sandbox *sb, const char *p, size_t *hint) {
+    const char *h = sb->chunks[*hint];
+    if ((uintptr_t)p >= (uintptr_t)h && (uintptr_t)p < (uintptr_t)h + SEGUE_ARENA_CHUNK) return *hint;
     size_t lo = 0, hi = sb->chunk_count;
     while (hi - lo > 1) {
         size_t mid = (lo + hi) / 2;
         if ((uintptr_t)sb->chunks[mid] <= (uintptr_t)p) lo = mid; else hi = mid;
     }
+    *hint = lo;
     return lo;
 }
 
 // Gives back every chunk whose blocks are all on the lists (or not carved yet). Costs a walk of the lists and a
-// binary search per free block; the next sweep waits until the lists hold twice what this one left (and at least
-// SEGUE_ARENA_SWEEP_MIN, and half what Lua holds), so a sweep is paid for by the frees since the last one.
+// lookup per free block (chunk_of: one compare when it is in the previous block's chunk); the next sweep waits
+// until the lists hold twice what this one left (and at least SEGUE_ARENA_SWEEP_MIN, and half what Lua holds), so a
+// sweep is paid for by the frees since the last one.
 static __attribute__((noinline)) void arena_sweep(segue_sandbox *sb) {
     size_t next = sb->used / 2 > SEGUE_ARENA_SWEEP_MIN ? sb->used / 2 : SEGUE_ARENA_SWEEP_MIN;
     size_t *free_in = sb->chunk_count ? calloc(sb->chunk_count, sizeof(size_t)) : NULL;
@@ -145,10 +151,11 @@ static __attribute__((noinline)) void arena_sweep(segue_sandbox *sb) {
         return;
     }
     qsort(sb->chunks, sb->chunk_count, sizeof(char *), chunk_order);
+    size_t hint = 0;
     for (int c = 1; c <= SEGUE_POOL_CLASSES; c++) {
-        for (char *p = sb->pool[c]; p != NULL; p = *(char **)p) free_in[chunk_of(sb, p)] += (size_t)c << 4;
+        for (char *p = sb->pool[c]; p != NULL; p = *(char **)p) free_in[chunk_of(sb, p, &hint)] += (size_t)c << 4;
     }
-    if (sb->bump_end != NULL) free_in[chunk_of(sb, sb->bump_end - SEGUE_ARENA_CHUNK)] += (size_t)((uintptr_t)sb->bump_end - (uintptr_t)sb->bump);
+    if (sb->bump_end != NULL) free_in[chunk_of(sb, sb->bump_end - SEGUE_ARENA_CHUNK, &hint)] += (size_t)((uintptr_t)sb->bump_end - (uintptr_t)sb->bump);
     size_t empty = 0;
     for (size_t i = 0; i < sb->chunk_count; i++) empty += free_in[i] == SEGUE_ARENA_CHUNK;
     if (empty > 0) {
@@ -156,7 +163,7 @@ static __attribute__((noinline)) void arena_sweep(segue_sandbox *sb) {
             void **link = &sb->pool[c];
             while (*link != NULL) {
                 char *p = *link;
-                if (free_in[chunk_of(sb, p)] == SEGUE_ARENA_CHUNK) {
+                if (free_in[chunk_of(sb, p, &hint)] == SEGUE_ARENA_CHUNK) {
                     *link = *(void **)p;
                     sb->pooled -= (size_t)c << 4;
                 } else {
@@ -164,7 +171,7 @@ static __attribute__((noinline)) void arena_sweep(segue_sandbox *sb) {
                 }
             }
         }
-        if (sb->bump_end != NULL && free_in[chunk_of(sb, sb->bump_end - SEGUE_ARENA_CHUNK)] == SEGUE_ARENA_CHUNK) {
+        if (sb->bump_end != NULL && free_in[chunk_of(sb, sb->bump_end - SEGUE_ARENA_CHUNK, &hint)] == SEGUE_ARENA_CHUNK) {
             sb->bump = sb->bump_end = NULL;
         }
         size_t kept = 0;
