@@ -19,7 +19,9 @@ struct Scaling: ParsableCommand {
             container of two); `in the container`, a plugin put them into the container's view beside the two \
             the transition moves (a bench-only animator, bench-fill, from a temporary plugin folder). Printed: the \
             p50 of each select and the ratio large ÷ small (target ≤ 1.2×: the start is proportional to the views \
-            the transition touches).
+            the transition touches); and the whole transition's p50 — the select, the clock.advance past its end \
+            and a select in a fourth small scene that pays whatever the end left for the next request — large ÷ \
+            small.
 
             frame: in the 10-view scene and the one with the views in the container, a dt-slide select, then 10 \
             frames each after a vc.set of an off-screen view controller's colour (a value set outside an \
@@ -143,33 +145,56 @@ struct Scaling: ParsableCommand {
             try call("container.select", #"{"scene":"in","container":"c","index":0,"animator":"bench-fill"}"#)
             try call("clock.advance", #"{"scene":"in","ms":100}"#)
         }
+        // A fourth small scene takes a select after each measured scene's transition: work a transition's end
+        // leaves for the next request (measured: a select after the crowded scene's end paid ~100 µs of it) is
+        // paid there, inside the measured transition's whole time and never in another scene's start, and every
+        // timed select follows the same request (the sink's clock.advance).
+        try scene("sink")
         let scenes = ["s10", "off", "in"]
         for animator in only == "frame" ? [] : ["dt-slide", "built-in"] {
             var times: [String: [UInt64]] = [:]
+            var whole: [String: [UInt64]] = [:]
             var index = 1
+            var sinkIndex = 1
+            let named = animator == "built-in" ? "" : #","animator":"\#(animator)""#
+            func select(_ id: String, _ index: Int) throws -> UInt64 {
+                let line = #"{"jsonrpc":"2.0","id":1,"method":"container.select","params":{"scene":"\#(id)","container":"c","index":\#(index)\#(named)}}"#
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                let reply = daemon.handle(line: line, from: connection)
+                let t1 = DispatchTime.now().uptimeNanoseconds
+                daemon.flushPending()
+                guard let reply, reply.contains(#""transition":"t-"#) else {
+                    throw ValidationError("the select in \(id) started no transition: \(reply ?? "no reply")")
+                }
+                return t1 - t0
+            }
             for round in 0..<(selects + 20) {
-                // Each round in another order: no scene always follows the large one's cache-flushing select.
+                // Each round in another order, so no scene is always measured first.
                 for k in 0..<scenes.count {
                     let id = scenes[(round + k) % scenes.count]
-                    let named = animator == "built-in" ? "" : #","animator":"\#(animator)""#
-                    let line = #"{"jsonrpc":"2.0","id":1,"method":"container.select","params":{"scene":"\#(id)","container":"c","index":\#(index)\#(named)}}"#
                     let t0 = DispatchTime.now().uptimeNanoseconds
-                    let reply = daemon.handle(line: line, from: connection)
-                    let t1 = DispatchTime.now().uptimeNanoseconds
-                    daemon.flushPending()
-                    guard let reply, reply.contains(#""transition":"t-"#) else {
-                        throw ValidationError("the select in \(id) started no transition: \(reply ?? "no reply")")
-                    }
-                    if round >= 20 { times[id, default: []].append(t1 - t0) }
+                    let start = try select(id, index)
                     try call("clock.advance", #"{"scene":"\#(id)","ms":1100}"#)
+                    _ = try select("sink", sinkIndex)
+                    let t1 = DispatchTime.now().uptimeNanoseconds
+                    sinkIndex = 1 - sinkIndex
+                    try call("clock.advance", #"{"scene":"sink","ms":1100}"#)
+                    if round >= 20 {
+                        times[id, default: []].append(start)
+                        whole[id, default: []].append(t1 - t0)
+                    }
                 }
                 index = 1 - index
             }
             let small = Scaling.median(times["s10"] ?? [1])
+            let smallWhole = Scaling.median(whole["s10"] ?? [1])
             for (id, label) in [("off", "off screen"), ("in", "in the container")] {
                 let large = Scaling.median(times[id] ?? [1])
                 print(String(format: "start %@: %d views %@ ÷ 10, p50: %.2f×  (%.1f µs ÷ %.1f µs)",
                              animator, views, label, large / small, large / 1000, small / 1000))
+                let largeWhole = Scaling.median(whole[id] ?? [1])
+                print(String(format: "transition %@: %d views %@ ÷ 10, p50: %.2f×  (%.1f µs ÷ %.1f µs: the select, the clock.advance past its end, the next select elsewhere)",
+                             animator, views, label, largeWhole / smallWhole, largeWhole / 1000, smallWhole / 1000))
             }
         }
         if only == nil || only == "frame" { try frame(daemon, connection, call) }
