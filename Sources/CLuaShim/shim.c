@@ -677,15 +677,7 @@ int segue_scananimation_checked(lua_State *L, int t, int known, int *types, doub
         if (slot >= 0) {
             int type = lua_type(L, -1);
             types[slot] = type;
-            if (type == LUA_TNUMBER) {
-                values[slot] = lua_tonumberx(L, -1, NULL);
-            } else if (type == LUA_TBOOLEAN) {
-                values[slot] = lua_toboolean(L, -1);
-            } else if (type == LUA_TSTRING) {
-                size_t n = 0;
-                const char *v = lua_tolstring(L, -1, &n);
-                values[slot] = segue_curve_code(v, n);
-            }
+            values[slot] = segue_scanvalue(L, type);
         } else {
             lua_pushvalue(L, -2);                                     // [names key value key]
             int found = lua_rawget(L, names) != LUA_TNIL;             // [names key value known]

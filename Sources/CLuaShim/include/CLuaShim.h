@@ -325,6 +325,16 @@ static inline int segue_curve_code(const char *s, size_t len) {
     }
     return 0;
 }
+/// The value on top as an options scan records it: a number's value, a boolean's as 0 or 1, a string's
+/// `segue_curve_code`, 0 for any other `type` (the value's type).
+static inline double segue_scanvalue(lua_State *L, int type) {
+    if (type == LUA_TNUMBER) return lua_tonumberx(L, -1, NULL);
+    if (type == LUA_TBOOLEAN) return lua_toboolean(L, -1);
+    if (type != LUA_TSTRING) return 0;
+    size_t len = 0;
+    const char *s = lua_tolstring(L, -1, &len);
+    return segue_curve_code(s, len);
+}
 /// The types of the raw fields `keys[0..<n]` (segue_key) of the table at `t` into `types`, and each number's value
 /// (a boolean's as 0 or 1, a string's `segue_curve_code`; 0 otherwise) into `values`: one call for an options
 /// table. The stack is as before.
@@ -337,17 +347,7 @@ static inline void segue_scanfields(lua_State *L, int t, const segue_key *keys, 
         lua_rawgeti(L, -1, keys[i]);                                      // [names key]
         int type = lua_rawget(L, t);                                      // [names value]
         types[i] = type;
-        if (type == LUA_TNUMBER) {
-            values[i] = lua_tonumberx(L, -1, NULL);
-        } else if (type == LUA_TBOOLEAN) {
-            values[i] = lua_toboolean(L, -1);
-        } else if (type == LUA_TSTRING) {
-            size_t len = 0;
-            const char *s = lua_tolstring(L, -1, &len);
-            values[i] = segue_curve_code(s, len);
-        } else {
-            values[i] = 0;
-        }
+        values[i] = segue_scanvalue(L, type);
         lua_settop(L, -2);
     }
     lua_settop(L, -2);
