@@ -31,6 +31,7 @@ final class DeferredSample {
     func sample() -> Timeline.Sample {
         let journals = journals, epoch = epoch
         let lists = journals?.lists(since: editMark) ?? JournalStack.ListsThen()
+        // Not counted first (Timeline+Exact): measured dearer than `Timeline.compact`'s copy of its channels.
         return Timeline.walk(root, at: time, expected: 4, lists: lists) { view, read in
             journals?.withRecorded(view, since: epoch, read) ?? false
         }

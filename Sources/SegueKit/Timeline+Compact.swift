@@ -9,11 +9,17 @@ extension Timeline {
     /// each sample's channels, the sample list and the animation list hold no spare capacity.
     mutating func compact() {
         guard isFinished, deferred == nil else { return }
-        for i in taken.indices where taken[i].channels.capacity > taken[i].channels.count {
+        for i in taken.indices where Timeline.hasSlack(taken[i].channels) {
             taken[i].channels = Timeline.exactly(taken[i].channels)
         }
-        if taken.capacity > taken.count { taken = Timeline.exactly(taken) }
-        if animations.capacity > animations.count { animations = Timeline.exactly(animations) }
+        if Timeline.hasSlack(taken) { taken = Timeline.exactly(taken) }
+        if Timeline.hasSlack(animations) { animations = Timeline.exactly(animations) }
+    }
+
+    /// Whether `array` holds more spare room than malloc's rounding (16 bytes) would leave in a copy: storage
+    /// reserved exactly (Timeline+Exact) is not copied again for nothing.
+    static func hasSlack<Element>(_ array: [Element]) -> Bool {
+        (array.capacity - array.count) * MemoryLayout<Element>.stride >= 16
     }
 
     /// `array`'s elements in storage of exactly their count (up to malloc's rounding).

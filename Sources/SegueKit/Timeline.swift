@@ -118,9 +118,13 @@ public struct Timeline {
             first.close()
         }
         guard count < Timeline.maxSamples || final else { return }
-        if final { settle() }
-        // Sized for the last sample's shape (usually the same): no regrowth while walking.
-        let expected = max(taken.last?.structure.views.count ?? 0, 4)
+        if final {
+            // The first sample (made full now) and this one, without regrowing the list.
+            taken.reserveCapacity(taken.count + (deferred == nil ? 1 : 2))
+            settle()
+        }
+        // Sized for exactly the views it takes (Timeline+Exact): no regrowth while walking, nothing to compact.
+        let expected = Timeline.count(root)
         taken.append(Timeline.walk(root, at: time, expected: expected) { _, _ in false })
     }
 

@@ -42,7 +42,7 @@ struct Scaling: ParsableCommand {
     @Option(help: "Timed selects per scene and animator.")
     var selects: Int = 300
 
-    @Option(help: "Run only `start`, `frame` or `create`.")
+    @Option(help: "Run only `start`, `frame` or `create` (or `debt`: what a crowded end leaves for the next request).")
     var only: String?
 
     final class Sink: ConnectionOutput {
@@ -99,7 +99,7 @@ struct Scaling: ParsableCommand {
             }
             daemon.flushPending()
         }
-        if only == nil || only == "start" || only == "frame" { try start(daemon, connection, call) }
+        if only == nil || only == "start" || only == "frame" || only == "debt" { try start(daemon, connection, call) }
         if only == nil || only == "create" { try create(daemon, connection, call) }
     }
 
@@ -151,7 +151,7 @@ struct Scaling: ParsableCommand {
         // timed select follows the same request (the sink's clock.advance).
         try scene("sink")
         let scenes = ["s10", "off", "in"]
-        for animator in only == "frame" ? [] : ["dt-slide", "built-in"] {
+        for animator in only == "frame" || only == "debt" ? [] : ["dt-slide", "built-in"] {
             var times: [String: [UInt64]] = [:]
             var whole: [String: [UInt64]] = [:]
             var index = 1
@@ -198,6 +198,49 @@ struct Scaling: ParsableCommand {
             }
         }
         if only == nil || only == "frame" { try frame(daemon, connection, call) }
+        if only == "debt" { try debt(daemon, connection, call) }
+    }
+
+    /// `--only debt` (issue 24: what a crowded transition's end leaves for the next request): the p50 of a select
+    /// in the small `sink` scene right after a dt-slide transition ended (the `clock.advance` past its end, untimed)
+    /// in the 10-view scene or in the crowded container, and after the small scene's end followed by a walk over
+    /// 32 MB (evicting the caches as the crowded end's samples do) or after the crowded end followed by
+    /// `malloc_trim(0)` (glibc's free lists handed back).
+    func debt(_ daemon: Daemon, _ connection: ClientConnection, _ call: (String, String) throws -> Void) throws {
+        var buffer = [UInt8](repeating: 1, count: 32 << 20)
+        var sum = 0
+        var times: [String: [UInt64]] = [:]
+        var index = 1, sinkIndex = 1
+        let cases = [("s10", "after the 10-view end"), ("in", "after the crowded end"),
+                     ("s10+flush", "after the 10-view end, then 32 MB walked"),
+                     ("in+trim", "after the crowded end, then malloc_trim(0)")]
+        for round in 0..<(selects + 20) {
+            for (name, _) in cases {
+                let id = name.hasPrefix("in") ? "in" : "s10"
+                try call("container.select", #"{"scene":"\#(id)","container":"c","index":\#(index),"animator":"dt-slide"}"#)
+                try call("clock.advance", #"{"scene":"\#(id)","ms":1100}"#)
+                if name.hasSuffix("flush") {
+                    for i in stride(from: 0, to: buffer.count, by: 64) { buffer[i] &+= 1; sum &+= Int(buffer[i]) }
+                }
+                if name.hasSuffix("trim") { _ = scalingMallocTrim(0) }
+                let line = #"{"jsonrpc":"2.0","id":1,"method":"container.select","params":{"scene":"sink","container":"c","index":\#(sinkIndex),"animator":"dt-slide"}}"#
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                let reply = daemon.handle(line: line, from: connection)
+                let t1 = DispatchTime.now().uptimeNanoseconds
+                daemon.flushPending()
+                guard let reply, reply.contains(#""transition":"t-"#) else {
+                    throw ValidationError("the select in sink started no transition: \(reply ?? "no reply")")
+                }
+                sinkIndex = 1 - sinkIndex
+                try call("clock.advance", #"{"scene":"sink","ms":1100}"#)
+                if round >= 20 { times[name, default: []].append(t1 - t0) }
+            }
+            index = 1 - index
+        }
+        for (name, label) in cases {
+            print(String(format: "debt: the next select %@, p50: %.1f µs", label, Scaling.median(times[name] ?? [1]) / 1000))
+        }
+        if sum == 42 { print("") }
     }
 
     /// A frame of a running transition on which a client set a value outside an animation (`vc.set` of a view
@@ -263,3 +306,7 @@ struct Scaling: ParsableCommand {
                      large / small, slope, large / 1000, small / 1000))
     }
 }
+
+/// glibc's malloc_trim (not in the Glibc module's headers): hands the heap's free memory back (`scaling --only debt`).
+@_silgen_name("malloc_trim")
+private func scalingMallocTrim(_ pad: Int) -> Int32
