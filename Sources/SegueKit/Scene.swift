@@ -70,9 +70,12 @@ public final class Scene {
     // MARK: Events
 
     /// Emits an event with this scene's next sequence number and the current time.
+    /// An event its sink does not want (`EventSink.wants`: the daemon with no subscriber and nothing of its own to
+    /// do with the kind) is not built: its sequence number is taken all the same.
     public func emit(_ payload: EngineEvent.Payload) {
         eventSeq += 1
-        sink?.emit(EngineEvent(scene: id, seq: eventSeq, time: time, payload: payload))
+        guard let sink, sink.wants(payload.kind) else { return }
+        sink.emit(EngineEvent(scene: id, seq: eventSeq, time: time, payload: payload))
     }
 
     /// A plugin's warning (`plugin.warning`), with what kind of mistake it is and where; a raise in a callback
