@@ -78,6 +78,17 @@ public final class Scene {
         sink.emit(EngineEvent(scene: id, seq: eventSeq, time: time, payload: payload))
     }
 
+    /// The same, with the payload made only when the sink wants `kind` (its payload's kind): the lifecycle calls
+    /// of every transition, whose events a daemon with no subscriber drops, then build nothing.
+    @inline(__always)
+    func emit(_ kind: EngineEvent.Kind, _ payload: @autoclosure () -> EngineEvent.Payload) {
+        eventSeq += 1
+        guard let sink, sink.wants(kind) else { return }
+        let made = payload()
+        assert(made.kind == kind, "emit(\(kind)) made a \(made.kind) event")
+        sink.emit(EngineEvent(scene: id, seq: eventSeq, time: time, payload: made))
+    }
+
     /// A plugin's warning (`plugin.warning`), with what kind of mistake it is and where; a raise in a callback
     /// is also kept on the transitions the plugin takes part in (`transition.get`'s `problems`).
     public func warn(_ plugin: String, _ message: String, code: PluginWarning.Code = .other, file: String? = nil,
