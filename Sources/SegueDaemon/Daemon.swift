@@ -201,6 +201,20 @@ public final class Daemon: EventSink, @unchecked Sendable {
         return metadata
     }
 
+    /// Whether `emit` does anything with an event of `kind` now: queue it for the bus (someone is subscribed: the
+    /// same test as `emit`'s `toBus`), or count, log or end a wait with it — the kinds `emit`'s switch acts on,
+    /// kept in step with it. A scene skips building the other events (lifecycle events with no subscriber).
+    public func wants(_ kind: EngineEvent.Kind) -> Bool {
+        if !events.isEmpty { return true }
+        switch kind {
+        case .transitionBegan, .transitionCompleted, .transitionFailedOver, .transitionWatchdog, .pluginFailed,
+            .pluginWarning, .log:
+            return true
+        default:
+            return false
+        }
+    }
+
     /// An event from a scene or the daemon: counted and logged here, and queued (`EventQueue`) for the event bus
     /// and the transition.wait answers it ends, which are delivered after the handler, tick or timer that caused it
     /// has returned (`deliverEvents`, `answerEndedWaits`), never from inside the engine's call.

@@ -17,6 +17,11 @@ final class SceneEventRelay: EventSink {
     func isListening(to kind: EngineEvent.Kind, in scene: String) -> Bool {
         daemon?._withUnsafeGuaranteedRef { $0.isListening(to: kind, in: scene) } ?? false
     }
+
+    /// No daemon: the event would go into nothing.
+    func wants(_ kind: EngineEvent.Kind) -> Bool {
+        daemon?._withUnsafeGuaranteedRef { $0.wants(kind) } ?? false
+    }
 }
 
 /// One scene's sink: the daemon's relay, with that scene's answer to "does anyone want its frames?" kept until the
@@ -33,6 +38,8 @@ final class SceneFrameRelay: EventSink {
     }
 
     func emit(_ event: EngineEvent) { shared.emit(event) }
+
+    func wants(_ kind: EngineEvent.Kind) -> Bool { shared.wants(kind) }
 
     func isListening(to kind: EngineEvent.Kind, in scene: String) -> Bool {
         guard kind == .frame else { return shared.isListening(to: kind, in: scene) }

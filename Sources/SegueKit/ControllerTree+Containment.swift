@@ -135,11 +135,11 @@ extension ControllerTree {
     }
 
     func willMove(_ vc: ViewController, to parent: ViewController?, in scene: Scene) {
-        scene.emit(.willMoveToParent(vc: vc.id, parent: parent?.id))
+        scene.emit(.vcWillMoveToParent, .willMoveToParent(vc: vc.id, parent: parent?.id))
     }
 
     func didMove(_ vc: ViewController, to parent: ViewController?, in scene: Scene) {
-        scene.emit(.didMoveToParent(vc: vc.id, parent: parent?.id))
+        scene.emit(.vcDidMoveToParent, .didMoveToParent(vc: vc.id, parent: parent?.id))
     }
 
     /// view_will_appear / view_will_disappear for `vc` and its visible descendants (parents first).
@@ -147,7 +147,11 @@ extension ControllerTree {
         let target: Appearance = appearing ? .appearing : .disappearing
         guard vc.appearance != target else { return }
         vc.appearance = target
-        scene.emit(appearing ? .viewWillAppear(vc: vc.id, animated: animated) : .viewWillDisappear(vc: vc.id, animated: animated))
+        if appearing {
+            scene.emit(.vcViewWillAppear, .viewWillAppear(vc: vc.id, animated: animated))
+        } else {
+            scene.emit(.vcViewWillDisappear, .viewWillDisappear(vc: vc.id, animated: animated))
+        }
         for child in vc.visibleChildren { beginAppearance(child, appearing: appearing, animated: animated, in: scene) }
     }
 
@@ -156,10 +160,10 @@ extension ControllerTree {
         switch vc.appearance {
         case .appearing:
             vc.appearance = .appeared
-            scene.emit(.viewDidAppear(vc: vc.id, animated: animated))
+            scene.emit(.vcViewDidAppear, .viewDidAppear(vc: vc.id, animated: animated))
         case .disappearing:
             vc.appearance = .disappeared
-            scene.emit(.viewDidDisappear(vc: vc.id, animated: animated))
+            scene.emit(.vcViewDidDisappear, .viewDidDisappear(vc: vc.id, animated: animated))
         case .appeared, .disappeared:
             return
         }

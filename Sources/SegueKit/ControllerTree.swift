@@ -8,11 +8,30 @@ final class ControllerTree {
     /// The view controller whose view fills the window.
     private(set) var root: ViewController?
 
+    /// The container `container(_:)` found last: a client names the same container request after request. Only
+    /// `register` and `unregister` change the table, and both let it go, so it is always the table's answer.
+    private var lastContainer: ContainerViewController?
+
     /// Files `vc` under its id.
-    func register(_ vc: ViewController) { viewControllersByID[vc.id] = vc }
+    func register(_ vc: ViewController) {
+        lastContainer = nil
+        viewControllersByID[vc.id] = vc
+    }
 
     /// Forgets the view controller with `id`.
-    func unregister(_ id: String) { viewControllersByID[id] = nil }
+    func unregister(_ id: String) {
+        lastContainer = nil
+        viewControllersByID[id] = nil
+    }
+
+    /// The container filed under `id` (nil: none, or a view controller that is not a container). Compared with
+    /// `==`, as the table's lookup compares keys.
+    func container(_ id: String) -> ContainerViewController? {
+        if let lastContainer, lastContainer.id == id { return lastContainer }
+        let found = viewControllersByID[id] as? ContainerViewController
+        if found != nil { lastContainer = found }
+        return found
+    }
 
     /// Every view controller, in the order their views were made.
     var all: [ViewController] { viewControllersByID.values.sorted { $0.view.serial < $1.view.serial } }

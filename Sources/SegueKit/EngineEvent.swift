@@ -30,8 +30,12 @@ public protocol EventSink: AnyObject {
     /// Whether any listener wants events of `kind` from `scene`; a scene skips building costly events (frames)
     /// nobody wants. Sequence numbers advance either way.
     func isListening(to kind: EngineEvent.Kind, in scene: String) -> Bool
+    /// Whether `emit` would do anything with an event of `kind` now: false lets a scene skip building it (its
+    /// sequence number is taken all the same). Answers for any scene; a sink that filters by scene says true.
+    func wants(_ kind: EngineEvent.Kind) -> Bool
 }
 
 extension EventSink {
     public func isListening(to kind: EngineEvent.Kind, in scene: String) -> Bool { true }
+    public func wants(_ kind: EngineEvent.Kind) -> Bool { true }
 }

@@ -7,16 +7,28 @@ extension Scene {
                          retry: @escaping (TransitionRequest) throws(EngineError) -> TransitionStart,
                          plan: () throws(EngineError) -> TransitionPlan?) throws(EngineError) -> TransitionStart
     {
+        try startTransition(on: container, kind: kind, request, makeRetry: { retry }, plan: plan)
+    }
+
+    /// The same, with the retry made by `makeRetry` only when the container is busy: a caller's escaping retry
+    /// closure (its context allocated, its captures retained) is not made for an idle start.
+    func startTransition(on container: ContainerViewController, kind: TransitionKind, _ request: TransitionRequest,
+                         makeRetry: () -> (TransitionRequest) throws(EngineError) -> TransitionStart,
+                         plan: () throws(EngineError) -> TransitionPlan?) throws(EngineError) -> TransitionStart
+    {
         // The queued retry is made only when the container is busy (an idle start allocates no closure for it).
-        if container.activeTransition != nil, let queued = try admit(container, request.whenBusy, kind: kind,
-            retry: { [info = ledger.pendingInfo] id throws(EngineError) in
-                var again = request
-                again.whenBusy = .reject
-                again.id = id
-                return try self.withTransitionInfo(info) { () throws(EngineError) in try retry(again) }
-            })
-        {
-            return queued
+        if container.activeTransition != nil {
+            let retry = makeRetry()
+            if let queued = try admit(container, request.whenBusy, kind: kind,
+                retry: { [info = ledger.pendingInfo] id throws(EngineError) in
+                    var again = request
+                    again.whenBusy = .reject
+                    again.id = id
+                    return try self.withTransitionInfo(info) { () throws(EngineError) in try retry(again) }
+                })
+            {
+                return queued
+            }
         }
         guard let plan = try plan() else { return .nothing }
         let animator = request.builtIn

@@ -17,7 +17,7 @@ extension Scene {
     public func viewController(_ id: String) -> ViewController? { controllers.viewControllersByID[id] }
 
     public func container(_ id: String) -> ContainerViewController? {
-        controllers.viewControllersByID[id] as? ContainerViewController
+        controllers.container(id)
     }
 
     public var allViewControllers: [ViewController] { controllers.all }

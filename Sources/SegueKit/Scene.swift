@@ -70,9 +70,23 @@ public final class Scene {
     // MARK: Events
 
     /// Emits an event with this scene's next sequence number and the current time.
+    /// An event its sink does not want (`EventSink.wants`: the daemon with no subscriber and nothing of its own to
+    /// do with the kind) is not built: its sequence number is taken all the same.
     public func emit(_ payload: EngineEvent.Payload) {
         eventSeq += 1
-        sink?.emit(EngineEvent(scene: id, seq: eventSeq, time: time, payload: payload))
+        guard let sink, sink.wants(payload.kind) else { return }
+        sink.emit(EngineEvent(scene: id, seq: eventSeq, time: time, payload: payload))
+    }
+
+    /// The same, with the payload made only when the sink wants `kind` (its payload's kind): the lifecycle calls
+    /// of every transition, whose events a daemon with no subscriber drops, then build nothing.
+    @inline(__always)
+    func emit(_ kind: EngineEvent.Kind, _ payload: @autoclosure () -> EngineEvent.Payload) {
+        eventSeq += 1
+        guard let sink, sink.wants(kind) else { return }
+        let made = payload()
+        assert(made.kind == kind, "emit(\(kind)) made a \(made.kind) event")
+        sink.emit(EngineEvent(scene: id, seq: eventSeq, time: time, payload: made))
     }
 
     /// A plugin's warning (`plugin.warning`), with what kind of mistake it is and where; a raise in a callback

@@ -81,4 +81,40 @@ struct EventDeliveryTests {
         #expect(kinds(answer) == ["response 7"])
         #expect(answer.first?["result"] == ["ended": true, "state": "completed"])
     }
+
+    @Test("an event nobody subscribed to is not built, its sequence number is taken all the same, and the daemon still counts and ends waits with its own kinds")
+    func unwantedEventsNotBuilt() throws {
+        // One daemon subscribed from the start, one that subscribes only after a whole transition: the second
+        // transition's events carry the same sequence numbers on both.
+        let seen = try Harness()
+        try seen.setUpScene()
+        try seen.call("events.subscribe", ["types": ["transition", "lifecycle"]])
+        let late = try Harness()
+        try late.setUpScene()
+        #expect(late.daemon.events.isEmpty)
+        for kind in [EngineEvent.Kind.vcWillMoveToParent, .vcViewWillAppear, .vcViewDidDisappear, .frame, .transitionUpdated] {
+            #expect(!late.daemon.wants(kind))
+            #expect(seen.daemon.wants(kind))
+        }
+        for kind in [EngineEvent.Kind.transitionBegan, .transitionCompleted, .transitionFailedOver, .transitionWatchdog,
+                     .pluginFailed, .pluginWarning, .log] {
+            #expect(late.daemon.wants(kind))
+        }
+        var secondSeqs: [[Int]] = []
+        for h in [seen, late] {
+            let t = try #require(try h.result("container.select", ["container": "tabs", "index": 1])?["transition"])
+            // A wait is still answered by the transition's end with nobody subscribed.
+            #expect(try h.call("transition.wait", ["transition": t], id: 7).allSatisfy { $0["id"] == nil })
+            let advanced = try h.call("clock.advance", ["ms": 1100], id: 8)
+            #expect(advanced.contains { $0["id"] == 7 && $0["result"] == ["ended": true, "state": "completed"] })
+            if h === late { try h.call("events.subscribe", ["types": ["transition", "lifecycle"]]) }
+            _ = try h.readLines()
+            let lines = try h.call("container.select", ["container": "tabs", "index": 0], id: 9)
+            secondSeqs.append(lines.compactMap { $0["params"]?["seq"]?.intValue })
+            #expect(h.daemon.counters.transitionsStarted == 2)
+            #expect(h.daemon.counters.transitionsCompleted == 1)
+        }
+        #expect(secondSeqs[0].count >= 5)
+        #expect(secondSeqs[0] == secondSeqs[1])
+    }
 }

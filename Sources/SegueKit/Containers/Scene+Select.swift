@@ -16,9 +16,11 @@ extension Scene {
         }
         let request = TransitionRequest(animated: animated, interactive: interactive, animator: requested,
                                         whenBusy: whenBusy, id: reserved)
-        return try startTransition(on: container, kind: .select, request, retry: { [unowned self] r throws(EngineError) in
-            try self.select(container, index: index, animated: r.animated, interactive: r.interactive,
-                            animator: r.animator, whenBusy: r.whenBusy, id: r.id)
+        return try startTransition(on: container, kind: .select, request, makeRetry: {
+            { [unowned self] r throws(EngineError) in
+                try self.select(container, index: index, animated: r.animated, interactive: r.interactive,
+                                animator: r.animator, whenBusy: r.whenBusy, id: r.id)
+            }
         }) { () throws(EngineError) -> TransitionPlan? in
             if container.selectedIndex == index { return nil }
             let to = try kind.viewController(at: index, of: container, in: self)
