@@ -636,6 +636,63 @@ int segue_name_at(lua_State *L, int i) {
     return 0;
 }
 
+_Static_assert(SEGUE_KEY_COUNT <= sizeof(((segue_sandbox *)0)->key_text) / sizeof(const char *), "key_text holds every segue_key");
+
+int segue_scananimation_checked(lua_State *L, int t, int known, int *types, double *values) {
+    static const segue_key keys[] = {SEGUE_KEY_DURATION, SEGUE_KEY_DELAY, SEGUE_KEY_REPEAT_COUNT, SEGUE_KEY_AUTOREVERSE,
+                                     SEGUE_KEY_SPRING, SEGUE_KEY_CURVE};
+    for (int i = 0; i < 6; i++) {
+        types[i] = LUA_TNIL;
+        values[i] = 0;
+    }
+    if (lua_type(L, t) != LUA_TTABLE || !lua_checkstack(L, 4)) return 0;
+    t = lua_absindex(L, t);
+    segue_sandbox *sb = segue_sandbox_of(L);
+    int base = lua_gettop(L);
+    if (lua_rawgeti(L, LUA_REGISTRYINDEX, known) != LUA_TTABLE) {      // [names]
+        lua_settop(L, base);
+        return 0;
+    }
+    int names = base + 1;
+    int ok = 1;
+    lua_pushnil(L);                                                   // [names nil]
+    while (lua_next(L, t) != 0) {                                     // [names key value]
+        if (lua_type(L, -2) != LUA_TSTRING) {
+            ok = 0;
+            break;
+        }
+        size_t len = 0;
+        const char *s = lua_tolstring(L, -2, &len);                   // a string already: no conversion under lua_next
+        int slot = -1;
+        for (int i = 0; i < 6; i++) {
+            if (s == sb->key_text[keys[i]]) { slot = i; break; }
+        }
+        if (slot < 0) {
+            // Not the interned copy of one of the six (another name, or a Lua that does not intern it).
+            for (int i = 0; i < 6; i++) {
+                const char *name = segue_key_names[keys[i]];
+                if (strlen(name) == len && memcmp(name, s, len) == 0) { slot = i; break; }
+            }
+        }
+        if (slot >= 0) {
+            int type = lua_type(L, -1);
+            types[slot] = type;
+            values[slot] = segue_scanvalue(L, type);
+        } else {
+            lua_pushvalue(L, -2);                                     // [names key value key]
+            int found = lua_rawget(L, names) != LUA_TNIL;             // [names key value known]
+            lua_settop(L, -2);                                        // [names key value]
+            if (!found) {
+                ok = 0;
+                break;
+            }
+        }
+        lua_settop(L, -2);                                            // [names key]
+    }
+    lua_settop(L, base);
+    return ok;
+}
+
 // A cached nil (an absent from_index): a user value slot holding this light userdata.
 static char cached_nil;
 
@@ -820,7 +877,7 @@ static int build_sandbox(lua_State *L) {
     // The field names host code reads on its hot paths, interned once (segue_key).
     lua_createtable(L, SEGUE_KEY_COUNT, 0);
     for (int k = 1; k < SEGUE_KEY_COUNT; k++) {
-        lua_pushstring(L, segue_key_names[k]);
+        segue_sandbox_of(L)->key_text[k] = lua_pushstring(L, segue_key_names[k]);
         lua_rawseti(L, -2, k);
     }
     segue_sandbox_of(L)->keys_ref = luaL_ref(L, LUA_REGISTRYINDEX);

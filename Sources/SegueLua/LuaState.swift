@@ -131,6 +131,9 @@ final class LuaState {
     func type(at i: Int32) -> Int32 { lua_type(L, i) }
     func isNil(_ i: Int32) -> Bool { lua_type(L, i) <= LUA_TNIL }
     func typeName(at i: Int32) -> String { String(cString: lua_typename(L, lua_type(L, i))) }
+    /// What Lua's `type()` answers for the argument at `i`: "nil" for an argument not given, where `typeName` says
+    /// "no value" (a host function in a prelude wrapper's place reports its arguments as the wrapper did).
+    func luaTypeName(at i: Int32) -> String { lua_type(L, i) == LUA_TNONE ? "nil" : typeName(at: i) }
 
     func push(_ s: String) { _ = s.withCString { lua_pushstring(L, $0) } }
     func push(_ n: Double) { lua_pushnumber(L, n) }

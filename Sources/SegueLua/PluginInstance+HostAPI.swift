@@ -416,10 +416,25 @@ extension PluginInstance {
 
     // MARK: Animations
 
-    /// segue.animate(opts, animations, completion): the prelude has checked the argument types.
+    /// segue.animate(opts, animations, completion), called by the prelude's `segue.animate` with its three arguments.
+    /// Arguments of the wrong type change nothing and answer the message, which the prelude raises at its caller's
+    /// level (`error(message, 2)`, so the position is the plugin's line, as when the prelude checked them itself).
     func animate(_ s: LuaState) -> HostResult {
-        if !s.hasOnlyKeys(at: 1, in: animationOptionNames) {
-            // An unknown key (or one that is not a string): the prelude's check_keys warns as it always has.
+        if let message = animateArgumentError(s) {
+            s.push(message)
+            return .results(1)
+        }
+        // The options' types and values and the key check in one pass over the table.
+        var scan = OptionScan()
+        let allKnown = withUnsafeMutableBytes(of: &scan.types) { t in
+            withUnsafeMutableBytes(of: &scan.values) { v in
+                segue_scananimation_checked(s.L, 1, animationOptionNames, t.baseAddress?.assumingMemoryBound(to: Int32.self),
+                                            v.baseAddress?.assumingMemoryBound(to: Double.self))
+            }
+        } != 0
+        if !allKnown {
+            // An unknown key (or one that is not a string): the prelude's check_keys warns as it always has, and the
+            // options are read after it, as before.
             s.pushRef(checkKeys)
             s.pushValue(1)
             s.pushRef(animationOptionNames)
@@ -428,7 +443,7 @@ extension PluginInstance {
         }
         guard let scene else { return .error("segue.animate: no scene") }
         let options: AnimationOptions
-        switch animationOptions(at: 1) {
+        switch animationOptions(at: 1, scanned: allKnown ? scan : nil) {
         case .success(let o): options = o
         case .failure(let e): return .error("segue.animate: \(e.message)")
         }
@@ -439,6 +454,19 @@ extension PluginInstance {
         scene.commitAnimations()
         if let error { return .error(error.message) }
         return .results(0)
+    }
+
+    /// The prelude's checks of `segue.animate`'s argument types, with its messages (nil when they are right).
+    func animateArgumentError(_ s: LuaState) -> String? {
+        if s.type(at: 1) != LUA_TTABLE { return "segue.animate: opts must be a table, got \(s.luaTypeName(at: 1))" }
+        if s.type(at: 2) != LUA_TFUNCTION {
+            return "segue.animate: animations must be a function, got \(s.luaTypeName(at: 2))"
+        }
+        let completion = s.type(at: 3)
+        if completion > LUA_TNIL && completion != LUA_TFUNCTION {
+            return "segue.animate: completion must be a function or nil, got \(s.luaTypeName(at: 3))"
+        }
+        return nil
     }
 
     /// segue.keyframes(opts, function(add) … end, completion): the prelude has checked the argument types.
@@ -567,19 +595,29 @@ extension PluginInstance {
         }
     }
 
-    func animationOptions(at i: Int32, defaultTiming: Timing = .curve(.easeInOut), defaultDuration: Double = 0.2)
-        -> Result<AnimationOptions, LuaError>
-    {
-        // The six options' types (and numbers) in one shim call; the spring and the curve are read again only
-        // when given.
+    /// The six plain options' types and values as `segue_scananimation` reads them.
+    struct OptionScan {
         var types: (Int32, Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0, 0)
         var values: (Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &types) { t in
-            withUnsafeMutableBytes(of: &values) { v in
-                segue_scananimation(state.L, i, t.baseAddress?.assumingMemoryBound(to: Int32.self),
-                                    v.baseAddress?.assumingMemoryBound(to: Double.self))
+    }
+
+    /// The options table at `i` as `AnimationOptions`. `scanned`: its six plain options already read (by
+    /// `segue_scananimation_checked`), else they are read here.
+    func animationOptions(
+        at i: Int32, scanned: OptionScan? = nil, defaultTiming: Timing = .curve(.easeInOut), defaultDuration: Double = 0.2
+    ) -> Result<AnimationOptions, LuaError> {
+        // The six options' types (and numbers) in one shim call; the spring and the curve are read again only
+        // when given.
+        var scan = scanned ?? OptionScan()
+        if scanned == nil {
+            withUnsafeMutableBytes(of: &scan.types) { t in
+                withUnsafeMutableBytes(of: &scan.values) { v in
+                    segue_scananimation(state.L, i, t.baseAddress?.assumingMemoryBound(to: Int32.self),
+                                        v.baseAddress?.assumingMemoryBound(to: Double.self))
+                }
             }
         }
+        let types = scan.types, values = scan.values
         let duration = types.0 == LUA_TNUMBER ? values.0 : defaultDuration
         guard duration.isFinite, duration >= 0 else { return .failure(LuaError("duration must be a number ≥ 0")) }
         let delay = types.1 == LUA_TNUMBER ? values.1 : 0

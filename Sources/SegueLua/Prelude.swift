@@ -217,16 +217,16 @@ local function check_keys(opts, known, kind)
     for i = 1, #unknown do warn_unknown(kind, unknown[i]) end
   end
 end
+-- host.animate checks the argument types first: for a wrong one it does nothing and answers the message
+-- ("segue.animate: opts must be a table, got nil", ...), raised here at level 2 so that the position is the
+-- caller's line, as when these checks were Lua here (three `type` calls per segue.animate). Then it checks opts'
+-- keys against animation_options (check_keys when one is unknown), reads the options and runs the block.
+-- This wrapper stays a Lua function (not host.animate itself) so that a tail call `return segue.animate(...)`
+-- reports its errors at the same level as before (a tail-called Lua function replaces its caller's frame; a C
+-- function does not). The prelude's later lines keep their numbers.
 function segue.animate(opts, animations, completion)
-  if type(opts) ~= "table" then error("segue.animate: opts must be a table, got " .. type(opts), 2) end
-  if type(animations) ~= "function" then
-    error("segue.animate: animations must be a function, got " .. type(animations), 2)
-  end
-  if completion ~= nil and type(completion) ~= "function" then
-    error("segue.animate: completion must be a function or nil, got " .. type(completion), 2)
-  end
-  -- host.animate checks opts' keys itself against animation_options and runs check_keys when one is unknown.
-  return host.animate(opts, animations, completion)
+  local bad = host.animate(opts, animations, completion)
+  if bad ~= nil then error(bad, 2) end
 end
 host.set_key_check(check_keys, animation_options)
 local keyframe = host.keyframe

@@ -143,4 +143,96 @@ struct PerCallPathTests {
         scene.advance(by: 1_000_000_000)
         #expect(t.state == .completed)
     }
+
+    @Test("segue.animate's argument errors, checked by the host, have the prelude's messages and positions")
+    func animateArgumentErrors() throws {
+        let (scene, container, _, _, recorder) = try sceneWithPlugins(["args.lua": #"""
+            local function try(f, ...)
+              local ok, e = pcall(f, ...)
+              if ok then return "ok" end
+              return e
+            end
+            return segue.animator {
+              name = "args",
+              duration = function(ctx) return 0.5 end,
+              animate = function(ctx)
+                local to = ctx:view("to")
+                ctx.container:add(to)
+                segue.log(try(function() segue.animate(1, function() end) end))
+                segue.log(try(function() segue.animate({}, 2) end))
+                segue.log(try(function() segue.animate({}, function() end, 3) end))
+                segue.log(try(function() segue.animate() end))
+                segue.log(try(function() return segue.animate(nil) end))
+                segue.log(try(segue.animate, {}, nil))
+                segue.log(try(function() segue.animate({ duration = 0.1 }, function() end, nil) end))
+                segue.animate({ duration = 0.5 }, function() to.alpha = 0 end, function() ctx:complete(true) end)
+              end,
+            }
+            """#])
+        let t = try #require(try scene.select(container, index: 1, animator: "args").transition)
+        #expect(!t.failedOver, "\(t.problems.map(\.message))")
+        // A wrong argument raises at the plugin's line (level 2 of the prelude's wrapper); a tail call or pcall
+        // calling segue.animate leaves no Lua caller to name, so no position, as when the prelude checked in Lua.
+        #expect(recorder.messages("log") == [
+            "args.lua:12: segue.animate: opts must be a table, got number",
+            "args.lua:13: segue.animate: animations must be a function, got number",
+            "args.lua:14: segue.animate: completion must be a function or nil, got number",
+            "args.lua:15: segue.animate: opts must be a table, got nil",
+            "segue.animate: opts must be a table, got nil",
+            "segue.animate: animations must be a function, got nil",
+            "ok",
+        ], "\(recorder.messages("log"))")
+        #expect(recorder.messages("plugin.warning").isEmpty, "\(recorder.messages("plugin.warning"))")
+        scene.advance(by: 1_000_000_000)
+        #expect(t.state == .completed)
+    }
+
+    @Test("the options' key check and scan in one pass read what the separate check and scan read")
+    func optionsInOnePass() throws {
+        let instance = try makeSandbox()
+        let state = instance.state
+        let base = state.top
+        defer { state.setTop(base) }
+        let tables = [
+            "{}", "{ duration = 1 }", "{ duration = 0.25, curve = 'ease_in_out' }",
+            "{ duration = '1', delay = true, repeat_count = {}, autoreverse = 1, spring = 'system', curve = 'ease_in' }",
+            "{ delay = 0.5, repeat_count = 2, autoreverse = false, spring = { damping = 0.5 }, curve = { 0, 0, 1, 1 } }",
+            "{ curve = 'bogus', calculation_mode = 'linear' }", "{ [1] = 2 }", "{ durration = 1 }",
+            "{ duration = 1, [true] = 1 }", "{ [string.rep('d', 50)] = 1, duration = 2 }", "{ duration = 0 / 0 }",
+        ]
+        for text in tables {
+            #expect(state.load("return \(text)", chunkName: "=options") == nil)
+            #expect(state.call(args: 0, results: 1, topLevel: true) == nil)
+            let t = state.top
+            var separate = PluginInstance.OptionScan()
+            withUnsafeMutableBytes(of: &separate.types) { ty in
+                withUnsafeMutableBytes(of: &separate.values) { v in
+                    segue_scananimation(state.L, t, ty.baseAddress?.assumingMemoryBound(to: Int32.self),
+                                        v.baseAddress?.assumingMemoryBound(to: Double.self))
+                }
+            }
+            let known = state.hasOnlyKeys(at: t, in: instance.animationOptionNames)
+            var together = PluginInstance.OptionScan()
+            let ok = withUnsafeMutableBytes(of: &together.types) { ty in
+                withUnsafeMutableBytes(of: &together.values) { v in
+                    segue_scananimation_checked(state.L, t, instance.animationOptionNames,
+                                                ty.baseAddress?.assumingMemoryBound(to: Int32.self),
+                                                v.baseAddress?.assumingMemoryBound(to: Double.self))
+                }
+            }
+            #expect(state.top == t, "\(text)")
+            #expect((ok != 0) == known, "\(text)")
+            if ok != 0 {
+                #expect([together.types.0, together.types.1, together.types.2, together.types.3, together.types.4,
+                         together.types.5] == [separate.types.0, separate.types.1, separate.types.2,
+                         separate.types.3, separate.types.4, separate.types.5], "\(text)")
+                let a = [together.values.0, together.values.1, together.values.2, together.values.3,
+                         together.values.4, together.values.5]
+                let b = [separate.values.0, separate.values.1, separate.values.2, separate.values.3,
+                         separate.values.4, separate.values.5]
+                #expect(zip(a, b).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) }, "\(text): \(a) \(b)")
+            }
+            state.pop()
+        }
+    }
 }

@@ -109,6 +109,9 @@ typedef struct segue_sandbox {
     size_t large_bytes;                  // bytes of the blocks above SEGUE_POOL_MAX (each its own malloc)
     size_t sweep_at;                     // the lists' bytes above which a free sweeps the arena
     long long sweeps;                    // sweeps so far
+    // The segue_key names as this state interned them (kept alive at keys_ref): an options table's key is matched by
+    // address first (segue_scananimation_checked).
+    const char *key_text[32];
 } segue_sandbox;
 
 /// Field names host code reads on hot paths, interned once per state in a table at `keys_ref` (index = the key),
@@ -322,6 +325,16 @@ static inline int segue_curve_code(const char *s, size_t len) {
     }
     return 0;
 }
+/// The value on top as an options scan records it: a number's value, a boolean's as 0 or 1, a string's
+/// `segue_curve_code`, 0 for any other `type` (the value's type).
+static inline double segue_scanvalue(lua_State *L, int type) {
+    if (type == LUA_TNUMBER) return lua_tonumberx(L, -1, NULL);
+    if (type == LUA_TBOOLEAN) return lua_toboolean(L, -1);
+    if (type != LUA_TSTRING) return 0;
+    size_t len = 0;
+    const char *s = lua_tolstring(L, -1, &len);
+    return segue_curve_code(s, len);
+}
 /// The types of the raw fields `keys[0..<n]` (segue_key) of the table at `t` into `types`, and each number's value
 /// (a boolean's as 0 or 1, a string's `segue_curve_code`; 0 otherwise) into `values`: one call for an options
 /// table. The stack is as before.
@@ -334,17 +347,7 @@ static inline void segue_scanfields(lua_State *L, int t, const segue_key *keys, 
         lua_rawgeti(L, -1, keys[i]);                                      // [names key]
         int type = lua_rawget(L, t);                                      // [names value]
         types[i] = type;
-        if (type == LUA_TNUMBER) {
-            values[i] = lua_tonumberx(L, -1, NULL);
-        } else if (type == LUA_TBOOLEAN) {
-            values[i] = lua_toboolean(L, -1);
-        } else if (type == LUA_TSTRING) {
-            size_t len = 0;
-            const char *s = lua_tolstring(L, -1, &len);
-            values[i] = segue_curve_code(s, len);
-        } else {
-            values[i] = 0;
-        }
+        values[i] = segue_scanvalue(L, type);
         lua_settop(L, -2);
     }
     lua_settop(L, -2);
@@ -355,6 +358,11 @@ static inline void segue_scananimation(lua_State *L, int t, int *types, double *
                                      SEGUE_KEY_SPRING, SEGUE_KEY_CURVE};
     segue_scanfields(L, t, keys, 6, types, values);
 }
+/// `segue_scananimation` and the key check in one pass of `lua_next` over the table at `t`: fills `types` and
+/// `values` as `segue_scananimation` does (the same raw values) and returns 1 when every key is a string that is one
+/// of the six or is in the table at registry reference `known` (raw), 0 otherwise (then `types` and `values` are not
+/// to be used: the caller warns and scans again). The stack is as before; nothing is allocated and nothing raises.
+int segue_scananimation_checked(lua_State *L, int t, int known, int *types, double *values);
 /// Pushes `t[key]` (raw) for the table at `t`, the key a segue_key; returns the value's type. `t` must be a table.
 static inline int segue_rawgetkey(lua_State *L, int t, segue_key key) {
     t = lua_absindex(L, t);
