@@ -229,14 +229,18 @@ final class JournalStack {
 
     /// Keeps `view` as it is now for the open recorders that opened since its last touch (call before changing it).
     func keep(_ view: View) {
-        guard view.touchedEpoch < recorderEpoch, let oldest = openEpochs.first else { return }
+        guard view.touchedEpoch < recorderEpoch, !openEpochs.isEmpty else { return }
+        keep(view, CallJournal.ViewState(view))
+    }
+
+    /// `keep` with the view's state already made (`record`: one state for the journal and the recorders), moved in.
+    private func keep(_ view: View, _ state: consuming CallJournal.ViewState) {
+        guard let oldest = openEpochs.first else { return }
         view.touchedEpoch = recorderEpoch
-        let kept = Kept(epoch: recorderEpoch, order: keptCount, state: CallJournal.ViewState(view))
+        let kept = Kept(epoch: recorderEpoch, order: keptCount, state: state)
         keptCount += 1
-        let key = ObjectIdentifier(view)
-        // What no open recorder needs any more goes first (in place: the dictionary's storage is modified).
-        if let first = histories[key]?.first, first.epoch < oldest { histories[key]?.removeAll { $0.epoch < oldest } }
-        histories[key, default: []].append(kept)
+        // One lookup: what no open recorder needs any more goes first, in place, then the new state.
+        histories[ObjectIdentifier(view), default: []].append(kept, droppingBefore: oldest)
     }
 
     /// `view` as it was when the recorder of `epoch` opened, if it changed since (else it is as it was).
@@ -290,15 +294,21 @@ final class JournalStack {
     }
 
     private func record(_ view: View) {
-        if !openEpochs.isEmpty { keep(view) }
-        guard !entries.isEmpty, view.journalEpoch != entries[entries.count - 1].epoch else { return }
-        view.journalEpoch = entries[entries.count - 1].epoch
-        // Made in place in the one open journal (most calls): no copy of the state to destroy after.
-        if entries.count == 1 {
-            entries[0].views.append(CallJournal.ViewState(view))
+        let keeps = !openEpochs.isEmpty && view.touchedEpoch < recorderEpoch
+        guard !entries.isEmpty, view.journalEpoch != entries[entries.count - 1].epoch else {
+            if keeps { keep(view, CallJournal.ViewState(view)) }
             return
         }
+        view.journalEpoch = entries[entries.count - 1].epoch
+        // The journal and the recorders keep the view as it is now, before the change: one state made for both (its
+        // presentation copied once, not once per keeper; its fields are constants). Moved into the one open journal
+        // (most calls), copied only when journals nest.
         let state = CallJournal.ViewState(view)
+        if keeps { keep(view, state) }
+        if entries.count == 1 {
+            entries[0].views.append(state)
+            return
+        }
         for journal in entries { journal.views.append(state) }
     }
 
@@ -323,5 +333,14 @@ final class JournalStack {
     @inline(__always)
     func noteStarted(_ animation: PropertyAnimation) {
         for journal in entries { journal.started.append(animation) }
+    }
+}
+
+extension [JournalStack.Kept] {
+    /// Appends `kept` after dropping the states of recorders older than `oldest` (none open needs them).
+    @inline(__always)
+    fileprivate mutating func append(_ kept: JournalStack.Kept, droppingBefore oldest: Int) {
+        if let first, first.epoch < oldest { removeAll { $0.epoch < oldest } }
+        append(kept)
     }
 }
