@@ -123,8 +123,9 @@ public struct Timeline {
             taken.reserveCapacity(taken.count + (deferred == nil ? 1 : 2))
             settle()
         }
-        // Sized for exactly the views it takes (Timeline+Exact): no regrowth while walking, nothing to compact.
-        let expected = Timeline.count(root)
+        // Sized for exactly the views it takes when the subtree is small (Timeline+Exact): no regrowth while
+        // walking, nothing to compact.
+        let expected = expectedViews(root)
         taken.append(Timeline.walk(root, at: time, expected: expected) { _, _ in false })
     }
 

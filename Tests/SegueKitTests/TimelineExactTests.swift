@@ -16,6 +16,24 @@ struct TimelineExactTests {
         #expect(Timeline.count(c.view) == walked.structure.views.count)
     }
 
+    @Test("a count stops past its limit, and a crowded subtree's sample is reserved as the last one's")
+    func boundedCount() throws {
+        let (scene, c, _, provider) = try DeferredSampleTests().crowded(200)
+        _ = provider
+        let full = Timeline.count(c.view)
+        #expect(full > Timeline.exactLimit)
+        let bounded = Timeline.count(c.view, upTo: 10)
+        #expect(bounded > 10 && bounded < full)
+        #expect(Timeline.count(c.view, upTo: full) == full)
+        var timeline = Timeline()
+        // No sample yet: the count as far as it went (past the limit, short of the subtree).
+        let first = timeline.expectedViews(c.view)
+        #expect(first > Timeline.exactLimit && first < full)
+        timeline.record(c.view, at: scene.now, structureVersion: 1, valueVersion: 1)
+        #expect(timeline.taken.last?.structure.views.count == full)
+        #expect(timeline.expectedViews(c.view) == full)
+    }
+
     @Test("an ended transition's samples were taken exact: compact copies none of them")
     func endedExact() throws {
         let (scene, c, _, provider) = try DeferredSampleTests().crowded(30)
