@@ -639,8 +639,7 @@ int segue_name_at(lua_State *L, int i) {
 _Static_assert(SEGUE_KEY_COUNT <= sizeof(((segue_sandbox *)0)->key_text) / sizeof(const char *), "key_text holds every segue_key");
 
 int segue_scananimation_checked(lua_State *L, int t, int known, int *types, double *values) {
-    static const segue_key keys[] = {SEGUE_KEY_DURATION, SEGUE_KEY_DELAY, SEGUE_KEY_REPEAT_COUNT, SEGUE_KEY_AUTOREVERSE,
-                                     SEGUE_KEY_SPRING, SEGUE_KEY_CURVE};
+    static const segue_key keys[] = SEGUE_ANIMATION_KEYS;
     for (int i = 0; i < 6; i++) {
         types[i] = LUA_TNIL;
         values[i] = 0;

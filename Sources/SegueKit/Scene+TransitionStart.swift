@@ -1,22 +1,13 @@
 extension Scene {
-    /// The one transition-start pipeline of every container kind: `when_busy` admits the request (or queues it,
-    /// to be retried with `retry`), `plan` decides what it does now that it runs (nil: nothing to animate — it
-    /// made its changes itself), the animator and the interaction controller are resolved, and the transition
-    /// begins.
-    func startTransition(on container: ContainerViewController, kind: TransitionKind, _ request: TransitionRequest,
-                         retry: @escaping (TransitionRequest) throws(EngineError) -> TransitionStart,
-                         plan: () throws(EngineError) -> TransitionPlan?) throws(EngineError) -> TransitionStart
-    {
-        try startTransition(on: container, kind: kind, request, makeRetry: { retry }, plan: plan)
-    }
-
-    /// The same, with the retry made by `makeRetry` only when the container is busy: a caller's escaping retry
-    /// closure (its context allocated, its captures retained) is not made for an idle start.
+    /// The one transition-start pipeline of every container kind: `when_busy` admits the request (or queues it, to
+    /// be retried with the closure `makeRetry` makes — only when the container is busy, so an idle start allocates
+    /// no escaping closure and retains no captures for it), `plan` decides what it does now that it runs (nil:
+    /// nothing to animate — it made its changes itself), the animator and the interaction controller are resolved,
+    /// and the transition begins.
     func startTransition(on container: ContainerViewController, kind: TransitionKind, _ request: TransitionRequest,
                          makeRetry: () -> (TransitionRequest) throws(EngineError) -> TransitionStart,
                          plan: () throws(EngineError) -> TransitionPlan?) throws(EngineError) -> TransitionStart
     {
-        // The queued retry is made only when the container is busy (an idle start allocates no closure for it).
         if container.activeTransition != nil {
             let retry = makeRetry()
             if let queued = try admit(container, request.whenBusy, kind: kind,

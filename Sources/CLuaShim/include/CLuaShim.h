@@ -353,9 +353,12 @@ static inline void segue_scanfields(lua_State *L, int t, const segue_key *keys, 
     lua_settop(L, -2);
 }
 /// `segue.animate`'s plain options: duration, delay, repeat_count, autoreverse, spring, curve (segue_scanfields).
+/// The six plain animation options in the order both scans fill `types` and `values` (segue_scananimation,
+/// segue_scananimation_checked): one list, so the two cannot disagree on a slot.
+#define SEGUE_ANIMATION_KEYS {SEGUE_KEY_DURATION, SEGUE_KEY_DELAY, SEGUE_KEY_REPEAT_COUNT, SEGUE_KEY_AUTOREVERSE, \
+                              SEGUE_KEY_SPRING, SEGUE_KEY_CURVE}
 static inline void segue_scananimation(lua_State *L, int t, int *types, double *values) {
-    static const segue_key keys[] = {SEGUE_KEY_DURATION, SEGUE_KEY_DELAY, SEGUE_KEY_REPEAT_COUNT, SEGUE_KEY_AUTOREVERSE,
-                                     SEGUE_KEY_SPRING, SEGUE_KEY_CURVE};
+    static const segue_key keys[] = SEGUE_ANIMATION_KEYS;
     segue_scanfields(L, t, keys, 6, types, values);
 }
 /// `segue_scananimation` and the key check in one pass of `lua_next` over the table at `t`: fills `types` and

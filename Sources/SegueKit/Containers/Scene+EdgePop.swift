@@ -53,7 +53,7 @@ extension Scene {
             }
             let request = TransitionRequest(animated: true, interactive: .percent, animator: nil, whenBusy: .reject,
                                             id: nil, builtIn: true)
-            let start = try startTransition(on: nav, kind: .pop, request, retry: { _ throws(EngineError) in .nothing }) {
+            let start = try startTransition(on: nav, kind: .pop, request, makeRetry: { { _ throws(EngineError) in .nothing } }) {
                 () throws(EngineError) -> TransitionPlan? in try popPlan(nav, toRoot: false)
             }
             guard let t = start.transition else {

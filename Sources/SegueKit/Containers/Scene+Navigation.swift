@@ -11,10 +11,10 @@ extension Scene {
         try controllers.requireFree(vc, param: "vc", in: self)
         let request = TransitionRequest(animated: animated, interactive: interactive, animator: requested,
                                         whenBusy: whenBusy, id: reserved)
-        return try startTransition(on: nav, kind: .push, request, retry: { [unowned self] r throws(EngineError) in
+        return try startTransition(on: nav, kind: .push, request, makeRetry: { { [unowned self] r throws(EngineError) in
             try self.push(nav, vc, animated: r.animated, interactive: r.interactive, animator: r.animator,
                           whenBusy: r.whenBusy, id: r.id)
-        }) { () throws(EngineError) -> TransitionPlan? in
+        } }) { () throws(EngineError) -> TransitionPlan? in
             guard let from = nav.items.last else {
                 try setStack(nav, [vc], animated: false)
                 return nil
@@ -36,10 +36,10 @@ extension Scene {
         }
         let request = TransitionRequest(animated: animated, interactive: interactive, animator: requested,
                                         whenBusy: whenBusy, id: reserved)
-        return try startTransition(on: nav, kind: .pop, request, retry: { [unowned self] r throws(EngineError) in
+        return try startTransition(on: nav, kind: .pop, request, makeRetry: { { [unowned self] r throws(EngineError) in
             try self.pop(nav, toRoot: toRoot, animated: r.animated, interactive: r.interactive, animator: r.animator,
                          whenBusy: r.whenBusy, id: r.id)
-        }) { () throws(EngineError) -> TransitionPlan? in try popPlan(nav, toRoot: toRoot) }
+        } }) { () throws(EngineError) -> TransitionPlan? in try popPlan(nav, toRoot: toRoot) }
     }
 
     /// What a pop does once it runs: the top leaves for the item under it (or the root).
@@ -72,10 +72,10 @@ extension Scene {
         }
         let request = TransitionRequest(animated: animated, interactive: interactive, animator: requested,
                                         whenBusy: whenBusy, id: reserved)
-        return try startTransition(on: nav, kind: .set, request, retry: { [unowned self] r throws(EngineError) in
+        return try startTransition(on: nav, kind: .set, request, makeRetry: { { [unowned self] r throws(EngineError) in
             try self.setStack(nav, vcs, animated: r.animated, interactive: r.interactive, animator: r.animator,
                               whenBusy: r.whenBusy, id: r.id)
-        }) { () -> TransitionPlan? in
+        } }) { () -> TransitionPlan? in
             let old = nav.items
             let leaving = old.filter { !seen.contains(ObjectIdentifier($0)) }
             let entering = vcs.filter { !onStack.contains(ObjectIdentifier($0)) }

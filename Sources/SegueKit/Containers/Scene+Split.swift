@@ -39,10 +39,10 @@ extension Scene {
         }
         let request = TransitionRequest(animated: animated, interactive: interactive, animator: requested,
                                         whenBusy: whenBusy, id: reserved)
-        return try startTransition(on: container, kind: .column, request, retry: { [unowned self] r throws(EngineError) in
+        return try startTransition(on: container, kind: .column, request, makeRetry: { { [unowned self] r throws(EngineError) in
             try self.setColumn(container, column, to: vc, animated: r.animated, interactive: r.interactive,
                                animator: r.animator, whenBusy: r.whenBusy, id: r.id)
-        }) { () -> TransitionPlan? in
+        } }) { () -> TransitionPlan? in
             TransitionPlan(
                 op: TransitionOperation(kind: .column, container: container, from: current, to: vc, fromIndex: nil,
                                         toIndex: nil, direction: nil),
@@ -91,9 +91,9 @@ extension Scene {
             split.preferredDisplayMode = preferred
             return .nothing
         }
-        return try startTransition(on: container, kind: .displayMode, request, retry: { [unowned self] r throws(EngineError) in
+        return try startTransition(on: container, kind: .displayMode, request, makeRetry: { { [unowned self] r throws(EngineError) in
             try self.changeDisplayMode(container, split, preferred: preferred, r)
-        }) { () -> TransitionPlan? in
+        } }) { () -> TransitionPlan? in
             split.preferredDisplayMode = preferred
             let old = split.displayMode
             let new = split.resolve(preferred, in: size)
