@@ -203,16 +203,21 @@ public final class Daemon: EventSink, @unchecked Sendable {
 
     /// Whether `emit` does anything with an event of `kind` now: queue it for the bus (someone is subscribed: the
     /// same test as `emit`'s `toBus`), or count, log or end a wait with it — the kinds `emit`'s switch acts on,
-    /// kept in step with it. A scene skips building the other events (lifecycle events with no subscriber).
+    /// kept in step with it. A scene skips building the other events (lifecycle events with no subscriber), and
+    /// `transition.began`, which with no subscriber is only counted: `skipped` counts it.
     public func wants(_ kind: EngineEvent.Kind) -> Bool {
         if !events.isEmpty { return true }
         switch kind {
-        case .transitionBegan, .transitionCompleted, .transitionFailedOver, .transitionWatchdog, .pluginFailed,
-            .pluginWarning, .log:
+        case .transitionCompleted, .transitionFailedOver, .transitionWatchdog, .pluginFailed, .pluginWarning, .log:
             return true
         default:
             return false
         }
+    }
+
+    /// A scene's event that `wants` declined: a `transition.began` is counted as `emit` counts it.
+    public func skipped(_ kind: EngineEvent.Kind) {
+        if kind == .transitionBegan { counters.transitionsStarted += 1 }
     }
 
     /// An event from a scene or the daemon: counted and logged here, and queued (`EventQueue`) for the event bus
