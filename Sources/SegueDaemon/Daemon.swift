@@ -315,6 +315,19 @@ public final class Daemon: EventSink, @unchecked Sendable {
         return response
     }
 
+    /// Handles one line from a connection and queues its response on that connection, as `handle` and then
+    /// `connection.send` would, without making a `String` of the response: the socket's path
+    /// (`SocketConnection`). Returns whether there was a response.
+    @discardableResult
+    public func serve(line bytes: UnsafeBufferPointer<UInt8>, from connection: ClientConnection) -> Bool {
+        confinement.check()
+        let answered = dispatcher.serve(line: bytes, from: connection, daemon: self)
+        // The waits the request ended are answered first, as when the caller sent `handle`'s line after it.
+        answerEndedWaits()
+        if answered { dispatcher.sendResponse(to: connection) }
+        return answered
+    }
+
     public func handle(line: String, from connection: ClientConnection) -> String? {
         var bytes = Array(line.utf8)
         return bytes.withUnsafeMutableBufferPointer { handle(line: UnsafeBufferPointer($0), from: connection) }
