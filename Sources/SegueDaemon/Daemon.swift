@@ -203,16 +203,21 @@ public final class Daemon: EventSink, @unchecked Sendable {
 
     /// Whether `emit` does anything with an event of `kind` now: queue it for the bus (someone is subscribed: the
     /// same test as `emit`'s `toBus`), or count, log or end a wait with it — the kinds `emit`'s switch acts on,
-    /// kept in step with it. A scene skips building the other events (lifecycle events with no subscriber).
+    /// kept in step with it. A scene skips building the other events (lifecycle events with no subscriber), and
+    /// `transition.began`, which with no subscriber is only counted: `skipped` counts it.
     public func wants(_ kind: EngineEvent.Kind) -> Bool {
         if !events.isEmpty { return true }
         switch kind {
-        case .transitionBegan, .transitionCompleted, .transitionFailedOver, .transitionWatchdog, .pluginFailed,
-            .pluginWarning, .log:
+        case .transitionCompleted, .transitionFailedOver, .transitionWatchdog, .pluginFailed, .pluginWarning, .log:
             return true
         default:
             return false
         }
+    }
+
+    /// A scene's event that `wants` declined: a `transition.began` is counted as `emit` counts it.
+    public func skipped(_ kind: EngineEvent.Kind) {
+        if kind == .transitionBegan { counters.transitionsStarted += 1 }
     }
 
     /// An event from a scene or the daemon: counted and logged here, and queued (`EventQueue`) for the event bus
@@ -308,6 +313,19 @@ public final class Daemon: EventSink, @unchecked Sendable {
         let response = dispatcher.handle(line: bytes, from: connection, daemon: self)
         answerEndedWaits()
         return response
+    }
+
+    /// Handles one line from a connection and queues its response on that connection, as `handle` and then
+    /// `connection.send` would, without making a `String` of the response: the socket's path
+    /// (`SocketConnection`). Returns whether there was a response.
+    @discardableResult
+    public func serve(line bytes: UnsafeBufferPointer<UInt8>, from connection: ClientConnection) -> Bool {
+        confinement.check()
+        let answered = dispatcher.serve(line: bytes, from: connection, daemon: self)
+        // The waits the request ended are answered first, as when the caller sent `handle`'s line after it.
+        answerEndedWaits()
+        if answered { dispatcher.sendResponse(to: connection) }
+        return answered
     }
 
     public func handle(line: String, from connection: ClientConnection) -> String? {

@@ -35,6 +35,13 @@ final class Dispatcher {
     /// (notifications only, or an answer owed for later). Events the request caused have been queued on their
     /// connections before it returns.
     func handle(line bytes: UnsafeBufferPointer<UInt8>, from connection: ClientConnection, daemon: Daemon) -> String? {
+        serve(line: bytes, from: connection, daemon: daemon) ? responseBytes.string : nil
+    }
+
+    /// Handles one line from a connection and leaves its response line in `responseBytes` (true), for
+    /// `sendResponse(to:)` — or false when there is nothing to answer. The socket's path: no `String` is made of
+    /// the response (its allocation, UTF-8 check and free were a tenth of a daemon.ping).
+    func serve(line bytes: UnsafeBufferPointer<UInt8>, from connection: ClientConnection, daemon: Daemon) -> Bool {
         // A plain request, or a batch of them, is read straight from its bytes; every other line (anything to
         // refuse, escapes, repeated members) is parsed whole and checked below.
         if let request = RequestEnvelope.scan(bytes, methods: methodTable) {
@@ -50,14 +57,14 @@ final class Dispatcher {
             value = try JSONParser.parse(bytes: bytes)
         } catch {
             stats.recordError(code: -32700)
-            return response(id: .null, error: .parse(error))
+            return respond(id: .null, error: .parse(error))
         }
         // Number ids keep their text (the parser gives Doubles): looked up on the line only when there is one.
         switch value {
         case .array(let elements):
             guard !elements.isEmpty else {
                 stats.recordError(code: -32600)
-                return response(id: .null, error: .invalidRequest("an empty batch"))
+                return respond(id: .null, error: .invalidRequest("an empty batch"))
             }
             let texts = elements.contains { $0["id"]?.doubleValue != nil } ? RequestEnvelope.idTexts(in: bytes) : []
             return handleBatch(of: elements.count, from: connection) {
@@ -70,8 +77,14 @@ final class Dispatcher {
         }
     }
 
-    /// Runs a batch's members in order (`member(i)` answers member i) and answers them together.
-    private func handleBatch(of count: Int, from connection: ClientConnection, member: (Int) -> String?) -> String? {
+    /// Queues the response `serve` left in `responseBytes` on `connection`.
+    func sendResponse(to connection: ClientConnection) {
+        responseBytes.withBytes { connection.send(bytes: $0) }
+    }
+
+    /// Runs a batch's members in order (`member(i)` answers member i in `responseBytes`, or says it has no answer)
+    /// and answers them together, in `responseBytes`.
+    private func handleBatch(of count: Int, from connection: ClientConnection, member: (Int) -> Bool) -> Bool {
         var slots: [String?] = []
         slots.reserveCapacity(count)
         var pending: [Waiter] = []
@@ -79,7 +92,7 @@ final class Dispatcher {
             // Only a waiter this member registers is the batch's: one left by an earlier plain request (a
             // transition.wait still pending, on any connection, or a check long answered) is not.
             lastWaiter = nil
-            slots.append(member(i))
+            slots.append(member(i) ? responseBytes.string : nil)
             if let waiter = lastWaiter {
                 waiter.slot = slots.count - 1
                 pending.append(waiter)
@@ -90,47 +103,57 @@ final class Dispatcher {
             // A transition.wait in the batch has not ended: the whole batch is answered when it has.
             let batch = PendingBatch(connection: connection, slots: slots, remaining: pending.count)
             for waiter in pending { waiter.batch = batch }
-            return nil
+            return false
         }
         responseBytes.removeAll()
         for case var response? in slots {
             responseBytes.append(responseBytes.count == 0 ? UInt8(ascii: "[") : UInt8(ascii: ","))
             response.withUTF8 { responseBytes.append($0) }
         }
-        guard responseBytes.count > 0 else { return nil }
+        guard responseBytes.count > 0 else { return false }
         responseBytes.append(UInt8(ascii: "]"))
-        return responseBytes.string
+        return true
     }
 
     private func handleRequest(_ value: JSONValue, idText: String?, from connection: ClientConnection,
-                               daemon: Daemon) -> String?
+                               daemon: Daemon) -> Bool
     {
         let request: RequestEnvelope
         do throws(EnvelopeRefusal) {
             request = try RequestEnvelope.check(value, idText: idText, methods: methodTable)
         } catch {
             stats.recordError(code: error.error.code)
-            return error.answered ? response(id: error.id, error: error.error) : nil
+            return error.answered ? respond(id: error.id, error: error.error) : false
         }
         return dispatch(request, from: connection, daemon: daemon)
     }
 
-    /// Runs a request whose envelope passed the checks, records its latency and writes its answer.
-    private func dispatch(_ request: RequestEnvelope, from connection: ClientConnection, daemon: Daemon) -> String? {
-        let responseID = request.id ?? .null
+    /// Runs a request whose envelope passed the checks, records its latency and writes its answer in
+    /// `responseBytes` (false: none, a notification or an answer owed for later).
+    private func dispatch(_ request: RequestEnvelope, from connection: ClientConnection, daemon: Daemon) -> Bool {
         let started = FileSystem.monotonicNanoseconds()
-        let result: Result<MethodResult, RPCError>
+        // The handler's answer or its error, kept apart rather than in a `Result` (whose destroy went through the
+        // generic value witnesses on every request).
+        var value: MethodResult?
+        var failure: RPCError?
         let number: Int?
         switch request.method {
         case .known(let n):
             number = n
             activity.serving(method: n, packed: request.packedID, id: request.id)
-            defer { activity.served() }
-            let refused = daemon.state == .draining || daemon.state == .stopped
-            result = refused ? .failure(.shuttingDown) : call(n, request.params, connection, daemon)
+            if daemon.state == .draining || daemon.state == .stopped {
+                failure = .shuttingDown
+            } else {
+                do throws(RPCError) {
+                    value = try methodTable.handlers[n](daemon, params(for: request.params), connection)
+                } catch {
+                    failure = error
+                }
+            }
+            activity.served()
         case .unknown(let name):
             number = nil
-            result = .failure(.methodNotFound(name, nearest: NearestName.nearest(to: name, in: methodTable.names)))
+            failure = .methodNotFound(name, nearest: NearestName.nearest(to: name, in: methodTable.names))
         }
         // The handler has returned: the events it caused go to their subscribers now, before its response.
         daemon.deliverEvents()
@@ -138,27 +161,27 @@ final class Dispatcher {
         // A transition.wait or plugins.check that answers later: its response is owed, not written now.
         if let later = deferred {
             deferred = nil
-            if case .success = result, let number {
+            if failure == nil, let number {
                 stats.record(method: number, nanoseconds: elapsed, errorCode: nil)
                 if let id = request.id { lastWaiter = owe(later, to: connection, id: id, daemon: daemon) }
-                return nil
+                return false
             }
         }
-        switch result {
-        case .success(let value):
-            // Only a method of the table succeeds.
-            if let number { stats.record(method: number, nanoseconds: elapsed, errorCode: nil) }
-            return request.id == nil ? nil : response(id: responseID, result: value)
-        case .failure(let error):
+        if let failure {
             // Latency is kept per method of the table only: an unknown name is counted (requests, errors by
             // code) but gets no bucket, so clients cannot grow the stats with made-up method names.
             if let number {
-                stats.record(method: number, nanoseconds: elapsed, errorCode: error.code)
+                stats.record(method: number, nanoseconds: elapsed, errorCode: failure.code)
             } else {
-                stats.recordError(code: error.code)
+                stats.recordError(code: failure.code)
             }
-            return request.id == nil ? nil : response(id: responseID, error: error)
+            guard let id = request.id else { return false }
+            return respond(id: id, error: failure)
         }
+        // Only a method of the table succeeds.
+        if let number { stats.record(method: number, nanoseconds: elapsed, errorCode: nil) }
+        guard let id = request.id, let value else { return false }
+        return respond(id: id, result: value)
     }
 
     /// Registers an answer a handler deferred.
@@ -169,17 +192,6 @@ final class Dispatcher {
                                        connection: connection, id: id)
         case .check(let check):
             return daemon.startCheck(check, connection: connection, id: id)
-        }
-    }
-
-    /// Runs method `number` of the table.
-    private func call(_ number: Int, _ params: JSONObject, _ connection: ClientConnection, _ daemon: Daemon)
-        -> Result<MethodResult, RPCError>
-    {
-        do throws(RPCError) {
-            return .success(try methodTable.handlers[number](daemon, self.params(for: params), connection))
-        } catch {
-            return .failure(error)
         }
     }
 
@@ -197,17 +209,18 @@ final class Dispatcher {
 
     // MARK: Responses
 
-    /// A response line, written in `responseBytes` (whose storage every request reuses).
-    private func response(id: RequestID, result: MethodResult) -> String {
+    /// Writes a response line in `responseBytes` (whose storage every request reuses); true, for the callers'
+    /// "there is an answer".
+    private func respond(id: RequestID, result: MethodResult) -> Bool {
         responseBytes.removeAll()
         Dispatcher.writeResponse(id: id, result: result, to: &responseBytes)
-        return responseBytes.string
+        return true
     }
 
-    private func response(id: RequestID, error: RPCError) -> String {
+    private func respond(id: RequestID, error: RPCError) -> Bool {
         responseBytes.removeAll()
         Dispatcher.writeResponse(id: id, error: error, to: &responseBytes)
-        return responseBytes.string
+        return true
     }
 
     static func response(id: RequestID, result: JSONValue) -> String {

@@ -73,7 +73,7 @@ extension RequestEnvelope {
                 // A number id is kept as its text (RequestID): the answer carries it as sent.
                 if let next = smallInteger(bytes, at: i) {
                     let text = UnsafeBufferPointer(rebasing: bytes[i..<next])
-                    id = .number(String(decoding: text, as: UTF8.self))
+                    id = .number(asciiString(text))
                     packedID = PackedID(kind: PackedID.number, bytes: text)
                     i = next
                     break
@@ -98,6 +98,11 @@ extension RequestEnvelope {
                 }
                 i = next
             default:
+                if let (object, next) = scanParams(bytes, at: i, depth: depth) {
+                    params = object
+                    i = next
+                    break
+                }
                 guard let (value, next) = try? JSONParser.parseValue(in: bytes, at: i, depth: depth),
                     case .object(let object) = value
                 else { return nil }
@@ -112,6 +117,61 @@ extension RequestEnvelope {
             }
             guard bytes[i] == UInt8(ascii: "}"), seen.contains(.jsonrpc), let method else { return nil }
             return (RequestEnvelope(id: id, method: method, params: params, packedID: packedID), i + 1)
+        }
+    }
+
+    /// The `params` object at `start` (its `{`), the request object being `depth` levels deep, read without the
+    /// parser's general walk when it is plain: its member names are plain strings (printable ASCII, no escapes),
+    /// none is given twice and there are fewer than 32. A name and a plain string value are their bytes
+    /// (`asciiString`), a small integer its value; any other value (a string with escapes or other UTF-8, a
+    /// fraction, a literal, an array, an object) goes through the parser at its depth. Nil when the object is not
+    /// plain or not well-formed: the caller parses it with the parser, which gives the same object (or the same
+    /// refusal). EnvelopeScanTests hold it to the parser.
+    static func scanParams(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, depth: Int) -> (JSONObject, Int)? {
+        guard start < bytes.count, bytes[start] == UInt8(ascii: "{") else { return nil }
+        var i = skipWhitespace(bytes, from: start + 1)
+        guard i < bytes.count else { return nil }
+        if bytes[i] == UInt8(ascii: "}") { return (JSONObject(), i + 1) }
+        var pairs: [(key: String, value: JSONValue)] = []
+        pairs.reserveCapacity(6)
+        while true {
+            guard let keyEnd = plainString(bytes, at: i) else { return nil }
+            let key = asciiString(UnsafeBufferPointer(rebasing: bytes[(i + 1)..<keyEnd]))
+            // A repeated name: the parser keeps the last value in the first one's place; left to it.
+            for k in pairs.indices where pairs[k].key == key { return nil }
+            i = skipWhitespace(bytes, from: keyEnd + 1)
+            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return nil }
+            i = skipWhitespace(bytes, from: i + 1)
+            guard i < bytes.count else { return nil }
+            let value: JSONValue
+            if bytes[i] == UInt8(ascii: "\""), let close = plainString(bytes, at: i) {
+                value = .string(asciiString(UnsafeBufferPointer(rebasing: bytes[(i + 1)..<close])))
+                i = close + 1
+            } else if let next = smallInteger(bytes, at: i) {
+                // The parser's own reading of an integer of at most 15 characters: its digits' value as a Double.
+                var n: Int64 = 0
+                let negative = bytes[i] == UInt8(ascii: "-")
+                for k in (negative ? i + 1 : i)..<next { n = n * 10 + Int64(bytes[k] &- UInt8(ascii: "0")) }
+                value = .number(Double(negative ? -n : n))
+                i = next
+            } else {
+                guard let (parsed, next) = try? JSONParser.parseValue(in: bytes, at: i, depth: depth + 1) else {
+                    return nil
+                }
+                value = parsed
+                i = next
+            }
+            pairs.append((key, value))
+            // Past a protocol object's size the parser finds repeats with a dictionary, not a search per name.
+            if pairs.count == 32 { return nil }
+            i = skipWhitespace(bytes, from: i)
+            guard i < bytes.count else { return nil }
+            if bytes[i] == UInt8(ascii: ",") {
+                i = skipWhitespace(bytes, from: i + 1)
+                continue
+            }
+            guard bytes[i] == UInt8(ascii: "}") else { return nil }
+            return (JSONObject(uniquePairs: pairs), i + 1)
         }
     }
 
@@ -138,6 +198,18 @@ extension RequestEnvelope {
             case 0x6A73_6F6E_7270_63: self = .jsonrpc  // "jsonrpc"
             default: return nil
             }
+        }
+    }
+
+    /// A String of bytes known to be ASCII (a plain string's, a number's). Up to 15 of them are written straight
+    /// into a small string, which needs no UTF-8 check (`String(decoding:)` checks them first); longer ones are
+    /// decoded.
+    static func asciiString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard bytes.count <= 15, let source = bytes.baseAddress else { return String(decoding: bytes, as: UTF8.self) }
+        return String(unsafeUninitializedCapacity: bytes.count) { target in
+            guard let base = target.baseAddress else { return 0 }
+            base.initialize(from: source, count: bytes.count)
+            return bytes.count
         }
     }
 

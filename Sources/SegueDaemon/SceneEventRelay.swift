@@ -22,6 +22,10 @@ final class SceneEventRelay: EventSink {
     func wants(_ kind: EngineEvent.Kind) -> Bool {
         daemon?._withUnsafeGuaranteedRef { $0.wants(kind) } ?? false
     }
+
+    func skipped(_ kind: EngineEvent.Kind) {
+        daemon?._withUnsafeGuaranteedRef { $0.skipped(kind) }
+    }
 }
 
 /// One scene's sink: the daemon's relay, with that scene's answer to "does anyone want its frames?" kept until the
@@ -40,6 +44,8 @@ final class SceneFrameRelay: EventSink {
     func emit(_ event: EngineEvent) { shared.emit(event) }
 
     func wants(_ kind: EngineEvent.Kind) -> Bool { shared.wants(kind) }
+
+    func skipped(_ kind: EngineEvent.Kind) { shared.skipped(kind) }
 
     func isListening(to kind: EngineEvent.Kind, in scene: String) -> Bool {
         guard kind == .frame else { return shared.isListening(to: kind, in: scene) }

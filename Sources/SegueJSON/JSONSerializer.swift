@@ -84,13 +84,30 @@ extension JSONValue {
     }
 
     /// A quoted string: `"` and `\` are escaped, and so are control characters (`\n`, `\r`, `\t`, else `\u00XX`);
-    /// every other byte (UTF-8 of other characters included) is copied as it is, runs at a time.
+    /// every other byte (UTF-8 of other characters included) is copied as it is.
+    ///
+    /// A short string (ids, names, states: up to `reservedLength` bytes) gets room for its worst case (every byte a
+    /// `\u00XX`) once and is copied with no capacity check per byte (`JSONOutput.appendEscapedReserved`, the same
+    /// escapes): through an append per run each was ~230 instructions of a response. A longer one (a plugin's log
+    /// message) is copied in runs, so a buffer kept from line to line never grows to six times a long text.
     public static func writeString(_ s: String, to out: inout JSONOutput) {
-        out.append(UInt8(ascii: "\""))
         var s = s
-        s.withUTF8 { writeEscaped($0, to: &out) }
-        out.append(UInt8(ascii: "\""))
+        s.withUTF8 { utf8 in
+            guard utf8.count <= reservedLength else {
+                out.append(UInt8(ascii: "\""))
+                writeEscaped(utf8, to: &out)
+                out.append(UInt8(ascii: "\""))
+                return
+            }
+            out.reserve(6 * utf8.count + 2)
+            out.appendReserved(UInt8(ascii: "\""))
+            out.appendEscapedReserved(utf8)
+            out.appendReserved(UInt8(ascii: "\""))
+        }
     }
+
+    /// The longest string `writeString` reserves its worst case for.
+    static var reservedLength: Int { 256 }
 
     private static func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout JSONOutput) {
         var start = 0

@@ -33,9 +33,13 @@ public protocol EventSink: AnyObject {
     /// Whether `emit` would do anything with an event of `kind` now: false lets a scene skip building it (its
     /// sequence number is taken all the same). Answers for any scene; a sink that filters by scene says true.
     func wants(_ kind: EngineEvent.Kind) -> Bool
+    /// An event of `kind` that `wants` declined was not built (its sequence number was taken): a sink that only
+    /// counts events of a kind when nobody receives them counts it here, without the event being made.
+    func skipped(_ kind: EngineEvent.Kind)
 }
 
 extension EventSink {
     public func isListening(to kind: EngineEvent.Kind, in scene: String) -> Bool { true }
     public func wants(_ kind: EngineEvent.Kind) -> Bool { true }
+    public func skipped(_ kind: EngineEvent.Kind) {}
 }

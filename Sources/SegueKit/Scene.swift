@@ -74,16 +74,19 @@ public final class Scene {
     /// do with the kind) is not built: its sequence number is taken all the same.
     public func emit(_ payload: EngineEvent.Payload) {
         eventSeq += 1
-        guard let sink, sink.wants(payload.kind) else { return }
+        guard let sink else { return }
+        guard sink.wants(payload.kind) else { return sink.skipped(payload.kind) }
         sink.emit(EngineEvent(scene: id, seq: eventSeq, time: time, payload: payload))
     }
 
     /// The same, with the payload made only when the sink wants `kind` (its payload's kind): the lifecycle calls
-    /// of every transition, whose events a daemon with no subscriber drops, then build nothing.
+    /// of every transition, whose events a daemon with no subscriber drops, and its `transition.began`, which such
+    /// a daemon only counts (`EventSink.skipped`), then build nothing.
     @inline(__always)
     func emit(_ kind: EngineEvent.Kind, _ payload: @autoclosure () -> EngineEvent.Payload) {
         eventSeq += 1
-        guard let sink, sink.wants(kind) else { return }
+        guard let sink else { return }
+        guard sink.wants(kind) else { return sink.skipped(kind) }
         let made = payload()
         assert(made.kind == kind, "emit(\(kind)) made a \(made.kind) event")
         sink.emit(EngineEvent(scene: id, seq: eventSeq, time: time, payload: made))

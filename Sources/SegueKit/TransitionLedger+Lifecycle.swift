@@ -149,7 +149,7 @@ extension TransitionLedger {
     }
 
     func emitBegan(_ transition: Transition, interactive: Bool, in scene: Scene) {
-        scene.emit(.transitionBegan(EngineEvent.TransitionBegan(
+        scene.emit(.transitionBegan, .transitionBegan(EngineEvent.TransitionBegan(
             transition: transition.id, kind: transition.kind, from: transition.from.id, to: transition.to.id,
             animator: transition.animatorName, interactive: interactive, duration: transition.duration)))
     }

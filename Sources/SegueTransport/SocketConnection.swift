@@ -231,7 +231,7 @@ final class SocketConnection: ConnectionOutput, LoopHandler {
     }
 
     private func handleLine(_ line: UnsafeBufferPointer<UInt8>, _ connection: ClientConnection) {
-        if let response = daemon.handle(line: line, from: connection) { connection.send(response) }
+        daemon.serve(line: line, from: connection)
     }
 
     private func refuseLongLine() {

@@ -15,9 +15,9 @@ import SegueKit
 /// - `engine.frame`: one `Scene.step(frames: 1)` of a manual scene at 120 fps with 100 custom containers all
 ///   running the built-in default transition (4 animated properties each), no event sink.
 /// - `engine.select`: one `Scene.select` starting a default transition in a scene of 50 containers.
-/// - `daemon.ping`: one `daemon.ping` through `Daemon.handle(line:from:)`, the request path the socket
+/// - `daemon.ping`: one `daemon.ping` through `Daemon.serve(line:from:)`, the request path the socket
 ///   connection calls (parse, dispatch, stats, the response line).
-/// - `daemon.frame`: one `clock.step` request of one frame through `Daemon.handle(line:from:)` on a scene of 100
+/// - `daemon.frame`: one `clock.step` request of one frame through `Daemon.serve(line:from:)` on a scene of 100
 ///   running transitions, with a connection subscribed to its frame events (the event is built, encoded and
 ///   queued to the subscriber's output).
 @main
@@ -93,6 +93,8 @@ enum SegueAllocs {
         var isWritable: Bool { true }
         var bytes = 0
         func send(_ line: String) { bytes &+= line.utf8.count }
+        /// As the socket takes a line of bytes: no `String` made of it (the protocol's default makes one).
+        func send(bytes line: UnsafeBufferPointer<UInt8>) { bytes &+= line.count }
         func flush() {}
         func close() {}
     }
@@ -103,11 +105,12 @@ enum SegueAllocs {
         return Daemon(config: config, logger: Logger(label: "segue-allocs"))
     }
 
-    /// What the socket connection does with a line: the daemon's response goes to the output, then the flush.
+    /// What the socket connection does with a line (`Daemon.serve`: the response queued on the connection), then
+    /// the flush.
     static func request(_ line: UnsafeBufferPointer<UInt8>, _ daemon: Daemon, _ connection: ClientConnection,
                         _ output: NullOutput)
     {
-        if let response = daemon.handle(line: line, from: connection) { output.send(response) }
+        daemon.serve(line: line, from: connection)
         daemon.flushPending()
     }
 

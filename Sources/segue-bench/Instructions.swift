@@ -46,8 +46,21 @@ struct Instructions: ParsableCommand {
     @Option(help: "Units of work counted (the count is divided by it).")
     var iterations: Int = 100
 
+    @Option(help: """
+        How a request line is handed to the daemon: serve (Daemon.serve, the socket's path: the response queued on \
+        the connection from the dispatcher's bytes, then the flush), handle (Daemon.handle's String sent on the \
+        connection: the socket's path before serve) or output (Daemon.handle's String given straight to the \
+        output, skipping the connection's flush list: what this bench counted before serve).
+        """)
+    var path: String = "serve"
+
+    /// `--path`, read once (a String compared per request would be counted with it).
+    enum RequestPath { case serve, handle, output }
+    var requestPath: RequestPath { path == "handle" ? .handle : path == "output" ? .output : .serve }
+
     func run() throws {
         guard iterations >= 1 else { throw ValidationError("--iterations must be ≥ 1") }
+        guard ["serve", "handle", "output"].contains(path) else { throw ValidationError("--path: serve, handle or output") }
         switch name {
         case "daemon.ping": try ping()
         case "daemon.select": try select()
@@ -96,14 +109,26 @@ struct Instructions: ParsableCommand {
         return daemon
     }
 
-    /// What the socket connection does with a line: the response to the output, then the flush.
+    /// What the socket connection does with a line (`Daemon.serve`: the response queued on the connection), then
+    /// the flush.
     func request(_ line: UnsafeBufferPointer<UInt8>, _ daemon: Daemon, _ connection: ClientConnection,
-                 _ output: KeptOutput) -> Bool
+                 _ output: KeptOutput, path: RequestPath) -> Bool
     {
-        let response = daemon.handle(line: line, from: connection)
-        if let response { output.send(response) }
+        var answered: Bool
+        switch path {
+        case .handle:
+            let response = daemon.handle(line: line, from: connection)
+            if let response { connection.send(response) }
+            answered = response != nil
+        case .output:
+            let response = daemon.handle(line: line, from: connection)
+            if let response { output.send(response) }
+            answered = response != nil
+        case .serve:
+            answered = daemon.serve(line: line, from: connection)
+        }
         daemon.flushPending()
-        return response != nil
+        return answered
     }
 
     func call(_ daemon: Daemon, _ connection: ClientConnection, _ method: String, _ params: String) throws {
@@ -113,16 +138,17 @@ struct Instructions: ParsableCommand {
     }
 
     func ping() throws {
+        let how = requestPath
         let daemon = daemon()
         let output = KeptOutput()
         let connection = daemon.connect(output: output)
         let ping = Array(#"{"jsonrpc":"2.0","id":1,"method":"daemon.ping"}"#.utf8)
         try ping.withUnsafeBufferPointer { line in
-            for _ in 0..<1000 { _ = request(line, daemon, connection, output) }
+            for _ in 0..<1000 { _ = request(line, daemon, connection, output, path: how) }
             for _ in 0..<iterations {
                 output.bytes.removeAll(keepingCapacity: true)
                 var answered = false
-                measured { answered = request(line, daemon, connection, output) }
+                measured { answered = request(line, daemon, connection, output, path: how) }
                 guard answered, String(decoding: output.bytes, as: UTF8.self).contains("pong") else {
                     throw ValidationError("daemon.ping was not answered pong")
                 }
@@ -138,6 +164,7 @@ struct Instructions: ParsableCommand {
     /// frame, the plugin's completion block through Lua, `ended`, the transition's end bookkeeping), the transition
     /// checked completed after it.
     func select(measuringCompletion: Bool = false) throws {
+        let how = requestPath
         let daemon = daemon(plugins: FileManager.default.currentDirectoryPath + "/plugins")
         let output = KeptOutput()
         let connection = daemon.connect(output: output)
@@ -157,9 +184,9 @@ struct Instructions: ParsableCommand {
             var started = ""
             try line.withUnsafeBufferPointer { line in
                 if unit < 50 || measuringCompletion {
-                    answered = request(line, daemon, connection, output)  // the warm-up
+                    answered = request(line, daemon, connection, output, path: how)  // the warm-up
                 } else {
-                    measured { answered = request(line, daemon, connection, output) }
+                    measured { answered = request(line, daemon, connection, output, path: how) }
                 }
                 let reply = String(decoding: output.bytes, as: UTF8.self)
                 guard answered, reply.contains(#""animator":"dt-slide""#), reply.contains(#""transition":"#) else {
@@ -185,7 +212,7 @@ struct Instructions: ParsableCommand {
                         let line = UnsafeBufferPointer(rebasing: bytes[0..<(bytes.count - 1)])
                         output.bytes.removeAll(keepingCapacity: true)
                         var answered = false
-                        measured { answered = request(line, daemon, connection, output) }
+                        measured { answered = request(line, daemon, connection, output, path: how) }
                         advanced = advanced && answered && String(decoding: output.bytes, as: UTF8.self).contains("\"result\"")
                     }
                 }
@@ -204,6 +231,7 @@ struct Instructions: ParsableCommand {
     }
 
     func frame(subscribers: Int) throws {
+        let how = requestPath
         let (daemon, connection, output, listeners) = try frameScene(subscribers: subscribers)
         let step = Array(#"{"jsonrpc":"2.0","id":1,"method":"clock.step","params":{"frames":1}}"#.utf8)
         try step.withUnsafeBufferPointer { line in
@@ -214,7 +242,7 @@ struct Instructions: ParsableCommand {
                     listener.lines = 0
                 }
                 var answered = false
-                measured { answered = request(line, daemon, connection, output) }
+                measured { answered = request(line, daemon, connection, output, path: how) }
                 guard answered else { throw ValidationError("clock.step was not answered") }
                 for listener in listeners {
                     guard listener.lines == 1, listener.bytes.count > 100 * 2 * 50, listener.bytes == listeners[0].bytes else {
@@ -359,6 +387,7 @@ extension Instructions {
     /// One frame of a transition animating 100 views' centers, keyframed (4 keyframes each) or plainly: what a
     /// keyframed property costs per frame against a plainly animated one (issue 24: ≤ 2×).
     func keyframeFrame(animator: String) throws {
+        let how = requestPath
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("segue-bench-keyframes-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -384,7 +413,7 @@ extension Instructions {
             for _ in 0..<iterations {
                 output.bytes.removeAll(keepingCapacity: true)
                 var answered = false
-                measured { answered = request(line, daemon, connection, output) }
+                measured { answered = request(line, daemon, connection, output, path: how) }
                 guard answered else { throw ValidationError("clock.step was not answered") }
             }
         }

@@ -29,6 +29,8 @@ struct EnvelopeScanTests {
         #" [ {"jsonrpc":"2.0","id":"x","method":"clock.now","params":{"scene":"s","deep":[[[[[]]]]]}} ] "#,
         #"[{"jsonrpc":"2.0","id":1,"method":"daemon.ping","params":{"x":"# + String(repeating: "[", count: 61)
             + String(repeating: "]", count: 61) + "}}]",
+        #"{"jsonrpc":"2.0","id":1,"method":"container.select","params":{"container":"c","index":1,"animator":"dt-slide"}}"#,
+        #"{"jsonrpc":"2.0","id":2,"method":"container.select","params":{ "scene" : "s" , "vc":"b","animated":false,"info":{"k":[1,-0,2.5]},"when_busy":null,"index":-12,"zz":"\u0041","y":"é","x":123456789012345,"w":1234567890123456,"v":1e2,"u":0}}"#,
     ]
     static let others = [
         #"{"j\u0073onrpc":"2.0","id":1,"method":"daemon.ping"}"#,
@@ -141,6 +143,88 @@ struct EnvelopeScanTests {
         }
         // Most mutations break the line or its envelope; the rest must be plenty for the comparison to mean something.
         #expect(scanned > 8_000)
+    }
+
+    /// Params objects the scan reads itself (`plain`) and ones it leaves to the parser, as a whole or a value at a
+    /// time; mutated below.
+    static let params = [
+        #"{"container":"c","index":1,"animator":"dt-slide"}"#,
+        #"{}"#, #"{ }"#, #"{"a":-0}"#, #"{"a":0,"b":-7,"c":999999999999999,"d":-99999999999999}"#,
+        #"{"a":1000000000000000,"b":01,"c":1.0,"d":1e3,"e":-}"#,
+        #"{"scene":"s","vc":"v","animated":true,"interactive":"auto","info":{"x":[1,{"y":null}]}}"#,
+        #"{"a":"é","b":"\n","c":"\u0041\""}"#,
+        #"{"a":1,"a":2}"#, #"{"index":1,"index":2}"#, #"{"a":1,}"#, #"{"a" 1}"#, #"{"a":1"#, #"{"a":}"#,
+        #"{"x":"# + String(repeating: "[", count: 62) + String(repeating: "]", count: 62) + "}",
+        #"{"x":"# + String(repeating: "[", count: 63) + String(repeating: "]", count: 63) + "}",
+        "{" + (0..<40).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}",
+        "{" + (0..<31).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}",
+        #"{"d\u0041":1}"#, #"{"é":1}"#,
+    ]
+
+    /// What `scanParams` makes of an object at the start of `bytes` (as a request's params, one level deep) against
+    /// the parser: whenever it takes one, the parser takes it too, with the same members and the same end.
+    static func compareParams(_ bytes: [UInt8]) -> Bool {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return bytes.withUnsafeBufferPointer { buffer -> Bool in
+            guard let (object, end) = RequestEnvelope.scanParams(buffer, at: 0, depth: 1) else { return false }
+            let parsed = try? JSONParser.parseValue(in: buffer, at: 0, depth: 1)
+            #expect(parsed?.value == .object(object), "\(text)")
+            #expect(parsed?.end == end, "\(text)")
+            // Numbers compared bit for bit (== takes -0 for 0).
+            if case .object(let other)? = parsed?.value {
+                for (l, r) in zip(object.pairs, other.pairs) {
+                    if case .number(let a) = l.value, case .number(let b) = r.value {
+                        #expect(a.bitPattern == b.bitPattern, "\(text)")
+                    }
+                }
+            }
+            return true
+        }
+    }
+
+    @Test("a plain params object is read without the parser, to the object the parser finds")
+    func plainParams() throws {
+        let taken = EnvelopeScanTests.params.map { EnvelopeScanTests.compareParams(Array($0.utf8)) }
+        // The select's own params, the empty ones, small integers, the declared names and nested values are taken;
+        // repeated names, malformed objects, too deep a value and 32 names or more are left to the parser.
+        #expect(taken == [true, true, true, true, true, false, true, true, false, false, false, false, false, false,
+                          true, false, false, true, false, false])
+        let select = Array(EnvelopeScanTests.params[0].utf8)
+        let object = try #require(select.withUnsafeBufferPointer { RequestEnvelope.scanParams($0, at: 0, depth: 1) }).0
+        #expect(object == ["container": "c", "index": 1, "animator": "dt-slide"])
+    }
+
+    @Test("asciiString makes the String the bytes decode to, either side of a small string's 15 bytes")
+    func asciiStrings() {
+        for count in 0...40 {
+            let bytes = (0..<count).map { UInt8(0x20 + ($0 * 7) % 0x5F) }
+            let made = bytes.withUnsafeBufferPointer { RequestEnvelope.asciiString($0) }
+            #expect(made == String(decoding: bytes, as: UTF8.self))
+            #expect(Array(made.utf8) == bytes)
+        }
+    }
+
+    @Test("100 000 mutated params objects: whenever the scan reads one itself, the parser finds the same")
+    func mutatedParams() throws {
+        var rng = SplitMix64(state: 0x9A2A_115C)
+        let seeds = EnvelopeScanTests.params.map { Array($0.utf8) }
+        let interesting = Array(#"{}[]",:0123456789.eE+-"\ unltrfasijdmpoc"#.utf8)
+            + [0x09, 0x0A, 0x0D, 0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xA9, 0xED, 0xFF]
+        var taken = 0
+        for i in 0..<100_000 {
+            var bytes = seeds[i % seeds.count]
+            for _ in 0..<Int.random(in: 1...2, using: &rng) where !bytes.isEmpty {
+                let at = Int.random(in: 0..<bytes.count, using: &rng)
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0: bytes[at] = interesting.randomElement(using: &rng) ?? 0
+                case 1: bytes.remove(at: at)
+                case 2: bytes.insert(interesting.randomElement(using: &rng) ?? 0, at: at)
+                default: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + 8)], at: at)
+                }
+            }
+            if EnvelopeScanTests.compareParams(bytes) { taken += 1 }
+        }
+        #expect(taken > 10_000)
     }
 
     @Test("the method table finds every method by its bytes, and nothing else")

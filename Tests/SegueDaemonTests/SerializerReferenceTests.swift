@@ -1,4 +1,4 @@
-import SegueJSON
+@testable import SegueJSON
 import Testing
 
 /// The serializer writes into `JSONOutput` runs at a time; it must write exactly what the byte-at-a-time writer it
@@ -115,6 +115,28 @@ struct SerializerReferenceTests {
             var expected: [UInt8] = []
             SerializerReferenceTests.reference(.number(n), to: &expected)
             #expect(out.string == String(decoding: expected, as: UTF8.self))
+        }
+    }
+
+    @Test("strings either side of writeString's reserved length: 20 000 random ones as the reference escapes them")
+    func stringsEitherSideOfTheReservedLength() {
+        var rng = SplitMix64(state: 0x57_2196)
+        let pieces = ["a", "Z", "0", "-", ".", "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{7F}", "é", "🙂", "/"]
+        let limit = JSONValue.reservedLength
+        for i in 0..<20_000 {
+            // Lengths around the limit in bytes (a piece is 1 to 4 of them), and short ones.
+            let count = i % 2 == 0 ? Int.random(in: 0...12, using: &rng) : Int.random(in: limit - 8...limit + 8, using: &rng)
+            var s = ""
+            while s.utf8.count < count { s += pieces.randomElement(using: &rng) ?? "a" }
+            // Start each in a small output at a random fill, so the reservation must grow it.
+            var out = JSONOutput(capacity: 16)
+            for _ in 0..<Int.random(in: 0...20, using: &rng) { out.append(UInt8(ascii: "x")) }
+            let before = out.count
+            JSONValue.writeString(s, to: &out)
+            var expected: [UInt8] = []
+            SerializerReferenceTests.referenceString(s, to: &expected)
+            let written = out.withBytes { Array($0[before...]) }
+            #expect(written == expected, "\(s.debugDescription)")
         }
     }
 
