@@ -6,7 +6,7 @@
 /// one the stack kept since its epoch: the subtree at a later tick is the first sample with those views' values of
 /// that tick, as long as no subview list of the subtree (and no mask of a changed view) changed since. Such a
 /// sample is a `Patch`: the changed views of the subtree and their values now — O(views changed since the start),
-/// whatever the container holds. It is made full (`apply`) only when read (`Timeline.samples`, `render.*`), from the
+/// whatever the container holds (a subtree no larger than the views kept for the open recorders is walked instead). It is made full (`apply`) only when read (`Timeline.samples`, `render.*`), from the
 /// first sample made full: the walk the tick would have taken, value for value. A change of shape in the subtree
 /// (or a first sample not deferred) takes a full sample as before, and every later one is full too.
 extension Timeline {
@@ -84,6 +84,10 @@ extension DeferredSample {
     func patch(at time: Int64) -> Timeline.Patch? {
         guard let journals else { return nil }
         let root = root
+        // A patch looks at every view kept for the open recorders (other transitions' too): a subtree no larger than
+        // that is walked, as cheaply, so many small running transitions never scan each other's views per sample.
+        let kept = journals.keptViews
+        guard Timeline.count(root, upTo: kept) > kept else { return nil }
         for edit in journals.edits(since: editMark) where Timeline.depth(of: edit.superview, below: root) != nil {
             return nil
         }

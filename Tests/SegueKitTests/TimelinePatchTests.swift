@@ -156,6 +156,22 @@ struct TimelinePatchTests {
         expectReplay(u.timeline, second)
     }
 
+    @Test("a subtree no larger than the views kept for the open recorders is walked, not patched")
+    func smallSubtreeWalks() throws {
+        let (scene, _, c, _, _, _, provider) = try BaselineTests().crowded(0)
+        _ = provider
+        var outside: [View] = []
+        for i in 0..<20 { outside.append(try scene.makeView(id: "o\(i)", frame: Rect(x: 0, y: 0, w: 2, h: 2))) }
+        let t = try #require(try scene.select(c, index: 1, animator: "fade-slide").transition)
+        var references = [walked(c.view, at: scene.now)]
+        for view in outside { scene.set(view, alpha: 0.5) }
+        scene.step(frames: 1)
+        references.append(walked(c.view, at: scene.now))
+        #expect(t.timeline.patches.isEmpty && t.timeline.taken.count == 1)
+        references.append(finish(t, scene, c.view))
+        expectReplay(t.timeline, references)
+    }
+
     @Test("a list changed outside the subtree still leaves the sample a patch")
     func outsideListChange() throws {
         let (scene, c, _, outside, provider) = try crowded(30)
