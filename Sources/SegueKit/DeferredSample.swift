@@ -11,7 +11,7 @@ final class DeferredSample {
     /// The stack's edit mark when it opened (the subview lists of then: `JournalStack.lists(since:)`).
     let editMark: Int
     /// The stack it records in, until `close`.
-    private weak var journals: JournalStack?
+    private(set) weak var journals: JournalStack?
 
     init(root: View, time: Int64, journals: JournalStack) {
         self.root = root

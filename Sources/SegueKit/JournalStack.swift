@@ -268,6 +268,22 @@ final class JournalStack {
         }
     }
 
+    /// Calls `body` with every view kept since the recorder of `epoch` opened — the views changed since, each
+    /// once — and its state as it was then (`recorded(_:since:)`, read in place), in no set order: O(views kept
+    /// for the open recorders), whatever the scene holds (a later timeline sample as a patch on a deferred first
+    /// one: Timeline+Patch).
+    func forEachKept(since epoch: Int, _ body: (View, borrowing CallJournal.ViewState) -> Void) {
+        for kept in histories.values {
+            guard let last = kept.last, last.epoch >= epoch else { continue }
+            kept.withUnsafeBufferPointer { kept in
+                for i in kept.indices where kept[i].epoch >= epoch {
+                    body(kept[i].state.view, kept[i].state)
+                    return
+                }
+            }
+        }
+    }
+
     /// Whether the running animations' views must be kept before the next frame writes them (a recorder opened,
     /// or an animation was numbered, since they last were; `nextAnimationSerial`: the clock's).
     func awaitsAnimating(nextAnimationSerial: Int) -> Bool {

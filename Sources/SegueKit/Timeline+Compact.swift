@@ -13,6 +13,7 @@ extension Timeline {
             taken[i].channels = Timeline.exactly(taken[i].channels)
         }
         if Timeline.hasSlack(taken) { taken = Timeline.exactly(taken) }
+        if Timeline.hasSlack(patches) { patches = Timeline.exactly(patches) }
         if Timeline.hasSlack(animations) { animations = Timeline.exactly(animations) }
     }
 

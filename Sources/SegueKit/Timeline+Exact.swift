@@ -15,12 +15,15 @@ extension Timeline {
     /// `Scene.maxViewDepth`), then one mask view per masked view — or a number above `limit` as soon as it passes it.
     static func count(_ root: View, upTo limit: Int = .max) -> Int {
         var count = 0
-        func visit(_ view: View, depth: Int) {
+        // Stops at once past the limit (not only its descent: a crowded list is not iterated to its end).
+        func visit(_ view: View, depth: Int) -> Bool {
             count += view.mask == nil ? 1 : 2
-            guard depth < Scene.maxViewDepth else { return }
-            for sub in view.subviews where count <= limit { visit(sub, depth: depth + 1) }
+            guard count <= limit else { return false }
+            guard depth < Scene.maxViewDepth else { return true }
+            for sub in view.subviews where !visit(sub, depth: depth + 1) { return false }
+            return true
         }
-        visit(root, depth: 0)
+        _ = visit(root, depth: 0)
         return count
     }
 

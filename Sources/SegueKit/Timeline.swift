@@ -2,7 +2,9 @@
 /// again. Recording costs nothing per tick: the timeline keeps full samples of the container view's subtree only
 /// when its shape changes or a value is set outside an animation (at the start, at the end, and in between when that
 /// happens), plus the animations the transition's animator started — which are pure functions of time. The start's
-/// sample is deferred (`DeferredSample`: no walk while the transition starts) and made full at the next one.
+/// sample is deferred (`DeferredSample`: no walk while the transition starts) and made full when read and at the
+/// end; while it is deferred, a later sample whose subtree kept its shape is a patch on it (the views changed since:
+/// Timeline+Patch), not a walk.
 /// `sample(at:)` rebuilds the subtree at any instant from the last full sample and those animations.
 public struct Timeline {
     /// The subtree's shape: depth first, superviews before their subviews, subviews back to front.
@@ -82,14 +84,27 @@ public struct Timeline {
     /// Full samples, in time order (the first at the start, the last at the end): the deferred first one
     /// (`deferred`) made full when read, and the ones taken.
     public var samples: [Sample] {
-        guard let deferred else { return taken }
-        return [deferred.sample()] + taken
+        guard !patches.isEmpty else {
+            guard let deferred else { return taken }
+            return [deferred.sample()] + taken
+        }
+        // The patches come after the first sample and before every full one taken after it (Timeline+Patch).
+        guard let first = deferred?.sample() ?? taken.first else { return taken }
+        let index = Timeline.index(of: first)
+        var samples = [first]
+        samples.reserveCapacity(1 + patches.count + taken.count)
+        for patch in patches { samples.append(Timeline.apply(patch, to: first, index: index)) }
+        samples.append(contentsOf: deferred == nil ? taken.dropFirst() : taken[...])
+        return samples
     }
     /// The samples taken with a walk of the subtree (the first one too once it is made full: `settle`).
     internal(set) var taken: [Sample] = []
     /// The first sample when it was taken without a walk (a transition's start: `DeferredSample`), until the
     /// timeline is finished (`settle`): the frames in between never make it full.
     private(set) var deferred: DeferredSample?
+    /// The samples taken as patches on the first one while it was deferred, in time order: after the first sample
+    /// and before any taken with a walk since (Timeline+Patch).
+    internal(set) var patches: [Patch] = []
     /// The animations the transition's animator started, in start order, with when each stopped early (superseded
     /// or removed), if it did.
     var animations: [(animation: PropertyAnimation, stoppedAt: Int64?)] = []
@@ -112,12 +127,20 @@ public struct Timeline {
         self.valueVersion = valueVersion
         if let last = taken.last, last.time == time {
             taken.removeLast()
-        } else if taken.isEmpty, let first = deferred, first.time == time {
+        } else if taken.isEmpty, let last = patches.last, last.time == time {
+            patches.removeLast()
+        } else if taken.isEmpty, patches.isEmpty, let first = deferred, first.time == time {
             // The deferred first sample is replaced by this one, as a taken one at the same time is.
             deferred = nil
             first.close()
         }
         guard count < Timeline.maxSamples || final else { return }
+        // While the first sample is deferred and nothing taken since, a tick whose subtree kept its shape is a
+        // patch on it: the views changed since, not a walk (Timeline+Patch).
+        if !final, taken.isEmpty, let first = deferred, let patch = first.patch(at: time) {
+            patches.append(patch)
+            return
+        }
         if final {
             // The first sample (made full now) and this one, without regrowing the list.
             taken.reserveCapacity(taken.count + (deferred == nil ? 1 : 2))
@@ -130,7 +153,7 @@ public struct Timeline {
     }
 
     /// The number of samples (the deferred one too).
-    private var count: Int { taken.count + (deferred == nil ? 0 : 1) }
+    private var count: Int { taken.count + patches.count + (deferred == nil ? 0 : 1) }
 
     /// The first sample, taken without a walk (`DeferredSample`: the live tree with the views changed since kept
     /// as they were), unless nothing changed since the last one; false when it is not taken so (then `sample`
@@ -239,8 +262,12 @@ public struct Timeline {
     /// the timeline, and is then undercounted by its own few hundred bytes).
     public var estimatedBytes: Int {
         let block = 16, header = 32
-        let samples = samples
+        // The samples as held (the deferred first one is made full before the transition's bytes are counted), not
+        // made full: a patch counts its own views.
+        let samples = deferred.map { [$0.sample()] + taken } ?? taken
         var bytes = 2 * (block + header) + samples.count * 24 + animations.count * 24
+        if !patches.isEmpty { bytes += block + header }
+        for patch in patches { bytes += Timeline.estimatedBytes(patch) }
         for sample in samples {
             let n = sample.structure.views.count
             bytes += block + header + sample.channels.count * 8  // the channels
@@ -252,8 +279,12 @@ public struct Timeline {
         return bytes
     }
 
-    public var startTime: Int64? { samples.first?.time }
-    public var endTime: Int64? { samples.last?.time }
+    public var startTime: Int64? { deferred?.time ?? taken.first?.time }
+    public var endTime: Int64? {
+        // The full samples after the first one come after every patch.
+        if taken.count > (deferred == nil ? 1 : 0) { return taken.last?.time }
+        return patches.last?.time ?? deferred?.time ?? taken.first?.time
+    }
 
     /// The subtree as it was on screen at `time`: the last full sample at or before it, with the animations running
     /// then applied on top (each at its own elapsed time; one stopped early holds the value it had then).

@@ -25,9 +25,9 @@ struct Scaling: ParsableCommand {
 
             frame: in the 10-view scene and the one with the views in the container, a dt-slide select, then 10 \
             frames each after a vc.set of an off-screen view controller's colour (a value set outside an \
-            animation: every running transition's timeline takes a full sample of its container at that tick); \
-            printed: the p50 of the clock.step, large ÷ small (not yet independent of the container's views: \
-            docs/DESIGN.md "Transition start").
+            animation: every running transition's timeline samples its container at that tick); \
+            printed: the p50 of the clock.step, large ÷ small (the sample is a patch on the transition's first \
+            one, the views changed since: docs/DESIGN.md §3, crowdsample).
 
             create: container.create of a custom container with two new view controllers, timed when the scene \
             holds 1 000 and 6 000 containers (p50 of 200 creates at each size, each undone by container-less \
