@@ -193,14 +193,25 @@ final class AnimationClock {
         let begin = (drive?.local ?? now) + Int64((options.delay * 1e9).rounded())
         // Transforms (the view's and the sublayer transform) interpolate by decomposition: 2-D ends as 2-D
         // (`AffinePath`, which the frame loop runs itself), 3-D or mixed ends as 3-D, decomposed here once.
-        let isTransform = ViewPropertyLayout.shared.kinds[property.rawValue] == .transform
-        let affinePath = explicitPath == nil && isTransform ? AffinePath(from: from, to: values) : nil
-        let path = explicitPath ?? affinePath?.closure
-            ?? (isTransform ? TransformPath3D(from: from, to: values)?.closure : nil)
-            ?? (from.count != values.count ? GradientValues.discretePath(from: from, to: values) : nil)
+        // Both ends are made into matrices and tested 2-D once here, for the path and for the frame loop's track
+        // (`PropertyAnimation.straightAffine`), not once by each.
+        var path = explicitPath
+        var affinePath: AffinePath?
+        var affineEnds = false
+        if explicitPath == nil, ViewPropertyLayout.shared.kinds[property.rawValue] == .transform {
+            let f = Transform3D(values: from), t = Transform3D(values: values)
+            if f.isAffine, t.isAffine {
+                affineEnds = from.count == 16 && values.count == 16
+                affinePath = AffinePath(affine: f, t)
+                path = affinePath?.closure
+            } else {
+                path = TransformPath3D(f, t)?.closure
+            }
+        }
+        if path == nil, from.count != values.count { path = GradientValues.discretePath(from: from, to: values) }
         let animation = PropertyAnimation(
             view: view, property: property, from: from, to: values, begin: begin, options: options, group: group,
-            path: path, affinePath: affinePath, carried: carried, keyframes: keyframes)
+            path: path, affinePath: affinePath, carried: carried, keyframes: keyframes, affineEnds: affineEnds)
         animation.createdAt = now
         noteStarted(animation)
         journals.touch(group)
