@@ -117,17 +117,18 @@ final class AnimationClock {
         view.model.channels.withUnsafeMutableBufferPointer { channels in
             for k in 0..<values.count { channels[offset + k] = values[k] }
         }
-        // A property that does not animate is set at once, also inside a block.
-        let block = layout.animates & property.changeBit != 0 ? blockStack.last : nil
-        if let block, let keyframes = block.keyframes {
+        // A property that does not animate is set at once, also inside a block. The innermost block is read in
+        // place, field by field (a copy of the whole block retained and released its group and recorder).
+        let top = layout.animates & property.changeBit != 0 ? blockStack.count - 1 : -1
+        if top >= 0, let keyframes = blockStack[top].keyframes {
             keyframes.record(view, property, array ?? Array(values))
             return
         }
-        if let block, block.options.duration > 0 || block.options.delay > 0 {
+        if top >= 0, blockStack[top].options.duration > 0 || blockStack[top].options.delay > 0 {
             guard changed || view.animations[property.rawValue] != nil else { return }
             let from = view.presentationValues(of: property)
-            addAnimation(
-                view, property, from: from, to: array ?? Array(values), options: block.options, group: block.group)
+            addAnimation(view, property, from: from, to: array ?? Array(values), options: blockStack[top].options,
+                         group: blockStack[top].group)
         } else {
             let wasAnimating = view.animations[property.rawValue] != nil
             removeAnimation(of: view, property, finished: false)
