@@ -58,6 +58,9 @@ final class PropertyAnimation {
     let carried: [Double]?
     /// Plain: one pass, straight line, nothing carried — the fast path.
     let plain: Bool
+    /// Plain, and both ends are 16-value 2-D affine transforms (`AnimationTrack.isAffinePair`): the frame loop moves
+    /// only the 6 affine channels (`AnimationTrack.Mode.affine`).
+    let straightAffine: Bool
     /// Set for an explicit layer animation (`view:add_animation`): it shows its values over the model value and
     /// never writes the model.
     let layer: LayerAnimation?
@@ -73,7 +76,8 @@ final class PropertyAnimation {
 
     init(view: View, property: ViewProperty, from: [Double], to: [Double], begin: Int64, options: AnimationOptions,
          group: AnimationGroup, path: ((Double) -> [Double])? = nil, affinePath: AffinePath? = nil,
-         carried: [Double]? = nil, layer: LayerAnimation? = nil, keyframes: KeyframePath? = nil)
+         carried: [Double]? = nil, layer: LayerAnimation? = nil, keyframes: KeyframePath? = nil,
+         affineEnds: Bool? = nil)
     {
         self.keyframes = keyframes
         self.layer = layer
@@ -93,6 +97,8 @@ final class PropertyAnimation {
         self.carried = carried
         // A gradient view's part lives outside the channels the frame loop writes: the object writes it (`write`).
         plain = path == nil && carried == nil && activeNs == durationNs && layer == nil && !property.isGradient
+        // `affineEnds`: what `AnimationClock.addAnimation` found when it tested both ends (the same test).
+        straightAffine = plain && (affineEnds ?? AnimationTrack.isAffinePair(from, to))
     }
 
     /// The same animation on a shifted clock: it begins at `begin` (scene ns). A transition that was driven
@@ -114,6 +120,7 @@ final class PropertyAnimation {
         affinePath = other.affinePath
         carried = other.carried
         plain = other.plain
+        straightAffine = other.straightAffine
         layer = other.layer
     }
 
@@ -341,6 +348,12 @@ struct AffinePath {
     init?(from: [Double], to: [Double]) {
         let f = Transform3D(values: from), t = Transform3D(values: to)
         guard f.isAffine, t.isAffine else { return nil }
+        self.init(affine: f, t)
+    }
+
+    /// Between two transforms the caller found 2-D affine (`isAffine`); nil when a straight line is exact (only the
+    /// translation changes).
+    init?(affine f: Transform3D, _ t: Transform3D) {
         let fa = f.affine, ta = t.affine
         guard fa.a != ta.a || fa.b != ta.b || fa.c != ta.c || fa.d != ta.d else { return nil }
         var a = AffineDecomposition(f), b = AffineDecomposition(t)

@@ -117,17 +117,18 @@ final class AnimationClock {
         view.model.channels.withUnsafeMutableBufferPointer { channels in
             for k in 0..<values.count { channels[offset + k] = values[k] }
         }
-        // A property that does not animate is set at once, also inside a block.
-        let block = layout.animates & property.changeBit != 0 ? blockStack.last : nil
-        if let block, let keyframes = block.keyframes {
+        // A property that does not animate is set at once, also inside a block. The innermost block is read in
+        // place, field by field (a copy of the whole block retained and released its group and recorder).
+        let top = layout.animates & property.changeBit != 0 ? blockStack.count - 1 : -1
+        if top >= 0, let keyframes = blockStack[top].keyframes {
             keyframes.record(view, property, array ?? Array(values))
             return
         }
-        if let block, block.options.duration > 0 || block.options.delay > 0 {
+        if top >= 0, blockStack[top].options.duration > 0 || blockStack[top].options.delay > 0 {
             guard changed || view.animations[property.rawValue] != nil else { return }
             let from = view.presentationValues(of: property)
-            addAnimation(
-                view, property, from: from, to: array ?? Array(values), options: block.options, group: block.group)
+            addAnimation(view, property, from: from, to: array ?? Array(values), options: blockStack[top].options,
+                         group: blockStack[top].group)
         } else {
             let wasAnimating = view.animations[property.rawValue] != nil
             removeAnimation(of: view, property, finished: false)
@@ -193,14 +194,25 @@ final class AnimationClock {
         let begin = (drive?.local ?? now) + Int64((options.delay * 1e9).rounded())
         // Transforms (the view's and the sublayer transform) interpolate by decomposition: 2-D ends as 2-D
         // (`AffinePath`, which the frame loop runs itself), 3-D or mixed ends as 3-D, decomposed here once.
-        let isTransform = ViewPropertyLayout.shared.kinds[property.rawValue] == .transform
-        let affinePath = explicitPath == nil && isTransform ? AffinePath(from: from, to: values) : nil
-        let path = explicitPath ?? affinePath?.closure
-            ?? (isTransform ? TransformPath3D(from: from, to: values)?.closure : nil)
-            ?? (from.count != values.count ? GradientValues.discretePath(from: from, to: values) : nil)
+        // Both ends are made into matrices and tested 2-D once here, for the path and for the frame loop's track
+        // (`PropertyAnimation.straightAffine`), not once by each.
+        var path = explicitPath
+        var affinePath: AffinePath?
+        var affineEnds = false
+        if explicitPath == nil, ViewPropertyLayout.shared.kinds[property.rawValue] == .transform {
+            let f = Transform3D(values: from), t = Transform3D(values: values)
+            if f.isAffine, t.isAffine {
+                affineEnds = from.count == 16 && values.count == 16
+                affinePath = AffinePath(affine: f, t)
+                path = affinePath?.closure
+            } else {
+                path = TransformPath3D(f, t)?.closure
+            }
+        }
+        if path == nil, from.count != values.count { path = GradientValues.discretePath(from: from, to: values) }
         let animation = PropertyAnimation(
             view: view, property: property, from: from, to: values, begin: begin, options: options, group: group,
-            path: path, affinePath: affinePath, carried: carried, keyframes: keyframes)
+            path: path, affinePath: affinePath, carried: carried, keyframes: keyframes, affineEnds: affineEnds)
         animation.createdAt = now
         noteStarted(animation)
         journals.touch(group)

@@ -91,7 +91,7 @@ struct AnimationTrack {
                 from[i] = animation.from[i]
                 to[i] = animation.to[i]
             }
-        } else if animation.plain, AnimationTrack.isAffinePair(animation.from, animation.to) {
+        } else if animation.straightAffine {
             mode = .affine
             count = 6
             let c = AnimationTrack.affineChannels

@@ -205,8 +205,10 @@ struct TransformPath3D {
 
     /// Nil when both ends are 2-D affine (`AffinePath`'s case), or when either has no decomposition (then the
     /// animation goes entry by entry: segued's choice, because it stays continuous where CSS would jump half-way).
-    init?(from: [Double], to: [Double]) {
-        let f = Transform3D(values: from), t = Transform3D(values: to)
+    init?(from: [Double], to: [Double]) { self.init(Transform3D(values: from), Transform3D(values: to)) }
+
+    /// The same from the two matrices.
+    init?(_ f: Transform3D, _ t: Transform3D) {
         guard !(f.isAffine && t.isAffine), let a = DecomposedTransform(f), let b = DecomposedTransform(t) else {
             return nil
         }

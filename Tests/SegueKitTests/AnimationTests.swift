@@ -276,4 +276,36 @@ struct AnimationTests {
         let end = try #require(transition.timeline.sample(at: scene.now + 1))
         #expect(end.views.map(\.id) == ["c.view", "b.view"])
     }
+
+    @Test("a set animates with the innermost open block (its options, its group, its keyframes); the outer one's again once it closes")
+    func innermostBlock() throws {
+        let (scene, view, _) = try makeViewScene()
+        var done: [String] = []
+        scene.beginAnimations(AnimationOptions(duration: 2, timing: .curve(.linear)), completion: { _ in done.append("outer") })
+        scene.beginAnimations(AnimationOptions(duration: 0.5, timing: .curve(.easeIn)), completion: { _ in done.append("inner") })
+        scene.set(view, alpha: 0)
+        scene.set(view, z: 3)  // not animated: set at once, also inside a block
+        scene.beginKeyframes(AnimationOptions(duration: 0.8, timing: .curve(.linear)), completion: { _ in done.append("keys") })
+        scene.addKeyframe(start: 0, duration: 1) { scene.set(view, bounds: Rect(x: 0, y: 0, w: 50, h: 50)) }
+        scene.commitAnimations()
+        scene.set(view, color: Color(r: 1, g: 0, b: 0, a: 1))
+        scene.commitAnimations()
+        scene.set(view, center: Point(x: 10, y: 10))
+        scene.commitAnimations()
+        let alpha = try #require(view.animations[ViewProperty.alpha.rawValue])
+        let color = try #require(view.animations[ViewProperty.color.rawValue])
+        let bounds = try #require(view.animations[ViewProperty.bounds.rawValue])
+        let center = try #require(view.animations[ViewProperty.center.rawValue])
+        #expect(alpha.duration == 0.5 && color.duration == 0.5 && bounds.duration == 0.8 && center.duration == 2)
+        #expect(alpha.timing == .curve(.easeIn) && center.timing == .curve(.linear))
+        #expect(alpha.group === color.group && alpha.group !== center.group && bounds.group !== alpha.group)
+        #expect(bounds.keyframes != nil && alpha.keyframes == nil && center.keyframes == nil)
+        #expect(view.z == 3 && view.animations[ViewProperty.z.rawValue] == nil)
+        _ = scene.advance(by: 600_000_000)
+        #expect(done == ["inner"])
+        _ = scene.advance(by: 300_000_000)
+        #expect(done == ["inner", "keys"])
+        _ = scene.advance(by: 2_000_000_000)
+        #expect(done == ["inner", "keys", "outer"])
+    }
 }

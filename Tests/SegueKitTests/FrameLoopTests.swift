@@ -151,4 +151,46 @@ struct FrameLoopTests {
         ViewTree.sortBySerial(&empty)
         #expect(empty.isEmpty)
     }
+
+    @Test("an animation's ends, tested 2-D once when it starts, choose the path and the track the separate tests chose")
+    func endsTestedOnce() throws {
+        let (scene, views) = try Self.scene(views: 2)
+        let spring = Timing.spring(try #require(Spring(dampingRatio: 0.5, initialVelocity: 0, duration: 1)))
+        let rotated = Transform3D(a: 0, b: 1, c: -1, d: 0, tx: 3, ty: 0)
+        // Two views taking turns, from what each shows to each target: a translation only (a straight line), a 2-D
+        // scale and turn (decomposed), 3-D at either end or both, a non-invertible end, the sublayer transform, then
+        // springs superseding running animations (a velocity carried over is not plain).
+        let steps: [(ViewProperty, Transform3D, Timing)] = [
+            (.transform, .translation(-336, 0), .curve(.linear)),
+            (.transform, Transform3D(a: 2, b: 0, c: 0, d: 2, tx: 0, ty: 0), .curve(.easeInOut)),
+            (.transform, rotated, .curve(.linear)),
+            (.transform, .rotation(0.5, 0, 1, 0), .curve(.linear)),
+            (.transform, .perspective(500), .curve(.linear)),
+            (.transform, .translation(10, 20), .curve(.linear)),
+            (.transform, Transform3D(a: 0, b: 0, c: 0, d: 0, tx: 0, ty: 0), .curve(.linear)),
+            (.sublayerTransform, .rotation(0.3, 1, 0, 0), .curve(.linear)),
+            (.sublayerTransform, .translation(4, 4), .curve(.linear)),
+            (.transform, rotated, spring),
+            (.transform, .identity, spring),
+        ]
+        var modes: Set<AnimationTrack.Mode> = []
+        for (i, (property, target, timing)) in steps.enumerated() {
+            let view = views[i % 2]
+            scene.animate(AnimationOptions(duration: 1, timing: timing)) { scene.set(view, property, target.values) }
+            let animation = try #require(view.animations[property.stored.rawValue], "step \(i)")
+            let (from, to) = (animation.from, animation.to)
+            #expect(animation.straightAffine == (animation.plain && AnimationTrack.isAffinePair(from, to)), "step \(i)")
+            if animation.carried == nil {
+                #expect((animation.path == nil) == (AffineDecomposition.path(from: from, to: to) == nil), "step \(i)")
+                #expect((animation.affinePath == nil) == (AffinePath(from: from, to: to) == nil), "step \(i)")
+                #expect(animation.affinePath.map { [$0.start, $0.end] } == AffinePath(from: from, to: to).map { [$0.start, $0.end] },
+                        "step \(i)")
+            }
+            let track = scene.clock.running.tracks[animation.trackIndex]
+            modes.insert(track.mode)
+            _ = scene.step(frames: 3)
+            #expect(Self.showsObjectsValues(scene).isEmpty, "step \(i)")
+        }
+        #expect(modes == [.affine, .decomposed, .general], "\(modes)")
+    }
 }
