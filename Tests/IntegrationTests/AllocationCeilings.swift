@@ -8,13 +8,17 @@
 /// ceiling in the commit that removes allocations; raise one only in a commit that says why the work needs more.
 enum AllocationCeilings {
     static let debug: [String: Double] = [
-        "engine.frame": 201,
+        // Lowered to the counts measured on 2026-11-28 (stop 38): 201 -> 0, 78.01 -> 63, 1204.07 -> 11.07. The ceilings
+        // had not followed the counts down through issue 24's frame and start rounds (the frame loop's tracks read
+        // through pointers, the frame's storage kept, the start's recorders and journals reused); the comments
+        // below say how each ceiling once came to be.
+        "engine.frame": 0,
         // 77 since the zoom and mask merges (the branches before them counted 76): a dt-slide select now also asks
         // the vc for its preferred zoom in the animator's resolution and the call journal keeps each touched view's
         // mask link. Raised knowingly; issue 24's select work is where to win it back. 78 since gradient views (issue
         // 26 item 4): one more allocation per select in the debug build, not pinned down (ViewValues grew by the
         // optional gradient; the release frame path is untouched).
-        "engine.select": 78.01,
+        "engine.select": 63,
         "daemon.ping": 1,
         // 1200 per frame since the frame packing and encoding read the view-property table's flat layout in plain
         // loops (the closures they had allocated their contexts in the debug build: 2601). The .07 is the request
@@ -28,7 +32,7 @@ enum AllocationCeilings {
         // returned (EventQueue) instead of being delivered inside the engine's emit, so the frame's storage (the
         // FrameViews arrays the scene lends the event) is still held when the scene packs the next frame, and the
         // scene makes new storage per frame. Handing it back after delivery (a SegueKit entry point) would win them back.
-        "daemon.frame": 1204.07,
+        "daemon.frame": 11.07,
     ]
 
     /// What is wrong with `counts` against `ceilings`: a count over its ceiling (counts are printed with two
