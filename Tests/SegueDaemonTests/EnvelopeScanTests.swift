@@ -214,13 +214,7 @@ struct EnvelopeScanTests {
         for i in 0..<100_000 {
             var bytes = seeds[i % seeds.count]
             for _ in 0..<Int.random(in: 1...2, using: &rng) where !bytes.isEmpty {
-                let at = Int.random(in: 0..<bytes.count, using: &rng)
-                switch Int.random(in: 0..<4, using: &rng) {
-                case 0: bytes[at] = interesting.randomElement(using: &rng) ?? 0
-                case 1: bytes.remove(at: at)
-                case 2: bytes.insert(interesting.randomElement(using: &rng) ?? 0, at: at)
-                default: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + 8)], at: at)
-                }
+                rng.mutate(&bytes, with: interesting)
             }
             if EnvelopeScanTests.compareParams(bytes) { taken += 1 }
         }

@@ -13,6 +13,19 @@ struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// One random edit of `bytes` (the fuzzers' mutation): a byte replaced by or an insertion of one of
+    /// `interesting`, a byte removed, or a run of up to 8 bytes repeated in place.
+    mutating func mutate(_ bytes: inout [UInt8], with interesting: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        let at = Int.random(in: 0..<bytes.count, using: &self)
+        switch Int.random(in: 0..<4, using: &self) {
+        case 0: bytes[at] = interesting.randomElement(using: &self) ?? 0
+        case 1: bytes.remove(at: at)
+        case 2: bytes.insert(interesting.randomElement(using: &self) ?? 0, at: at)
+        default: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + 8)], at: at)
+        }
+    }
 }
 
 @Suite("Mutated requests")
@@ -37,13 +50,7 @@ struct FuzzTests {
                 bytes = (0..<Int.random(in: 0...64, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
             } else {
                 for _ in 0..<Int.random(in: 1...4, using: &rng) where !bytes.isEmpty {
-                    let at = Int.random(in: 0..<bytes.count, using: &rng)
-                    switch Int.random(in: 0..<4, using: &rng) {
-                    case 0: bytes[at] = interesting.randomElement(using: &rng) ?? 0
-                    case 1: bytes.remove(at: at)
-                    case 2: bytes.insert(interesting.randomElement(using: &rng) ?? 0, at: at)
-                    default: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + 8)], at: at)
-                    }
+                    rng.mutate(&bytes, with: interesting)
                 }
             }
             let answer = bytes.withUnsafeBufferPointer { h.daemon.handle(line: $0, from: connection) }

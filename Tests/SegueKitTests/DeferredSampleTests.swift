@@ -5,23 +5,7 @@ import Testing
 /// A transition's first timeline sample is taken without a walk of its container's subtree (DeferredSample, issue
 /// 24) and made full later: it must be the sample a walk at the start gave, whatever changed in between.
 @Suite("Deferred first timeline samples")
-struct DeferredSampleTests {
-    /// The old way: the whole subtree walked now.
-    func walked(_ root: View, at time: Int64) -> Timeline.Sample {
-        Timeline.walk(root, at: time, expected: 4) { _, _ in false }
-    }
-
-    func expectSame(_ a: Timeline.Sample, _ b: Timeline.Sample, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(a.time == b.time, sourceLocation: sourceLocation)
-        #expect(a.structure.ids == b.structure.ids, sourceLocation: sourceLocation)
-        #expect(a.structure.parents == b.structure.parents, sourceLocation: sourceLocation)
-        #expect(a.structure.hidden == b.structure.hidden, sourceLocation: sourceLocation)
-        #expect(a.structure.z == b.structure.z, sourceLocation: sourceLocation)
-        #expect(a.structure.masks == b.structure.masks, sourceLocation: sourceLocation)
-        #expect(a.channels == b.channels, sourceLocation: sourceLocation)
-        #expect(a.gradients == b.gradients, sourceLocation: sourceLocation)
-    }
-
+struct DeferredSampleTests: SampleReference {
     /// BaselineTests' crowded container, one of its views masked.
     func crowded(_ crowd: Int) throws -> (Scene, ContainerViewController, [View], StaticProvider) {
         let (scene, _, c, _, _, views, provider) = try BaselineTests().crowded(crowd)

@@ -7,23 +7,7 @@ import Testing
 /// changed since, Timeline+Patch), not a walk. Made full it must be the walk the tick would have taken — before the
 /// transition ends, after, and after later transitions moved the live tree on.
 @Suite("Timeline samples as patches on the first one")
-struct TimelinePatchTests {
-    /// The reference: the whole subtree walked now.
-    func walked(_ root: View, at time: Int64) -> Timeline.Sample {
-        Timeline.walk(root, at: time, expected: 4) { _, _ in false }
-    }
-
-    func expectSame(_ a: Timeline.Sample, _ b: Timeline.Sample, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(a.time == b.time, sourceLocation: sourceLocation)
-        #expect(a.structure.ids == b.structure.ids, sourceLocation: sourceLocation)
-        #expect(a.structure.parents == b.structure.parents, sourceLocation: sourceLocation)
-        #expect(a.structure.hidden == b.structure.hidden, sourceLocation: sourceLocation)
-        #expect(a.structure.z == b.structure.z, sourceLocation: sourceLocation)
-        #expect(a.structure.masks == b.structure.masks, sourceLocation: sourceLocation)
-        #expect(a.channels == b.channels, sourceLocation: sourceLocation)
-        #expect(a.gradients == b.gradients, sourceLocation: sourceLocation)
-    }
-
+struct TimelinePatchTests: SampleReference {
     /// Every sample of `timeline` is the reference walked at its time, in order.
     func expectReplay(_ timeline: Timeline, _ references: [Timeline.Sample],
                       sourceLocation: SourceLocation = #_sourceLocation)
